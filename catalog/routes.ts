@@ -1,0 +1,575 @@
+/**
+ * The route-key catalog: every route key of the rate-limit spec (45, plus the implicit `None` for
+ * any path not listed here), the path shapes classified under it, its major parameter, and the
+ * endpoints behind it with one operation name per method. Data only: `scripts/generate.ts`
+ * validates it with `schema.ts` and turns it into `generated/`.
+ *
+ * Sources: `shared/spec/rate-limit-spec.md` (keys, path shapes, major parameters) and
+ * `shared/spec/routes-v6.md` (methods, documented names, query parameters).
+ *
+ * To add a route: add an entry (or an operation to an entry) and run `npm run generate`.
+ */
+import type { Catalog } from './schema.ts';
+
+export const catalog: Catalog = {
+  parameters: {
+    channel_id: 'snowflake',
+    guild_id: 'snowflake',
+    message_id: 'snowflake',
+    overwrite_id: 'snowflake',
+    user_id: 'snowflake',
+    emoji_id: 'snowflake',
+    integration_id: 'snowflake',
+    role_id: 'snowflake',
+    webhook_id: 'snowflake',
+    emoji: 'emoji',
+    code: 'code',
+    webhook_token: 'secret',
+  },
+  routes: [
+    // ── Channel id as major parameter ────────────────────────────────────────────────────────
+    {
+      key: 'ChannelsId',
+      major: 'channel_id',
+      path: '/channels/{channel_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.get', method: 'GET', summary: 'Get Channel' },
+        { name: 'channels.edit', method: 'PATCH', summary: 'Modify Channel', body: 'required' },
+        {
+          name: 'channels.replace',
+          method: 'PUT',
+          summary: 'Modify Channel (PUT form)',
+          body: 'required',
+          deprecated: 'The service documents PATCH for Modify Channel; use `channels.edit`.',
+        },
+        { name: 'channels.delete', method: 'DELETE', summary: 'Delete/Close Channel' },
+      ],
+    },
+    {
+      key: 'ChannelsIdInvites',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/invites',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.invites.list', method: 'GET', summary: 'Get Channel Invites' },
+        { name: 'channels.invites.create', method: 'POST', summary: 'Create Channel Invite', body: 'optional' },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessages',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages',
+      pathSource: 'spec',
+      operations: [
+        {
+          name: 'channels.messages.list',
+          method: 'GET',
+          summary: 'Get Channel Messages',
+          query: ['limit', 'around', 'before', 'after'],
+        },
+        {
+          name: 'channels.messages.create',
+          method: 'POST',
+          summary: 'Create Message',
+          body: 'required',
+          multipart: true,
+        },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesBulkDelete',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/bulk-delete',
+      pathSource: 'spec',
+      aliases: ['/channels/{channel_id}/messages/bulk_delete'],
+      note: 'The service also accepts the older alias `bulk_delete`; both share the bucket.',
+      operations: [
+        { name: 'channels.messages.bulkDelete', method: 'POST', summary: 'Bulk Delete Messages', body: 'required' },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesId',
+      major: 'channel_id',
+      bucketHoldsMethod: true,
+      path: '/channels/{channel_id}/messages/{message_id}',
+      pathSource: 'spec',
+      note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
+      operations: [
+        { name: 'channels.messages.get', method: 'GET', summary: 'Get Channel Message' },
+        { name: 'channels.messages.edit', method: 'PATCH', summary: 'Edit Message', body: 'required' },
+        { name: 'channels.messages.delete', method: 'DELETE', summary: 'Delete Message' },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesIdAck',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/{message_id}/ack',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.messages.ack', method: 'POST', summary: 'Ack Message', userOnly: true },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesIdReactions',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/{message_id}/reactions',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.messages.reactions.deleteAll', method: 'DELETE', summary: 'Delete All Reactions' },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesIdReactionsUserIdType',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me',
+      pathSource: 'spec',
+      note: 'One key covers four paths, including the list path that has no user segment.',
+      operations: [
+        { name: 'channels.messages.reactions.create', method: 'PUT', summary: 'Create Reaction' },
+        { name: 'channels.messages.reactions.deleteOwn', method: 'DELETE', summary: 'Delete Own Reaction' },
+        {
+          name: 'channels.messages.reactions.deleteUser',
+          method: 'DELETE',
+          path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}',
+          summary: 'Delete User Reaction',
+        },
+        {
+          name: 'channels.messages.reactions.list',
+          method: 'GET',
+          path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}',
+          summary: 'Get Reactions',
+          query: ['limit', 'before', 'after'],
+        },
+      ],
+    },
+    {
+      key: 'ChannelsIdPermissionsOverwriteId',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/permissions/{overwrite_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.permissions.edit', method: 'PUT', summary: 'Edit Channel Permissions', body: 'required' },
+        { name: 'channels.permissions.delete', method: 'DELETE', summary: 'Delete Channel Permission' },
+      ],
+    },
+    {
+      key: 'ChannelsIdPins',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/pins',
+      pathSource: 'spec',
+      operations: [{ name: 'channels.pins.list', method: 'GET', summary: 'Get Pinned Messages' }],
+    },
+    {
+      key: 'ChannelsIdPinsMessageId',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/pins/{message_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.pins.add', method: 'PUT', summary: 'Add Pinned Channel Message' },
+        { name: 'channels.pins.remove', method: 'DELETE', summary: 'Delete Pinned Channel Message' },
+      ],
+    },
+    {
+      key: 'ChannelsIdTyping',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/typing',
+      pathSource: 'spec',
+      operations: [{ name: 'channels.typing.trigger', method: 'POST', summary: 'Trigger Typing Indicator' }],
+    },
+    {
+      key: 'ChannelsIdWebhooks',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/webhooks',
+      pathSource: 'spec',
+      operations: [
+        { name: 'channels.webhooks.list', method: 'GET', summary: 'Get Channel Webhooks' },
+        { name: 'channels.webhooks.create', method: 'POST', summary: 'Create Webhook', body: 'required' },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesSearch',
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/search',
+      pathSource: 'documented',
+      note: 'The spec does not show this path; it is the one the service used. Never documented.',
+      operations: [
+        {
+          name: 'channels.messages.search',
+          method: 'GET',
+          summary: 'Search Channel Messages',
+          query: ['content', 'author_id', 'mentions', 'has', 'max_id', 'min_id', 'offset', 'limit'],
+          userOnly: true,
+        },
+      ],
+    },
+
+    // ── Guild id as major parameter ──────────────────────────────────────────────────────────
+    {
+      key: 'GuildsId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.get', method: 'GET', summary: 'Get Guild' },
+        { name: 'guilds.edit', method: 'PATCH', summary: 'Modify Guild', body: 'required' },
+        { name: 'guilds.delete', method: 'DELETE', summary: 'Delete Guild' },
+      ],
+    },
+    {
+      key: 'GuildsIdBans',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/bans',
+      pathSource: 'spec',
+      operations: [{ name: 'guilds.bans.list', method: 'GET', summary: 'Get Guild Bans' }],
+    },
+    {
+      key: 'GuildsIdBansUserId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/bans/{user_id}',
+      pathSource: 'spec',
+      operations: [
+        {
+          name: 'guilds.bans.create',
+          method: 'PUT',
+          summary: 'Create Guild Ban',
+          query: ['delete-message-days', 'reason'],
+        },
+        { name: 'guilds.bans.remove', method: 'DELETE', summary: 'Remove Guild Ban' },
+      ],
+    },
+    {
+      key: 'GuildsIdChannels',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/channels/{channel_id}',
+      pathSource: 'spec',
+      aliases: ['/guilds/{guild_id}/channels'],
+      note: "The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.",
+      operations: [
+        { name: 'guilds.channels.list', method: 'GET', path: '/guilds/{guild_id}/channels', summary: 'Get Guild Channels' },
+        {
+          name: 'guilds.channels.create',
+          method: 'POST',
+          path: '/guilds/{guild_id}/channels',
+          summary: 'Create Guild Channel',
+          body: 'required',
+        },
+        {
+          name: 'guilds.channels.editPositions',
+          method: 'PATCH',
+          path: '/guilds/{guild_id}/channels',
+          summary: 'Modify Guild Channel Positions',
+          body: 'required',
+        },
+      ],
+    },
+    {
+      key: 'GuildsIdEmbed',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/embed',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.embed.get', method: 'GET', summary: 'Get Guild Embed' },
+        { name: 'guilds.embed.edit', method: 'PATCH', summary: 'Modify Guild Embed', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdEmojis',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/emojis',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.emojis.list', method: 'GET', summary: 'List Guild Emojis' },
+        { name: 'guilds.emojis.create', method: 'POST', summary: 'Create Guild Emoji', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdEmojisId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/emojis/{emoji_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.emojis.get', method: 'GET', summary: 'Get Guild Emoji' },
+        { name: 'guilds.emojis.edit', method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required' },
+        { name: 'guilds.emojis.delete', method: 'DELETE', summary: 'Delete Guild Emoji' },
+      ],
+    },
+    {
+      key: 'GuildsIdIntegrations',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/integrations',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.integrations.list', method: 'GET', summary: 'Get Guild Integrations' },
+        { name: 'guilds.integrations.create', method: 'POST', summary: 'Create Guild Integration', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdIntegrationsId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/integrations/{integration_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.integrations.edit', method: 'PATCH', summary: 'Modify Guild Integration', body: 'required' },
+        { name: 'guilds.integrations.delete', method: 'DELETE', summary: 'Delete Guild Integration' },
+      ],
+    },
+    {
+      key: 'GuildsIdIntegrationsIdSync',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/integrations/{integration_id}/sync',
+      pathSource: 'spec',
+      operations: [{ name: 'guilds.integrations.sync', method: 'POST', summary: 'Sync Guild Integration' }],
+    },
+    {
+      key: 'GuildsIdInvites',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/invites',
+      pathSource: 'spec',
+      operations: [{ name: 'guilds.invites.list', method: 'GET', summary: 'Get Guild Invites' }],
+    },
+    {
+      key: 'GuildsIdMembers',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/members',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.members.list', method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'] },
+      ],
+    },
+    {
+      key: 'GuildsIdMembersId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/members/{user_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.members.get', method: 'GET', summary: 'Get Guild Member' },
+        { name: 'guilds.members.add', method: 'PUT', summary: 'Add Guild Member', body: 'required' },
+        { name: 'guilds.members.edit', method: 'PATCH', summary: 'Modify Guild Member', body: 'required' },
+        { name: 'guilds.members.remove', method: 'DELETE', summary: 'Remove Guild Member' },
+      ],
+    },
+    {
+      key: 'GuildsIdMembersIdRolesId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.members.roles.add', method: 'PUT', summary: 'Add Guild Member Role' },
+        { name: 'guilds.members.roles.remove', method: 'DELETE', summary: 'Remove Guild Member Role' },
+      ],
+    },
+    {
+      key: 'GuildsIdMembersMeNick',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/members/@me/nick',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.members.me.nick.edit', method: 'PATCH', summary: 'Modify Current User Nick', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdMessagesSearch',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/messages/search',
+      pathSource: 'documented',
+      note: 'The spec does not show this path; it is the one the service used. Never documented.',
+      operations: [
+        {
+          name: 'guilds.messages.search',
+          method: 'GET',
+          summary: 'Search Guild Messages',
+          query: ['content', 'author_id', 'mentions', 'has', 'channel_id', 'max_id', 'min_id', 'offset', 'limit'],
+          userOnly: true,
+        },
+      ],
+    },
+    {
+      key: 'GuildsIdPrune',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/prune',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.prune.count', method: 'GET', summary: 'Get Guild Prune Count', query: ['days'] },
+        { name: 'guilds.prune.begin', method: 'POST', summary: 'Begin Guild Prune', query: ['days'] },
+      ],
+    },
+    {
+      key: 'GuildsIdRegions',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/regions',
+      pathSource: 'spec',
+      operations: [{ name: 'guilds.regions.list', method: 'GET', summary: 'Get Guild Voice Regions' }],
+    },
+    {
+      key: 'GuildsIdRoles',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/roles',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.roles.list', method: 'GET', summary: 'Get Guild Roles' },
+        { name: 'guilds.roles.create', method: 'POST', summary: 'Create Guild Role', body: 'optional' },
+        { name: 'guilds.roles.editPositions', method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdRolesId',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/roles/{role_id}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'guilds.roles.edit', method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
+        { name: 'guilds.roles.delete', method: 'DELETE', summary: 'Delete Guild Role' },
+      ],
+    },
+    {
+      key: 'GuildsIdWebhooks',
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/webhooks',
+      pathSource: 'spec',
+      operations: [{ name: 'guilds.webhooks.list', method: 'GET', summary: 'Get Guild Webhooks' }],
+    },
+
+    // ── No major parameter: one bucket each ──────────────────────────────────────────────────
+    {
+      key: 'Gateway',
+      major: null,
+      path: '/gateway',
+      pathSource: 'spec',
+      operations: [{ name: 'gateway.get', method: 'GET', summary: 'Get Gateway' }],
+    },
+    {
+      key: 'GatewayBot',
+      major: null,
+      path: '/gateway/bot',
+      pathSource: 'spec',
+      operations: [{ name: 'gateway.bot.get', method: 'GET', summary: 'Get Gateway Bot' }],
+    },
+    {
+      key: 'Guilds',
+      major: null,
+      path: '/guilds',
+      pathSource: 'spec',
+      operations: [{ name: 'guilds.create', method: 'POST', summary: 'Create Guild', body: 'required' }],
+    },
+    {
+      key: 'InvitesCode',
+      major: null,
+      path: '/invites/{code}',
+      pathSource: 'spec',
+      operations: [
+        { name: 'invites.get', method: 'GET', summary: 'Get Invite', query: ['with_counts'] },
+        { name: 'invites.delete', method: 'DELETE', summary: 'Delete Invite' },
+      ],
+    },
+    {
+      key: 'UsersId',
+      major: null,
+      path: '/users/{user_id}',
+      pathSource: 'spec',
+      operations: [{ name: 'users.get', method: 'GET', summary: 'Get User' }],
+    },
+    {
+      key: 'UsersMe',
+      major: null,
+      path: '/users/@me',
+      pathSource: 'spec',
+      operations: [
+        { name: 'users.me.get', method: 'GET', summary: 'Get Current User' },
+        { name: 'users.me.edit', method: 'PATCH', summary: 'Modify Current User', body: 'required' },
+      ],
+    },
+    {
+      key: 'UsersMeChannels',
+      major: null,
+      path: '/users/@me/channels',
+      pathSource: 'spec',
+      operations: [
+        { name: 'users.me.channels.list', method: 'GET', summary: 'Get User DMs' },
+        { name: 'users.me.channels.create', method: 'POST', summary: 'Create DM', body: 'required' },
+      ],
+    },
+    {
+      key: 'UsersMeConnections',
+      major: null,
+      path: '/users/@me/connections',
+      pathSource: 'documented',
+      note: 'The spec does not show this path; it is the documented Get User Connections endpoint.',
+      operations: [{ name: 'users.me.connections.list', method: 'GET', summary: 'Get User Connections' }],
+    },
+    {
+      key: 'UsersMeGuilds',
+      major: null,
+      path: '/users/@me/guilds',
+      pathSource: 'spec',
+      operations: [
+        {
+          name: 'users.me.guilds.list',
+          method: 'GET',
+          summary: 'Get Current User Guilds',
+          query: ['before', 'after', 'limit'],
+        },
+      ],
+    },
+    {
+      key: 'UsersMeGuildsId',
+      major: null,
+      path: '/users/@me/guilds/{guild_id}',
+      pathSource: 'spec',
+      note: 'The guild id here is not a major parameter: the spec lists the key without one.',
+      operations: [{ name: 'users.me.guilds.leave', method: 'DELETE', summary: 'Leave Guild' }],
+    },
+    {
+      key: 'VoiceRegions',
+      major: null,
+      path: '/voice/regions',
+      pathSource: 'spec',
+      operations: [{ name: 'voice.regions.list', method: 'GET', summary: 'List Voice Regions' }],
+    },
+    {
+      key: 'WebhooksId',
+      major: null,
+      path: '/webhooks/{webhook_id}',
+      pathSource: 'spec',
+      aliases: ['/webhooks/{webhook_id}/{webhook_token}'],
+      note: 'Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.',
+      operations: [
+        { name: 'webhooks.get', method: 'GET', summary: 'Get Webhook' },
+        { name: 'webhooks.edit', method: 'PATCH', summary: 'Modify Webhook', body: 'required' },
+        { name: 'webhooks.delete', method: 'DELETE', summary: 'Delete Webhook' },
+        {
+          name: 'webhooks.getWithToken',
+          method: 'GET',
+          path: '/webhooks/{webhook_id}/{webhook_token}',
+          summary: 'Get Webhook with Token',
+          unauthenticated: true,
+        },
+        {
+          name: 'webhooks.editWithToken',
+          method: 'PATCH',
+          path: '/webhooks/{webhook_id}/{webhook_token}',
+          summary: 'Modify Webhook with Token',
+          body: 'required',
+          unauthenticated: true,
+        },
+        {
+          name: 'webhooks.deleteWithToken',
+          method: 'DELETE',
+          path: '/webhooks/{webhook_id}/{webhook_token}',
+          summary: 'Delete Webhook with Token',
+          unauthenticated: true,
+        },
+        {
+          name: 'webhooks.execute',
+          method: 'POST',
+          path: '/webhooks/{webhook_id}/{webhook_token}',
+          summary: 'Execute Webhook',
+          body: 'required',
+          multipart: true,
+          query: ['wait'],
+          unauthenticated: true,
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,228 @@
+/**
+ * The catalog's schema: what a route-key entry may say, checked by zod when the generator runs.
+ *
+ * Shape rules live in the zod objects; rules that span entries (unique keys and operation
+ * names, placeholders known and well formed, the major parameter present in every path) live in
+ * `checkCatalog`. Every message names the entry it is about, so a bad catalog edit points at
+ * its own line.
+ */
+import { z } from 'zod';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** The spec's two major parameters; a key has one of them or none. */
+export const MAJOR_PARAMETERS = ['channel_id', 'guild_id'] as const;
+
+/**
+ * The agreed verb vocabulary: `list`/`get`/`create`/`edit`/`delete`, plus specific verbs where those
+ * do not fit. The last segment of every operation name must be one of these.
+ */
+export const VERBS = [
+  'list',
+  'get',
+  'create',
+  'edit',
+  'delete',
+  'add',
+  'remove',
+  'bulkDelete',
+  'deleteAll',
+  'deleteOwn',
+  'deleteUser',
+  'editPositions',
+  'replace',
+  'sync',
+  'trigger',
+  'search',
+  'ack',
+  'leave',
+  'count',
+  'begin',
+  'execute',
+  'getWithToken',
+  'editWithToken',
+  'deleteWithToken',
+] as const;
+
+/**
+ * How a path parameter is checked and encoded before any request:
+ * - `snowflake`: an unsigned 64-bit id, decimal string or bigint;
+ * - `code`: an opaque string (invite code), percent-encoded;
+ * - `emoji`: a reaction, `name:id` or unicode, percent-encoded;
+ * - `secret`: an opaque string that is a credential (webhook token): percent-encoded, and never
+ *   part of a bucket key, an event or an error message.
+ */
+export const PARAMETER_KINDS = ['snowflake', 'code', 'emoji', 'secret'] as const;
+export type ParameterKind = (typeof PARAMETER_KINDS)[number];
+
+const placeholder = /^\{([a-z][a-z0-9_]*)\}$/;
+const literalSegment = /^[A-Za-z0-9@._-]+$/;
+
+const operationSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(
+      /^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)+$/,
+      'operation names are dotted camelCase identifiers such as "channels.messages.delete"',
+    ),
+  method: z.enum(HTTP_METHODS),
+  /** Defaults to the route's path. */
+  path: z.string().optional(),
+  /** The name the service's documentation gives the endpoint. */
+  summary: z.string().min(1),
+  /** A JSON body (`required` or `optional`); `multipart` also accepts FormData (file uploads). */
+  body: z.enum(['required', 'optional']).optional(),
+  multipart: z.literal(true).optional(),
+  /** Documented query parameters, in documentation order. */
+  query: z.array(z.string().regex(/^[a-z][a-z0-9_-]*$/)).nonempty().optional(),
+  /** Only user accounts may call it; kept because its route key is in the spec. */
+  userOnly: z.literal(true).optional(),
+  /** Sent without the Authorization header (the path carries its own credential). */
+  unauthenticated: z.literal(true).optional(),
+  /** Why the operation is deprecated and what to use instead. */
+  deprecated: z.string().min(1).optional(),
+});
+
+const routeSchema = z.strictObject({
+  key: z.string().regex(/^[A-Z][A-Za-z]*$/, 'route keys are PascalCase words'),
+  major: z.enum(MAJOR_PARAMETERS).nullable(),
+  /** The message-by-id key: its bucket key also holds the request method. */
+  bucketHoldsMethod: z.literal(true).optional(),
+  /** The path shape the spec gives for this key. */
+  path: z.string(),
+  /** `spec`: the spec shows the path; `documented`: it does not, so the service's documented path is used. */
+  pathSource: z.enum(['spec', 'documented']),
+  /** Further path shapes the service classifies under this key, without operations of their own. */
+  aliases: z.array(z.string()).optional(),
+  note: z.string().optional(),
+  operations: z.array(operationSchema),
+});
+
+export const catalogSchema = z.strictObject({
+  /** Every placeholder that may appear in a path, with how it is checked and encoded. */
+  parameters: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.enum(PARAMETER_KINDS)),
+  routes: z.array(routeSchema).nonempty(),
+});
+
+export type Catalog = z.infer<typeof catalogSchema>;
+export type CatalogRoute = Catalog['routes'][number];
+export type CatalogOperation = CatalogRoute['operations'][number];
+
+/** A catalog that failed validation; `problems` lists every finding, each naming its entry. */
+export class CatalogError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`The route catalog is invalid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'CatalogError';
+    this.problems = problems;
+  }
+}
+
+/** Parses and checks a catalog; throws a CatalogError that names every bad entry. */
+export function parseCatalog(input: unknown): Catalog {
+  const parsed = catalogSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new CatalogError(parsed.error.issues.map((issue) => `${describePath(input, issue.path)}: ${issue.message}`));
+  }
+  const problems = checkCatalog(parsed.data);
+  if (problems.length > 0) throw new CatalogError(problems);
+  return parsed.data;
+}
+
+/** Names the entry an issue path points into: `route "ChannelsId" (routes[0]).operations[1].name`. */
+function describePath(input: unknown, path: readonly PropertyKey[]): string {
+  if (path[0] === 'routes' && typeof path[1] === 'number') {
+    const routes = (input as { routes?: unknown[] }).routes;
+    const key = (routes?.[path[1]] as { key?: unknown } | undefined)?.key;
+    const label = typeof key === 'string' ? `route "${key}" (routes[${path[1]}])` : `routes[${path[1]}]`;
+    return [label, ...path.slice(2).map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))].join('');
+  }
+  return path.length === 0 ? 'catalog' : path.map(String).join('.');
+}
+
+/** Splits a path shape into segments; returns problems instead of throwing. */
+export function pathPlaceholders(path: string): { placeholders: string[]; problems: string[] } {
+  const problems: string[] = [];
+  const placeholders: string[] = [];
+  if (!path.startsWith('/')) problems.push(`path "${path}" must start with "/"`);
+  for (const segment of path.split('/').slice(1)) {
+    const match = placeholder.exec(segment);
+    if (match) {
+      const name = match[1]!;
+      if (placeholders.includes(name)) problems.push(`path "${path}" uses {${name}} twice`);
+      placeholders.push(name);
+    } else if (!literalSegment.test(segment)) {
+      problems.push(`path "${path}" has a malformed segment "${segment}"`);
+    }
+  }
+  return { placeholders, problems };
+}
+
+/** The rules that span entries. Returns every problem found, each naming its entry. */
+export function checkCatalog(catalog: Catalog): string[] {
+  const problems: string[] = [];
+  const keys = new Map<string, number>();
+  const operationNames = new Map<string, string>();
+  const routeShapes = new Map<string, string>();
+
+  catalog.routes.forEach((route, index) => {
+    const where = `route "${route.key}" (routes[${index}])`;
+    if (route.key === 'None') problems.push(`${where}: "None" is implicit (any unlisted path) and must not be listed`);
+    const earlier = keys.get(route.key);
+    if (earlier !== undefined) problems.push(`${where}: duplicate route key, first listed at routes[${earlier}]`);
+    else keys.set(route.key, index);
+
+    if (route.bucketHoldsMethod && route.major === null) {
+      problems.push(`${where}: bucketHoldsMethod needs a major parameter`);
+    }
+
+    const shapes = [route.path, ...(route.aliases ?? []), ...route.operations.map((op) => op.path ?? route.path)];
+    for (const shape of new Set(shapes)) {
+      const { placeholders, problems: shapeProblems } = pathPlaceholders(shape);
+      problems.push(...shapeProblems.map((problem) => `${where}: ${problem}`));
+      for (const name of placeholders) {
+        if (!(name in catalog.parameters)) problems.push(`${where}: path "${shape}" uses unknown parameter {${name}}`);
+      }
+      if (route.major !== null && !placeholders.includes(route.major)) {
+        problems.push(`${where}: path "${shape}" lacks the major parameter {${route.major}}`);
+      }
+      const normalized = shape.replace(/\{[^}]+\}/g, '{}');
+      const owner = routeShapes.get(normalized);
+      if (owner !== undefined && owner !== route.key) {
+        problems.push(`${where}: path "${shape}" is already classified under route "${owner}"`);
+      } else routeShapes.set(normalized, route.key);
+    }
+
+    const methodsSeen = new Map<string, string>();
+    route.operations.forEach((operation, opIndex) => {
+      const opWhere = `${where}.operations[${opIndex}] "${operation.name}"`;
+      const firstOwner = operationNames.get(operation.name);
+      if (firstOwner !== undefined) problems.push(`${opWhere}: duplicate operation name, first used by route "${firstOwner}"`);
+      else operationNames.set(operation.name, route.key);
+
+      const verb = operation.name.split('.').at(-1)!;
+      if (!(VERBS as readonly string[]).includes(verb)) {
+        problems.push(`${opWhere}: verb "${verb}" is not in the vocabulary (${VERBS.join(', ')})`);
+      }
+      const endpoint = `${operation.method} ${operation.path ?? route.path}`;
+      if (methodsSeen.has(endpoint)) problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
+      methodsSeen.set(endpoint, operation.name);
+      if (operation.multipart && !operation.body) problems.push(`${opWhere}: multipart needs a body`);
+      if (operation.body && operation.method === 'GET') problems.push(`${opWhere}: a GET request has no body`);
+    });
+  });
+
+  // A namespace cannot also be a method: `channels.messages` may not be both.
+  const names = [...operationNames.keys()];
+  for (const name of names) {
+    const clash = names.find((other) => other.startsWith(`${name}.`));
+    if (clash) problems.push(`operation "${name}" is also the namespace of "${clash}"`);
+  }
+  for (const [name, kind] of Object.entries(catalog.parameters)) {
+    if (MAJOR_PARAMETERS.some((major) => major === name) && kind !== 'snowflake') {
+      problems.push(`parameter {${name}} is a major parameter and must be a snowflake`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,103 @@
+/**
+ * From the validated catalog to what the emitter writes: route definitions, operation
+ * definitions, and the namespace tree of the typed client (`channels.messages.reactions`).
+ */
+import type { Catalog, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
+import type { OperationDefinition, PathSegment, RouteDefinition } from '../../src/sdk.ts';
+
+export interface OperationModel {
+  readonly definition: OperationDefinition;
+  readonly route: CatalogRoute;
+  readonly source: CatalogOperation;
+  /** Path parameters in path order. */
+  readonly parameters: readonly { readonly name: string; readonly kind: ParameterKind }[];
+  readonly pathText: string;
+  readonly verb: string;
+}
+
+export interface NamespaceModel {
+  /** Dotted path from the client, e.g. `channels.messages`. */
+  readonly path: string;
+  readonly className: string;
+  readonly operations: OperationModel[];
+  readonly children: Map<string, NamespaceModel>;
+}
+
+export interface CatalogModel {
+  readonly routes: readonly RouteDefinition[];
+  readonly operations: readonly OperationModel[];
+  /** Top-level namespaces (`channels`, `guilds`, …), each emitted to its own file. */
+  readonly namespaces: readonly NamespaceModel[];
+}
+
+export function splitPattern(path: string, catalog: Catalog): PathSegment[] {
+  return path
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      const name = /^\{(.+)\}$/.exec(segment)?.[1];
+      return name === undefined ? segment : { name, kind: catalog.parameters[name]! };
+    });
+}
+
+const pascal = (word: string) => word[0]!.toUpperCase() + word.slice(1);
+
+export function buildModel(catalog: Catalog): CatalogModel {
+  const routes: RouteDefinition[] = catalog.routes.map((route) => {
+    const shapes = [route.path, ...(route.aliases ?? []), ...route.operations.map((op) => op.path ?? route.path)];
+    return {
+      key: route.key,
+      major: route.major,
+      bucketHoldsMethod: route.bucketHoldsMethod === true,
+      patterns: [...new Set(shapes)].map((shape) => splitPattern(shape, catalog)),
+    };
+  });
+
+  const operations: OperationModel[] = catalog.routes.flatMap((route) =>
+    route.operations.map((source) => {
+      const pathText = source.path ?? route.path;
+      const path = splitPattern(pathText, catalog);
+      const parameters = path.filter((segment) => typeof segment !== 'string');
+      const definition: OperationDefinition = {
+        name: source.name,
+        routeKey: route.key,
+        method: source.method,
+        path,
+        majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
+        bucketHoldsMethod: route.bucketHoldsMethod === true,
+        body: source.body ?? 'none',
+        multipart: source.multipart === true,
+        unauthenticated: source.unauthenticated === true,
+      };
+      return { definition, route, source, parameters, pathText, verb: source.name.split('.').at(-1)! };
+    }),
+  );
+
+  const roots = new Map<string, NamespaceModel>();
+  for (const operation of operations) {
+    const parts = operation.source.name.split('.').slice(0, -1);
+    let siblings = roots;
+    let namespace: NamespaceModel | undefined;
+    parts.forEach((part, index) => {
+      const path = parts.slice(0, index + 1).join('.');
+      namespace = siblings.get(part);
+      if (!namespace) {
+        namespace = {
+          path,
+          className: `${parts.slice(0, index + 1).map(pascal).join('')}Api`,
+          operations: [],
+          children: new Map(),
+        };
+        siblings.set(part, namespace);
+      }
+      siblings = namespace.children;
+    });
+    namespace!.operations.push(operation);
+  }
+  return { routes, operations, namespaces: [...roots.values()] };
+}
+
+/** Every namespace below (and including) `root`, parents before children. */
+export function flatten(root: NamespaceModel): NamespaceModel[] {
+  return [root, ...[...root.children.values()].flatMap(flatten)];
+}

@@ -1,0 +1,33 @@
+/** Time as the limiter sees it. Injectable so tests drive time and runtimes without timers can plug in. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Runs `callback` after `ms` milliseconds; returns a function that cancels it. */
+  setTimeout(callback: () => void, ms: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(callback, ms) {
+    // Not unref'd: a caller is awaiting the wait. `client.close()` cancels every timer.
+    const handle = setTimeout(callback, ms);
+    return () => clearTimeout(handle);
+  },
+};
+
+/** Sleeps on `clock`; rejects with the signal's reason as soon as `signal` aborts. */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      cancel();
+      reject(signal!.reason);
+    };
+    const cancel = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

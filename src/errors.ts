@@ -1,0 +1,81 @@
+/**
+ * Every error tollgate raises. None of them carries the token, a webhook token or a full URL:
+ * they name the route key and bucket key instead.
+ */
+
+/** A rate-limit header whose bytes are not valid UTF-8 (the spec's RateLimitUtf8). */
+export class RateLimitUtf8Error extends Error {
+  readonly header: string;
+  constructor(header: string) {
+    super(`Rate-limit header "${header}" is not valid UTF-8`);
+    this.name = 'RateLimitUtf8Error';
+    this.header = header;
+  }
+}
+
+/** A rate-limit header whose text is not a signed 64-bit decimal integer (the spec's RateLimitI64). */
+export class RateLimitI64Error extends Error {
+  readonly header: string;
+  readonly value: string;
+  constructor(header: string, value: string) {
+    super(`Rate-limit header "${header}" is not a signed 64-bit integer: ${JSON.stringify(value.slice(0, 64))}`);
+    this.name = 'RateLimitI64Error';
+    this.header = header;
+    this.value = value;
+  }
+}
+
+export type WaitReason = 'bucket' | 'queue' | 'global' | 'retry-after' | 'server-error' | 'network-error';
+
+/** A wait longer than the caller allowed (`maxWait`): raised instead of sleeping. */
+export class RateLimitWaitError extends Error {
+  readonly reason: WaitReason;
+  /** How long the wait would have been, in ms (for a queue wait: how long it had lasted). */
+  readonly waitMs: number;
+  readonly maxWaitMs: number;
+  readonly bucketKey: string;
+  constructor(reason: WaitReason, waitMs: number, maxWaitMs: number, bucketKey: string) {
+    super(
+      `Rate limit: a ${reason} wait of ${Math.ceil(waitMs)} ms on "${bucketKey}" exceeds the allowed ${maxWaitMs} ms`,
+    );
+    this.name = 'RateLimitWaitError';
+    this.reason = reason;
+    this.waitMs = waitMs;
+    this.maxWaitMs = maxWaitMs;
+    this.bucketKey = bucketKey;
+  }
+}
+
+/** A typed method's non-2xx response. `response` is the Response; its body was read into `body`. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly response: Response;
+  readonly body: unknown;
+  readonly method: string;
+  readonly routeKey: string;
+  constructor(method: string, routeKey: string, response: Response, body: unknown) {
+    super(`${method} ${routeKey} failed with status ${response.status}`);
+    this.name = 'HttpError';
+    this.status = response.status;
+    this.response = response;
+    this.body = body;
+    this.method = method;
+    this.routeKey = routeKey;
+  }
+}
+
+/** An argument or option that cannot be used; nothing was sent. */
+export class TollgateArgumentError extends TypeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TollgateArgumentError';
+  }
+}
+
+/** The client was closed; no further request is accepted. */
+export class ClientClosedError extends Error {
+  constructor() {
+    super('This tollgate client is closed');
+    this.name = 'ClientClosedError';
+  }
+}

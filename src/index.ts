@@ -1,0 +1,36 @@
+/**
+ * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
+ */
+import { routeTable } from '../generated/index.ts';
+import { RouteClassifier } from './routing/classify.ts';
+
+export { createClient, DEFAULT_BASE_URL } from './http/client.ts';
+export type { BucketView, ClientOptions, RawRequestOptions, TollgateClient } from './http/client.ts';
+export {
+  ClientClosedError,
+  HttpError,
+  RateLimitI64Error,
+  RateLimitUtf8Error,
+  RateLimitWaitError,
+  TollgateArgumentError,
+  type WaitReason,
+} from './errors.ts';
+export type { WaitEvent } from './limiter/limiter.ts';
+export type { BucketRecord } from './limiter/rules.ts';
+export type { Clock } from './clock.ts';
+export { NONE } from './routing/classify.ts';
+export type { JsonBody, QueryInput, QueryValue, RequestOptions, RequestOptionsWithQuery, Snowflake } from './sdk.ts';
+export type * from '../generated/index.ts';
+export { operations, routeTable } from '../generated/index.ts';
+
+const classifier = new RouteClassifier(routeTable);
+
+/**
+ * The bucket key of a request: `RouteKey` (no major parameter), `RouteKey:<id>` (channel or
+ * guild id), `ChannelsIdMessagesId:<METHOD>:<channel id>`, or `None` for a path the catalog
+ * does not list. `path` is relative to the API base (a leading `/api`, `/api/v6` is ignored).
+ */
+export function routeKeyOf(method: string, path: string): string {
+  if (typeof method !== 'string' || typeof path !== 'string') return 'None';
+  return classifier.classify(method.toUpperCase(), path).bucketKey;
+}

@@ -1,0 +1,132 @@
+/**
+ * The concurrency policy on top of the spec's sequential table. The spec describes one request
+ * at a time; with many callers on one bucket its literal rules over-send (after a reset every
+ * caller sees "now > reset" and proceeds, and a late response can raise `remaining` again).
+ * This policy keeps the spec's rows and adds what concurrency needs:
+ *
+ * - limits unknown (no bucket yet): one request in flight, the others wait for its headers;
+ * - each request takes a reservation: at most `remaining` in a window;
+ * - a window is refilled once (row 2), not once per caller; once the spec's row-3 sleep has run,
+ *   its window counts as over, as the spec lets the request proceed then;
+ * - a response's `remaining` is lowered by the reservations still in flight, and a response
+ *   from an older window (smaller reset) does not move the window back.
+ *
+ * Pure: the state is passed in and changed in place (it is the shell's per-bucket record);
+ * time comes in as an argument.
+ */
+import {
+  applyUpdate,
+  exhaustedSleepMs,
+  initialBucket,
+  preCheckRow,
+  wholeSeconds,
+  type BucketRecord,
+  type BucketUpdate,
+} from './rules.ts';
+
+export interface BucketState {
+  /** The spec's bucket record; undefined until a response for the key was processed. */
+  record: BucketRecord | undefined;
+  /** Reservations granted whose response has not been processed yet. */
+  inFlight: number;
+  /** The reset value whose window was refilled locally (row 2), so it is refilled once. */
+  openedWindow: number | undefined;
+  /** The reset value whose row-3 sleep has run: that window is over. */
+  sleptPast: number | undefined;
+}
+
+export const newBucketState = (): BucketState => ({
+  record: undefined,
+  inFlight: 0,
+  openedWindow: undefined,
+  sleptPast: undefined,
+});
+
+/** A granted reservation: `counted` when it took one from `remaining` of window `reset`. */
+export interface Reservation {
+  readonly counted: boolean;
+  readonly reset: number;
+}
+
+export type ReserveDecision =
+  | { readonly kind: 'grant'; readonly reservation: Reservation }
+  /** Row 3: sleep until the window is over. */
+  | { readonly kind: 'sleep'; readonly ms: number; readonly reset: number }
+  /** Wait until a request in flight reports the bucket's limits. */
+  | { readonly kind: 'await-response' };
+
+const UNCOUNTED: Reservation = { counted: false, reset: 0 };
+
+/** Tries to take a reservation at `nowMs`. A grant counts the request as in flight. */
+export function reserve(state: BucketState, nowMs: number): ReserveDecision {
+  const record = state.record;
+  if (record === undefined) return probe(state);
+
+  const nowSeconds = wholeSeconds(nowMs);
+  const row = preCheckRow(record, nowSeconds);
+  if (row === 'limit-is-zero') return grant(state, UNCOUNTED);
+
+  const windowOver = row === 'reset-passed' || state.sleptPast === record.reset;
+  if (windowOver && state.openedWindow !== record.reset) {
+    record.remaining = record.limit; // row 2, once per window
+    state.openedWindow = record.reset;
+  }
+  if (record.remaining > 0) {
+    record.remaining -= 1; // row 4
+    return grant(state, { counted: true, reset: record.reset });
+  }
+  // The window was refilled and used up; its successor's reset is not known yet.
+  if (windowOver) return probe(state);
+  // Row 3 (a negative remaining, which no service sends, is treated as 0 here).
+  return { kind: 'sleep', ms: exhaustedSleepMs(record.reset, nowSeconds), reset: record.reset };
+}
+
+/** One request in flight while the bucket's state is not known. */
+function probe(state: BucketState): ReserveDecision {
+  return state.inFlight === 0 ? grant(state, UNCOUNTED) : { kind: 'await-response' };
+}
+
+function grant(state: BucketState, reservation: Reservation): ReserveDecision {
+  state.inFlight += 1;
+  return { kind: 'grant', reservation };
+}
+
+/** Row 3's sleep has run for window `reset`: that window is over. */
+export function markSleptPast(state: BucketState, reset: number): void {
+  state.sleptPast = reset;
+}
+
+/**
+ * A response was processed for a reservation (post-response rows 5–7), creating the bucket if
+ * absent (Bucket record rule 1).
+ */
+export function settle(state: BucketState, update: BucketUpdate): void {
+  state.inFlight = Math.max(0, state.inFlight - 1);
+  const previous = state.record;
+  if (previous === undefined) {
+    state.record = applyUpdate(initialBucket(), { ...update, remaining: minus(update.remaining, state.inFlight) });
+    return;
+  }
+  if (update.limit !== undefined) previous.limit = update.limit;
+  if (update.reset !== undefined && update.reset < previous.reset) return; // a response from an older window
+  const newWindow = update.reset !== undefined && update.reset !== previous.reset;
+  if (update.reset !== undefined) previous.reset = update.reset;
+  if (update.remaining !== undefined) {
+    const fromServer = update.remaining - state.inFlight;
+    previous.remaining = newWindow ? fromServer : Math.min(previous.remaining, fromServer);
+  }
+}
+
+/** A reservation ended without a processed response (network error, global response, abort). */
+export function release(state: BucketState): void {
+  state.inFlight = Math.max(0, state.inFlight - 1);
+}
+
+/** A reservation that was never sent: give its place back if its window is still current. */
+export function giveBack(state: BucketState, reservation: Reservation): void {
+  release(state);
+  if (reservation.counted && state.record && state.record.reset === reservation.reset) state.record.remaining += 1;
+}
+
+const minus = (value: number | undefined, amount: number): number | undefined =>
+  value === undefined ? undefined : value - amount;

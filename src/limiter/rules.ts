@@ -1,0 +1,204 @@
+/**
+ * The spec's tables, row for row, as pure functions: no I/O, no clock of their own, no state
+ * beyond their arguments. Each row is named in a comment (and in the title of its test).
+ * The async shell (`limiter.ts`) and the concurrency policy (`reservations.ts`) are built on these.
+ */
+import { RateLimitI64Error, RateLimitUtf8Error } from '../errors.ts';
+
+// ── Limits table ───────────────────────────────────────────────────────────────────────────────
+export const HEADER_LIMIT = 'x-ratelimit-limit';
+export const HEADER_REMAINING = 'x-ratelimit-remaining';
+export const HEADER_RESET = 'x-ratelimit-reset';
+export const HEADER_GLOBAL = 'x-ratelimit-global';
+export const HEADER_RETRY_AFTER = 'retry-after';
+/** "Extra delay added to the pre-emptive wait when remaining is 0". */
+export const PRE_EMPTIVE_MARGIN_MS = 500;
+
+// ── Bucket record ──────────────────────────────────────────────────────────────────────────────
+/**
+ * limit, remaining, reset: signed 64-bit integers, reset in whole Unix seconds. Header text is
+ * checked against the full signed 64-bit range; values are held as JS numbers, exact to ±2^53.
+ */
+export interface BucketRecord {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** "Initial value": 0, 0, 0. */
+export const initialBucket = (): BucketRecord => ({ limit: 0, remaining: 0, reset: 0 });
+
+// ── States and transitions: the pre-check ──────────────────────────────────────────────────────
+export type PreCheckRow = 'limit-is-zero' | 'reset-passed' | 'remaining-is-zero' | 'remaining-not-zero';
+
+export interface PreCheckResult {
+  readonly row: PreCheckRow;
+  /** The bucket after the row's effect (a new object; the argument is not changed). */
+  readonly bucket: BucketRecord;
+  /** Milliseconds to sleep before the request proceeds (0 for rows that do not sleep). */
+  readonly sleepMs: number;
+}
+
+/** "Unix time in whole seconds" from a millisecond clock. */
+export const wholeSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
+
+/** Which pre-check row applies to a bucket at `nowSeconds`. */
+export function preCheckRow(bucket: Readonly<BucketRecord>, nowSeconds: number): PreCheckRow {
+  // Row 1: a bucket for the key exists and its limit is 0 → none, request proceeds.
+  if (bucket.limit === 0) return 'limit-is-zero';
+  // Row 2: limit is not 0 and current time is greater than reset → remaining = limit, proceeds.
+  if (nowSeconds > bucket.reset) return 'reset-passed';
+  // Row 3: ... and remaining is 0 → remaining unchanged; sleep (reset − now) s in ms + 500 ms.
+  if (bucket.remaining === 0) return 'remaining-is-zero';
+  // Row 4: ... and remaining is not 0 → remaining decreases by 1, proceeds.
+  return 'remaining-not-zero';
+}
+
+/** Row 3's sleep: (reset minus current time) seconds converted to milliseconds, plus 500 ms. */
+export const exhaustedSleepMs = (reset: number, nowSeconds: number): number =>
+  (reset - nowSeconds) * 1000 + PRE_EMPTIVE_MARGIN_MS;
+
+/** The pre-check exactly as the spec's table states it, for one request at a time. */
+export function preCheck(bucket: Readonly<BucketRecord>, nowSeconds: number): PreCheckResult {
+  const row = preCheckRow(bucket, nowSeconds);
+  switch (row) {
+    case 'limit-is-zero':
+      return { row, bucket: { ...bucket }, sleepMs: 0 };
+    case 'reset-passed':
+      return { row, bucket: { ...bucket, remaining: bucket.limit }, sleepMs: 0 };
+    case 'remaining-is-zero':
+      return { row, bucket: { ...bucket }, sleepMs: exhaustedSleepMs(bucket.reset, nowSeconds) };
+    case 'remaining-not-zero':
+      return { row, bucket: { ...bucket, remaining: bucket.remaining - 1 }, sleepMs: 0 };
+  }
+}
+
+// ── States and transitions: after a response (non-global) ─────────────────────────────────────
+/** The fields a response carried; absent headers leave their field alone. */
+export type BucketUpdate = Partial<BucketRecord>;
+
+/** Rows 5–7: each header present sets its field to its integer value. */
+export function applyUpdate(bucket: Readonly<BucketRecord>, update: BucketUpdate): BucketRecord {
+  return {
+    limit: update.limit ?? bucket.limit,
+    remaining: update.remaining ?? bucket.remaining,
+    reset: update.reset ?? bucket.reset,
+  };
+}
+
+// ── Errors table: header parsing ───────────────────────────────────────────────────────────────
+export type HeaderReader = (name: string) => string | null;
+export type HeaderParse =
+  | { readonly ok: true; readonly value: number | undefined }
+  | { readonly ok: false; readonly error: RateLimitUtf8Error | RateLimitI64Error };
+
+const I64_TEXT = /^[+-]?[0-9]+$/;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads one rate-limit header as a signed 64-bit integer. Fetch exposes header values as byte
+ * strings (one char per byte), so the bytes are recovered and decoded strictly:
+ * - Errors row 4: bytes that are not valid UTF-8 → RateLimitUtf8;
+ * - Errors row 5: text that is not a signed 64-bit decimal integer (out of range included)
+ *   → RateLimitI64. The accepted text is an optional sign and decimal digits, nothing else.
+ */
+export function parseI64Header(read: HeaderReader, name: string): HeaderParse {
+  const raw = read(name);
+  if (raw === null) return { ok: true, value: undefined };
+  const text = decodeByteString(raw);
+  if (text === undefined) return { ok: false, error: new RateLimitUtf8Error(name) };
+  if (!I64_TEXT.test(text)) return { ok: false, error: new RateLimitI64Error(name, text) };
+  const digits = text.length - (text[0] === '+' || text[0] === '-' ? 1 : 0);
+  if (digits <= 15) return { ok: true, value: Number(text) };
+  const big = BigInt(text);
+  if (big < I64_MIN || big > I64_MAX) return { ok: false, error: new RateLimitI64Error(name, text) };
+  return { ok: true, value: Number(big) };
+}
+
+/** A ByteString's UTF-8 text, or undefined when its bytes are not valid UTF-8. */
+function decodeByteString(raw: string): string | undefined {
+  let ascii = true;
+  for (let index = 0; index < raw.length; index++) {
+    if (raw.charCodeAt(index) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return raw;
+  const bytes = new Uint8Array(raw.length);
+  for (let index = 0; index < raw.length; index++) {
+    const code = raw.charCodeAt(index);
+    // Not a byte string: a value built in JS with wider characters is already text.
+    if (code > 0xff) return raw;
+    bytes[index] = code;
+  }
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Step 6.1: reads limit, remaining and reset in that order. Fields read before a failing header
+ * are kept, as the spec's original client set each field as it read it.
+ */
+export function readBucketHeaders(read: HeaderReader): { update: BucketUpdate; error?: RateLimitUtf8Error | RateLimitI64Error } {
+  const update: BucketUpdate = {};
+  const fields = [
+    ['limit', HEADER_LIMIT],
+    ['remaining', HEADER_REMAINING],
+    ['reset', HEADER_RESET],
+  ] as const;
+  for (const [field, header] of fields) {
+    const parsed = parseI64Header(read, header);
+    if (!parsed.ok) return { update, error: parsed.error };
+    if (parsed.value !== undefined) update[field] = parsed.value;
+  }
+  return { update };
+}
+
+// ── Request procedure: steps 4–6, what to do with a response ───────────────────────────────────
+export type ResponseVerdict =
+  /** Step 4 (key None), step 5 without retry-after, or step 6.3: return the response. */
+  | { readonly action: 'return'; readonly step: '4' | '5' | '6.3'; readonly update?: BucketUpdate }
+  /** Step 5: global; sleep retry-after ms and go back to step 1. The bucket is not updated. */
+  | { readonly action: 'wait-global'; readonly step: '5'; readonly waitMs: number }
+  /** Step 5 / Errors: retry-after unparseable in the global branch → the error reaches the caller. */
+  | { readonly action: 'fail'; readonly step: '5'; readonly error: RateLimitUtf8Error | RateLimitI64Error }
+  /** Step 6.2: 429 with retry-after: sleep that long and go back to step 1. */
+  | { readonly action: 'wait-retry'; readonly step: '6.2'; readonly waitMs: number; readonly update: BucketUpdate }
+  /** Step 6.4: a header of 6.1/6.2 failed to parse → send the request again. */
+  | {
+      readonly action: 'resend';
+      readonly step: '6.4';
+      readonly error: RateLimitUtf8Error | RateLimitI64Error;
+      readonly update: BucketUpdate;
+    };
+
+/**
+ * Judges a response by steps 4–6. A negative retry-after is a wait of 0 ms.
+ * Note step 5 applies whatever the status: the header's presence alone makes it global.
+ */
+export function judgeResponse(isNone: boolean, status: number, read: HeaderReader): ResponseVerdict {
+  if (isNone) return { action: 'return', step: '4' };
+  if (read(HEADER_GLOBAL) !== null) {
+    const retryAfter = parseI64Header(read, HEADER_RETRY_AFTER);
+    if (!retryAfter.ok) return { action: 'fail', step: '5', error: retryAfter.error };
+    if (retryAfter.value === undefined) return { action: 'return', step: '5' };
+    return { action: 'wait-global', step: '5', waitMs: Math.max(0, retryAfter.value) };
+  }
+  const { update, error } = readBucketHeaders(read);
+  if (error) return { action: 'resend', step: '6.4', error, update };
+  if (status === 429) {
+    // retry-after is read only for a 429, as in step 6.2.
+    const retryAfter = parseI64Header(read, HEADER_RETRY_AFTER);
+    if (!retryAfter.ok) return { action: 'resend', step: '6.4', error: retryAfter.error, update };
+    if (retryAfter.value !== undefined) {
+      return { action: 'wait-retry', step: '6.2', waitMs: Math.max(0, retryAfter.value), update };
+    }
+  }
+  return { action: 'return', step: '6.3', update };
+}

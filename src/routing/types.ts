@@ -1,0 +1,34 @@
+/** The shapes `generated/` fills in and `src/` consumes: routes, path patterns, operations. */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a path parameter is checked and encoded: see catalog/schema.ts. */
+export type ParameterKind = 'snowflake' | 'code' | 'emoji' | 'secret';
+
+export type PathSegment = string | { readonly name: string; readonly kind: ParameterKind };
+
+export interface RouteDefinition {
+  /** The spec's route key, e.g. `ChannelsIdMessages`. */
+  readonly key: string;
+  readonly major: 'channel_id' | 'guild_id' | null;
+  /** The bucket key also holds the request method (the message-by-id key). */
+  readonly bucketHoldsMethod: boolean;
+  /** Every path shape classified under this key, split into segments. */
+  readonly patterns: readonly (readonly PathSegment[])[];
+}
+
+export interface OperationDefinition {
+  readonly name: string;
+  readonly routeKey: string;
+  readonly method: HttpMethod;
+  readonly path: readonly PathSegment[];
+  /** Position of the major parameter among the path parameters, or -1. */
+  readonly majorIndex: number;
+  readonly bucketHoldsMethod: boolean;
+  readonly body: 'none' | 'required' | 'optional';
+  readonly multipart: boolean;
+  readonly unauthenticated: boolean;
+}
+
+/** A path parameter as callers pass it: ids as decimal strings or bigint, other kinds as strings. */
+export type Snowflake = string | bigint;

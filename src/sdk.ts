@@ -1,0 +1,41 @@
+/**
+ * The building blocks `generated/` is made of: the operation caller and the types of method
+ * signatures. Generated resource classes import from here and nowhere else.
+ */
+import type { OperationDefinition } from './routing/types.ts';
+
+export type { HttpMethod, OperationDefinition, PathSegment, RouteDefinition, Snowflake } from './routing/types.ts';
+
+/** A JSON request body: an object or an array. */
+export type JsonBody = { readonly [key: string]: unknown } | readonly unknown[];
+
+export type QueryValue = string | number | bigint | boolean | undefined;
+export type QueryInput = { readonly [key: string]: QueryValue };
+
+/** Options every method takes last. */
+export interface RequestOptions {
+  /** Aborts the call at once: while it waits for a rate limit, or while it is sent. */
+  readonly signal?: AbortSignal;
+  /** Extra request headers for this call. */
+  readonly headers?: HeadersInit;
+  /** Longest single rate-limit wait this call accepts (ms); overrides the client's `maxWait`. */
+  readonly maxWait?: number;
+}
+
+/** Options of a method that takes a body and also documents query parameters. */
+export interface RequestOptionsWithQuery<Query extends QueryInput> extends RequestOptions {
+  readonly query?: Query;
+}
+
+export interface OperationInput {
+  readonly body?: unknown;
+  readonly query?: QueryInput;
+}
+
+/** Runs one catalog operation; the client provides it to the generated resources. */
+export type OperationCaller = (
+  operation: OperationDefinition,
+  pathArguments: readonly unknown[],
+  input: OperationInput | undefined,
+  options: RequestOptionsWithQuery<QueryInput> | undefined,
+) => Promise<unknown>;
