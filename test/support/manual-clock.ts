@@ -1,0 +1,77 @@
+/**
+ * A clock the test moves by hand. Timers fire in time order; between timers the event loop is
+ * allowed to run, so promise chains and msw's (in-process) responses settle as they would.
+ */
+import type { Clock } from '../../src/clock.ts';
+
+interface Timer {
+  readonly at: number;
+  readonly order: number;
+  readonly callback: () => void;
+}
+
+export class ManualClock implements Clock {
+  #now: number;
+  #timers: Timer[] = [];
+  #order = 0;
+
+  constructor(startMs = Date.UTC(2026, 10, 22, 12, 0, 0)) {
+    this.#now = startMs;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(callback: () => void, ms: number): () => void {
+    const timer = { at: this.#now + Math.max(0, ms), order: this.#order++, callback };
+    this.#timers.push(timer);
+    return () => {
+      this.#timers = this.#timers.filter((other) => other !== timer);
+    };
+  }
+
+  get pendingTimers(): number {
+    return this.#timers.length;
+  }
+
+  /** Moves time forward by `ms`, firing due timers in order and letting I/O settle after each. */
+  async advance(ms: number): Promise<void> {
+    const target = this.#now + ms;
+    await settle();
+    for (let fired = 0; fired < 100_000; fired++) {
+      const next = this.#timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.order - b.order)[0];
+      if (!next) break;
+      this.#timers = this.#timers.filter((timer) => timer !== next);
+      this.#now = Math.max(this.#now, next.at);
+      next.callback();
+      await settle();
+    }
+    this.#now = target;
+    await settle();
+  }
+
+  /** Sets the wall clock (as another machine's skewed clock would be). */
+  set(ms: number): void {
+    this.#now = ms;
+  }
+}
+
+/**
+ * Lets pending promise chains and in-process responses run (a bounded number of turns). One
+ * real timer turn is included: ky schedules each retry with a real `setTimeout(0)`.
+ */
+export async function settle(turns = 10): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Waits (bounded) until `condition` holds, letting the event loop run in between. */
+export async function until(condition: () => boolean, what: string, turns = 2000): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
