@@ -85,7 +85,7 @@ const operationSchema = z.strictObject({
 });
 
 const routeSchema = z.strictObject({
-  key: z.string().regex(/^[A-Z][A-Za-z]*$/, 'route keys are PascalCase words'),
+  key: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'route keys are PascalCase words'),
   major: z.enum(MAJOR_PARAMETERS).nullable(),
   /** The message-by-id key: its bucket key also holds the request method. */
   bucketHoldsMethod: z.literal(true).optional(),

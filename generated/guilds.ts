@@ -738,13 +738,11 @@ export class GuildsMembersRolesApi {
 
 /** `client.guilds.members.me`: operations on route key `GuildsIdMembersMeNick`. */
 export class GuildsMembersMeApi {
-  readonly #call: OperationCaller;
   /** `client.guilds.members.me.nick` */
   readonly nick: GuildsMembersMeNickApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
-    this.#call = call;
     this.nick = new GuildsMembersMeNickApi(call);
   }
 }

@@ -6,13 +6,11 @@ import { operations } from './routes.ts';
 
 /** `client.voice`: operations on route key `VoiceRegions`. */
 export class VoiceApi {
-  readonly #call: OperationCaller;
   /** `client.voice.regions` */
   readonly regions: VoiceRegionsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
-    this.#call = call;
     this.regions = new VoiceRegionsApi(call);
   }
 }

@@ -120,7 +120,9 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
 function emitClass(cls: ClassDeclaration, namespace: NamespaceModel): void {
   cls.setIsExported(true);
   cls.addJsDoc(`\`client.${namespace.path}\`: ${describeNamespace(namespace)}`);
-  cls.addProperty({ name: '#call', isReadonly: true, type: 'OperationCaller' });
+  // Only a namespace with operations of its own keeps the caller.
+  const hasOperations = namespace.operations.length > 0;
+  if (hasOperations) cls.addProperty({ name: '#call', isReadonly: true, type: 'OperationCaller' });
   const children = [...namespace.children.entries()];
   for (const [name, child] of children) {
     cls.addProperty({ name, isReadonly: true, type: child.className, docs: [`\`client.${child.path}\``] });
@@ -129,7 +131,7 @@ function emitClass(cls: ClassDeclaration, namespace: NamespaceModel): void {
     docs: ['@internal Built by `createClient`.'],
     parameters: [{ name: 'call', type: 'OperationCaller' }],
     statements: [
-      'this.#call = call;',
+      ...(hasOperations ? ['this.#call = call;'] : []),
       ...children.map(([name, child]) => `this.${name} = new ${child.className}(call);`),
     ],
   });

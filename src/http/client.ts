@@ -159,8 +159,9 @@ class ClientCore {
     input: OperationInput | undefined,
     options: RequestOptionsWithQuery<QueryInput> | undefined,
   ): Promise<unknown> {
+    const label = operation.name;
+    checkOptions(label, options);
     const { path, values } = buildPath(operation.path, args);
-    const label = `${operation.name}`;
     const body = checkBody(label, operation, input?.body);
     const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
     const bucketKey = bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId);
@@ -221,6 +222,18 @@ class ClientCore {
     } finally {
       this.#limiter.finish(call);
     }
+  }
+}
+
+const OPTION_KEYS = new Set(['signal', 'headers', 'maxWait', 'query']);
+
+function checkOptions(label: string, options: unknown): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TollgateArgumentError(`${label}: options must be an object ({ signal, headers, maxWait })`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
   }
 }
 

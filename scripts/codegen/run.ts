@@ -1,0 +1,50 @@
+/**
+ * The generator as a function: validate the catalog, emit in memory, then compare with or write
+ * to the output folder. Nothing is written unless the whole catalog is valid and emitted.
+ */
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as prettier from 'prettier';
+import { parseCatalog } from '../../catalog/schema.ts';
+import { emitGenerated } from './emit.ts';
+import { buildModel } from './model.ts';
+
+export interface GenerateOptions {
+  /** The catalog (unvalidated: it is checked here). */
+  readonly catalog: unknown;
+  readonly outDir: string;
+  /** Compare only: report what differs, write nothing. */
+  readonly check: boolean;
+  /** Where prettier's configuration is looked up. */
+  readonly configFile: string;
+}
+
+export interface GenerateResult {
+  readonly routeKeys: number;
+  readonly operations: number;
+  readonly files: number;
+  /** Files that differ from what the catalog produces (missing, out of date, or extra). */
+  readonly differences: readonly string[];
+}
+
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const model = buildModel(parseCatalog(options.catalog));
+  const prettierOptions = (await prettier.resolveConfig(options.configFile)) ?? {};
+  const files = await emitGenerated(model, prettierOptions);
+  const existing = await readdir(options.outDir).catch(() => [] as string[]);
+
+  const differences: string[] = [];
+  for (const [name, text] of files) {
+    const current = await readFile(join(options.outDir, name), 'utf8').catch(() => undefined);
+    if (current !== text) differences.push(current === undefined ? `${name} (missing)` : `${name} (out of date)`);
+  }
+  const extra = existing.filter((name) => !files.has(name));
+  differences.push(...extra.map((name) => `${name} (not produced by the catalog)`));
+
+  if (!options.check) {
+    await mkdir(options.outDir, { recursive: true });
+    for (const [name, text] of files) await writeFile(join(options.outDir, name), text);
+    for (const name of extra) await rm(join(options.outDir, name), { recursive: true });
+  }
+  return { routeKeys: model.routes.length, operations: model.operations.length, files: files.size, differences };
+}

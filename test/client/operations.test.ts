@@ -1,0 +1,135 @@
+/**
+ * One smoke test per catalog operation, against msw handlers derived from the same catalog:
+ * method, URL, parameter encoding, query, Authorization, and the bucket the limiter filed the
+ * response under (which is where the route key on ky's context ends up).
+ */
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalog } from '../../catalog/routes.ts';
+import { createClient, type TollgateClient } from '../../src/index.ts';
+
+const BASE = 'http://smoke.test/api/v6';
+const TOKEN = 'Bot smoke-token';
+const SAMPLE: Record<string, { readonly value: string; readonly encoded: string }> = {
+  channel_id: { value: '81384788765712384', encoded: '81384788765712384' },
+  guild_id: { value: '41771983423143937', encoded: '41771983423143937' },
+  code: { value: 'a b?c', encoded: 'a%20b%3Fc' },
+  emoji: { value: '🔥', encoded: '%F0%9F%94%A5' },
+  webhook_token: { value: 'tok:en', encoded: 'tok%3Aen' },
+};
+const sample = (name: string) => SAMPLE[name] ?? { value: '334385199974967042', encoded: '334385199974967042' };
+
+const cases = catalog.routes.flatMap((route) =>
+  route.operations.map((operation) => {
+    const path = operation.path ?? route.path;
+    const parameters = [...path.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]!);
+    const expectedPath = path.replace(/\{([a-z_]+)\}/g, (_, name: string) => sample(name).encoded);
+    const majorId = route.major === null ? undefined : sample(route.major).value;
+    const bucketKey =
+      majorId === undefined
+        ? route.key
+        : route.bucketHoldsMethod
+          ? `${route.key}:${operation.method}:${majorId}`
+          : `${route.key}:${majorId}`;
+    return { route, operation, path, parameters, expectedPath, bucketKey };
+  }),
+);
+
+// Handlers for paths with fewer parameters first, so literal segments (`@me`, `search`) win.
+const handlers = [...cases]
+  .sort((a, b) => a.parameters.length - b.parameters.length)
+  .map(({ operation, path }) =>
+    http[operation.method.toLowerCase() as 'get'](`${BASE}${path.replace(/\{([a-z_]+)\}/g, ':$1')}`, async ({ request }) => {
+      const url = new URL(request.url);
+      return HttpResponse.json(
+        {
+          operation: operation.name,
+          pathname: url.pathname,
+          search: url.search,
+          authorization: request.headers.get('authorization'),
+          body: request.body ? await request.text() : null,
+        },
+        { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '4102444800' } },
+      );
+    }),
+  );
+
+const server = setupServer(...handlers);
+let client: TollgateClient;
+
+beforeAll(() => {
+  server.listen({ onUnhandledFrame: 'error' });
+  client = createClient({ baseUrl: BASE, token: TOKEN });
+});
+afterAll(async () => {
+  await client.close();
+  server.close();
+});
+
+function methodOf(name: string): (...args: unknown[]) => Promise<unknown> {
+  const parts = name.split('.');
+  let target: unknown = client;
+  for (const part of parts.slice(0, -1)) target = (target as Record<string, unknown>)[part];
+  const method = (target as Record<string, unknown>)[parts.at(-1)!];
+  if (typeof method !== 'function') throw new Error(`client.${name} is not a method`);
+  return (...args) => (method as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+}
+
+describe('every catalog operation', () => {
+  it('is covered', () => {
+    expect(cases).toHaveLength(88);
+  });
+
+  it.each(cases.map((c) => [`${c.operation.name} → ${c.operation.method} ${c.path}`, c] as const))('%s', async (_, c) => {
+    const { operation } = c;
+    const args: unknown[] = c.parameters.map((name) => sample(name).value);
+    const query = operation.query ? { [operation.query[0]!]: 'q v' } : undefined;
+    if (operation.body) {
+      args.push({ content: 'hello' });
+      args.push(query ? { query } : undefined);
+    } else if (query) {
+      args.push(query);
+    }
+    const result = (await methodOf(operation.name)(...args)) as Record<string, unknown>;
+    expect(result.operation).toBe(operation.name);
+    expect(result.pathname).toBe(`/api/v6${c.expectedPath}`);
+    expect(result.search).toBe(query ? `?${operation.query![0]}=q+v` : '');
+    expect(result.authorization).toBe(operation.unauthenticated ? null : TOKEN);
+    if (operation.body) expect(result.body).toBe('{"content":"hello"}');
+    expect(await client.buckets.get(c.bucketKey)).toMatchObject({ limit: 10 });
+  });
+});
+
+describe('argument checks happen before any request', () => {
+  it('rejects a bad id, a missing body, a stray body and a non-object body', async () => {
+    await expect(methodOf('channels.get')(12345)).rejects.toThrow(/channelId must be a decimal string or bigint id, got the number/);
+    await expect(methodOf('channels.edit')('1')).rejects.toThrow(/channels.edit needs a body/);
+    await expect(methodOf('channels.get')('1', '2')).rejects.toThrow(/channels.get: options must be an object/);
+    await expect(methodOf('channels.get')('1', { limit: 5 })).rejects.toThrow(/channels.get: unknown option "limit"/);
+    await expect(methodOf('channels.edit')('1', 'text')).rejects.toThrow(/body must be an object or an array/);
+    await expect(methodOf('channels.messages.list')('1', { limit: {} })).rejects.toThrow(/query parameter "limit"/);
+  });
+
+  it('accepts FormData only where the catalog says multipart', async () => {
+    const form = new FormData();
+    form.set('payload_json', '{"content":"file"}');
+    const result = (await client.channels.messages.create('1', form)) as { body: string };
+    expect(result.body).toContain('payload_json');
+    await expect(methodOf('channels.edit')('1', form)).rejects.toThrow(/takes a JSON body, not FormData/);
+  });
+
+  it('request() refuses absolute URLs so the token never leaves the base origin', async () => {
+    await expect(client.request('GET', 'https://elsewhere.test/steal')).rejects.toThrow(/relative to the base URL/);
+    await expect(client.request('GET', '//elsewhere.test/steal')).rejects.toThrow(/relative to the base URL/);
+    await expect(client.request('GET /', '/gateway')).rejects.toThrow(/HTTP method/);
+  });
+
+  it('createClient validates its options with messages that name the option', () => {
+    expect(() => createClient({ baseUrl: 'ftp://x' })).toThrow(/baseUrl must be an absolute http\(s\) URL/);
+    expect(() => createClient({ maxWait: -1 })).toThrow(/maxWait must not be negative/);
+    expect(() => createClient({ transportRetries: 1.5 })).toThrow(/transportRetries must be a whole number/);
+    expect(() => createClient({ token: '' })).toThrow(/token must not be empty/);
+    expect(() => createClient({ retries: 3 } as never)).toThrow(/retries/);
+  });
+});

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { routeKeyOf } from '../../src/index.ts';
+import { buildPath, snowflakeText } from '../../src/routing/path.ts';
+
+const C = '81384788765712384';
+const G = '41771983423143937';
+const ID = '334385199974967042';
+
+/** Every path shape of the spec (and of routes-v6.md), with the bucket key it must get. */
+const SHAPES: [method: string, path: string, bucketKey: string][] = [
+  ['GET', `/channels/${C}`, `ChannelsId:${C}`],
+  ['GET', `/channels/${C}/invites`, `ChannelsIdInvites:${C}`],
+  ['POST', `/channels/${C}/messages`, `ChannelsIdMessages:${C}`],
+  ['POST', `/channels/${C}/messages/bulk-delete`, `ChannelsIdMessagesBulkDelete:${C}`],
+  ['POST', `/channels/${C}/messages/bulk_delete`, `ChannelsIdMessagesBulkDelete:${C}`],
+  ['GET', `/channels/${C}/messages/${ID}`, `ChannelsIdMessagesId:GET:${C}`],
+  ['PATCH', `/channels/${C}/messages/${ID}`, `ChannelsIdMessagesId:PATCH:${C}`],
+  ['DELETE', `/channels/${C}/messages/${ID}`, `ChannelsIdMessagesId:DELETE:${C}`],
+  ['delete', `/channels/${C}/messages/${ID}`, `ChannelsIdMessagesId:DELETE:${C}`],
+  ['POST', `/channels/${C}/messages/${ID}/ack`, `ChannelsIdMessagesIdAck:${C}`],
+  ['DELETE', `/channels/${C}/messages/${ID}/reactions`, `ChannelsIdMessagesIdReactions:${C}`],
+  ['PUT', `/channels/${C}/messages/${ID}/reactions/%F0%9F%94%A5/@me`, `ChannelsIdMessagesIdReactionsUserIdType:${C}`],
+  ['DELETE', `/channels/${C}/messages/${ID}/reactions/name%3A123/${ID}`, `ChannelsIdMessagesIdReactionsUserIdType:${C}`],
+  ['GET', `/channels/${C}/messages/${ID}/reactions/%F0%9F%94%A5`, `ChannelsIdMessagesIdReactionsUserIdType:${C}`],
+  ['PUT', `/channels/${C}/permissions/${ID}`, `ChannelsIdPermissionsOverwriteId:${C}`],
+  ['GET', `/channels/${C}/pins`, `ChannelsIdPins:${C}`],
+  ['PUT', `/channels/${C}/pins/${ID}`, `ChannelsIdPinsMessageId:${C}`],
+  ['POST', `/channels/${C}/typing`, `ChannelsIdTyping:${C}`],
+  ['GET', `/channels/${C}/webhooks`, `ChannelsIdWebhooks:${C}`],
+  ['GET', `/channels/${C}/messages/search?content=hi`, `ChannelsIdMessagesSearch:${C}`],
+  ['GET', `/guilds/${G}`, `GuildsId:${G}`],
+  ['GET', `/guilds/${G}/bans`, `GuildsIdBans:${G}`],
+  ['PUT', `/guilds/${G}/bans/${ID}`, `GuildsIdBansUserId:${G}`],
+  ['PATCH', `/guilds/${G}/channels/${C}`, `GuildsIdChannels:${G}`],
+  ['GET', `/guilds/${G}/channels`, `GuildsIdChannels:${G}`],
+  ['GET', `/guilds/${G}/embed`, `GuildsIdEmbed:${G}`],
+  ['GET', `/guilds/${G}/emojis`, `GuildsIdEmojis:${G}`],
+  ['GET', `/guilds/${G}/emojis/${ID}`, `GuildsIdEmojisId:${G}`],
+  ['GET', `/guilds/${G}/integrations`, `GuildsIdIntegrations:${G}`],
+  ['PATCH', `/guilds/${G}/integrations/${ID}`, `GuildsIdIntegrationsId:${G}`],
+  ['POST', `/guilds/${G}/integrations/${ID}/sync`, `GuildsIdIntegrationsIdSync:${G}`],
+  ['GET', `/guilds/${G}/invites`, `GuildsIdInvites:${G}`],
+  ['GET', `/guilds/${G}/members`, `GuildsIdMembers:${G}`],
+  ['GET', `/guilds/${G}/members/${ID}`, `GuildsIdMembersId:${G}`],
+  ['PUT', `/guilds/${G}/members/${ID}/roles/${ID}`, `GuildsIdMembersIdRolesId:${G}`],
+  ['PATCH', `/guilds/${G}/members/@me/nick`, `GuildsIdMembersMeNick:${G}`],
+  ['GET', `/guilds/${G}/messages/search`, `GuildsIdMessagesSearch:${G}`],
+  ['GET', `/guilds/${G}/prune?days=7`, `GuildsIdPrune:${G}`],
+  ['GET', `/guilds/${G}/regions`, `GuildsIdRegions:${G}`],
+  ['GET', `/guilds/${G}/roles`, `GuildsIdRoles:${G}`],
+  ['PATCH', `/guilds/${G}/roles/${ID}`, `GuildsIdRolesId:${G}`],
+  ['GET', `/guilds/${G}/webhooks`, `GuildsIdWebhooks:${G}`],
+  ['GET', '/gateway', 'Gateway'],
+  ['GET', '/gateway/bot', 'GatewayBot'],
+  ['POST', '/guilds', 'Guilds'],
+  ['GET', '/invites/0vCdhLbwjZZTWZLD', 'InvitesCode'],
+  ['GET', `/users/${ID}`, 'UsersId'],
+  ['GET', '/users/@me', 'UsersMe'],
+  ['GET', '/users/@me/channels', 'UsersMeChannels'],
+  ['GET', '/users/@me/connections', 'UsersMeConnections'],
+  ['GET', '/users/@me/guilds', 'UsersMeGuilds'],
+  ['DELETE', `/users/@me/guilds/${G}`, 'UsersMeGuildsId'],
+  ['GET', '/voice/regions', 'VoiceRegions'],
+  ['GET', `/webhooks/${ID}`, 'WebhooksId'],
+  ['POST', `/webhooks/${ID}/s3cr3t-t0ken`, 'WebhooksId'],
+];
+
+describe('routeKeyOf', () => {
+  it.each(SHAPES)('%s %s → %s', (method, path, bucketKey) => {
+    expect(routeKeyOf(method, path)).toBe(bucketKey);
+  });
+
+  it('covers every route key of the catalog', async () => {
+    const { routeTable } = await import('../../generated/index.ts');
+    const covered = new Set(SHAPES.map(([, , key]) => key.split(':')[0]));
+    expect(routeTable.map((route) => route.key).filter((key) => !covered.has(key))).toEqual([]);
+  });
+
+  it('different major ids are different buckets; other ids are not', () => {
+    expect(routeKeyOf('GET', `/channels/${C}/messages/1`)).toBe(routeKeyOf('GET', `/channels/${C}/messages/2`));
+    expect(routeKeyOf('GET', `/channels/${C}/messages`)).not.toBe(routeKeyOf('GET', `/channels/${G}/messages`));
+    expect(routeKeyOf('GET', '/users/1')).toBe(routeKeyOf('GET', '/users/2'));
+  });
+
+  it('accepts the API prefix, a trailing slash, a query and a fragment', () => {
+    expect(routeKeyOf('GET', `/api/v6/channels/${C}`)).toBe(`ChannelsId:${C}`);
+    expect(routeKeyOf('GET', `/api/channels/${C}/`)).toBe(`ChannelsId:${C}`);
+    expect(routeKeyOf('GET', `/v6/gateway#x`)).toBe('Gateway');
+    expect(routeKeyOf('GET', 'gateway')).toBe('Gateway');
+  });
+
+  it('canonicalises ids, so a leading zero is the same bucket', () => {
+    expect(routeKeyOf('GET', `/channels/0${C}`)).toBe(`ChannelsId:${C}`);
+  });
+
+  it.each([
+    '/oauth2/applications/@me',
+    `/channels/${C}/recipients/${ID}`,
+    '/channels/not-an-id',
+    '/channels/18446744073709551616',
+    `/channels/${C}/messages/${ID}/extra/deep`,
+    '/',
+    '',
+    '/gateway/bot/x',
+    '/users/@me/settings',
+    '/webhooks/abc',
+    `/webhooks/${ID}/token/slack`,
+    '/invites/',
+    '/CHANNELS/1',
+  ])('unlisted path %j → None', (path) => {
+    expect(routeKeyOf('GET', path)).toBe('None');
+  });
+
+  it('never throws on odd input', () => {
+    expect(routeKeyOf('GET', undefined as unknown as string)).toBe('None');
+    expect(routeKeyOf(undefined as unknown as string, '/gateway')).toBe('None');
+    expect(routeKeyOf('GET', '/%%%/../..')).toBe('None');
+  });
+});
+
+describe('path parameters: one encoding boundary', () => {
+  const messagePath = ['channels', { name: 'channel_id', kind: 'snowflake' }, 'messages', { name: 'message_id', kind: 'snowflake' }] as const;
+
+  it('ids: decimal strings and bigints, canonical', () => {
+    expect(buildPath(messagePath, [C, 5n]).path).toBe(`/channels/${C}/messages/5`);
+    expect(snowflakeText('18446744073709551615', 'id')).toBe('18446744073709551615');
+    expect(snowflakeText('000', 'id')).toBe('0');
+  });
+
+  it.each([
+    ['a number', 123],
+    ['negative bigint', -1n],
+    ['too large', '18446744073709551616'],
+    ['too large bigint', 2n ** 64n],
+    ['empty', ''],
+    ['dot-dot', '..'],
+    ['a slash', '1/2'],
+    ['a sign', '+1'],
+    ['spaces', ' 1'],
+    ['hex', '0x10'],
+    ['undefined', undefined],
+  ])('rejects an id that is %s before any request', (_, value) => {
+    expect(() => buildPath(messagePath, [value, '1'])).toThrow(/channelId/);
+  });
+
+  it('rejects too few or too many arguments', () => {
+    expect(() => buildPath(messagePath, [C])).toThrow(/messageId/);
+    expect(() => buildPath(messagePath, [C, '1', '2'])).toThrow(/expected 2 path argument/);
+  });
+
+  const invitePath = ['invites', { name: 'code', kind: 'code' }] as const;
+  const reactionPath = ['reactions', { name: 'emoji', kind: 'emoji' }, '@me'] as const;
+  const tokenPath = ['webhooks', { name: 'webhook_token', kind: 'secret' }] as const;
+
+  it('percent-encodes invite codes and reaction emoji', () => {
+    expect(buildPath(invitePath, ['a b?c#d']).path).toBe('/invites/a%20b%3Fc%23d');
+    expect(buildPath(reactionPath, ['🔥']).path).toBe('/reactions/%F0%9F%94%A5/@me');
+    expect(buildPath(reactionPath, ['custom:41771983429993937']).path).toBe('/reactions/custom%3A41771983429993937/@me');
+    expect(buildPath(invitePath, ['%2e%2e']).path).toBe('/invites/%252e%252e');
+  });
+
+  it.each(['', '.', '..', 'a/b', 'a\\b', '\ud800'])('rejects the text parameter %j', (value) => {
+    expect(() => buildPath(invitePath, [value])).toThrow(/code/);
+  });
+
+  it('never echoes a secret parameter in its error', () => {
+    expect(() => buildPath(tokenPath, ['s3cret/../x'])).toThrow(/webhookToken must not contain a slash: got \(hidden\)/);
+  });
+});

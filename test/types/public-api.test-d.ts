@@ -1,0 +1,65 @@
+/**
+ * Type tests (run by `npm test` through vitest's typecheck and by `npm run typecheck`): the
+ * public signatures accept what they should, and misuse does not compile.
+ */
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createClient,
+  routeKeyOf,
+  type RateLimitI64Error,
+  type RateLimitUtf8Error,
+  type BucketRecord,
+  type TollgateClient,
+} from '../../src/index.ts';
+
+declare const client: TollgateClient;
+const signal = new AbortController().signal;
+
+describe('public signatures', () => {
+  it('the contract names exist with their shapes', () => {
+    expectTypeOf(createClient).parameter(0).toMatchTypeOf<{ baseUrl?: string; token?: string } | undefined>();
+    expectTypeOf(routeKeyOf).toEqualTypeOf<(method: string, path: string) => string>();
+    expectTypeOf<RateLimitUtf8Error>().toMatchTypeOf<Error>();
+    expectTypeOf<RateLimitI64Error>().toMatchTypeOf<Error>();
+    expectTypeOf(client.buckets.get).returns.toEqualTypeOf<Promise<Readonly<BucketRecord> | undefined>>();
+    expectTypeOf(client.request).returns.toEqualTypeOf<Promise<Response>>();
+    expectTypeOf(client.close).returns.toEqualTypeOf<Promise<void>>();
+  });
+
+  it('ids are decimal strings or bigints, in path order, then body or query, then options', () => {
+    expectTypeOf(client.channels.messages.delete('1', 2n)).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.channels.messages.create('1', { content: 'x' }, { signal })).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.channels.messages.list('1', { limit: 50, before: 9n })).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.gateway.get({ signal })).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.guilds.members.list<{ id: string }[]>('1')).toEqualTypeOf<Promise<{ id: string }[]>>();
+    expectTypeOf(client.webhooks.execute('1', 'token', { content: 'x' }, { query: { wait: true } })).toEqualTypeOf<
+      Promise<unknown>
+    >();
+    expectTypeOf(client.invites.get('code', { with_counts: true })).toEqualTypeOf<Promise<unknown>>();
+  });
+
+  it('misuse does not compile', () => {
+    // @ts-expect-error ids are not numbers (precision is lost above 2^53)
+    void client.channels.get(81384788765712384);
+    // @ts-expect-error a missing id
+    void client.channels.messages.delete('1');
+    // @ts-expect-error one argument too many
+    void client.gateway.get({ signal }, 'extra');
+    // @ts-expect-error a body is required
+    void client.channels.messages.edit('1', '2');
+    // @ts-expect-error the body is JSON, not a string
+    void client.channels.edit('1', 'name');
+    // @ts-expect-error FormData only where the catalog says multipart
+    void client.channels.edit('1', new FormData());
+    // @ts-expect-error an undocumented query parameter
+    void client.channels.messages.list('1', { limt: 5 });
+    // @ts-expect-error a read without a body takes no body
+    void client.channels.get('1', { content: 'x' }, {});
+    // @ts-expect-error options are an object
+    void client.users.me.get('now');
+    // @ts-expect-error names not in the catalog do not exist
+    void client.channels.messages.fetch('1', '2');
+    // @ts-expect-error the bucket map is read-only
+    client.buckets = { get: async () => undefined };
+  });
+});
