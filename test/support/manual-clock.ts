@@ -15,8 +15,15 @@ export class ManualClock implements Clock {
   #timers: Timer[] = [];
   #order = 0;
 
-  constructor(startMs = Date.UTC(2026, 10, 22, 12, 0, 0)) {
+  readonly #idle: () => Promise<void>;
+
+  /**
+   * @param idle waits until the system is quiet after a timer fired (default: a few event-loop
+   *   turns); end-to-end tests also wait for requests in flight over real sockets.
+   */
+  constructor(startMs = Date.UTC(2026, 10, 22, 12, 0, 0), idle: () => Promise<void> = () => settle()) {
     this.#now = startMs;
+    this.#idle = idle;
   }
 
   now(): number {
@@ -38,17 +45,17 @@ export class ManualClock implements Clock {
   /** Moves time forward by `ms`, firing due timers in order and letting I/O settle after each. */
   async advance(ms: number): Promise<void> {
     const target = this.#now + ms;
-    await settle();
+    await this.#idle();
     for (let fired = 0; fired < 100_000; fired++) {
       const next = this.#timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.order - b.order)[0];
       if (!next) break;
       this.#timers = this.#timers.filter((timer) => timer !== next);
       this.#now = Math.max(this.#now, next.at);
       next.callback();
-      await settle();
+      await this.#idle();
     }
     this.#now = target;
-    await settle();
+    await this.#idle();
   }
 
   /** Sets the wall clock (as another machine's skewed clock would be). */

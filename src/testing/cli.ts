@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * `tollgate-reference-service`: the reference service from the command line.
+ *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000
+ * Prints the base URL, then one line per second with requests and 429s; Ctrl-C stops it.
+ */
+import { parseArgs } from 'node:util';
+import { ReferenceService } from './reference-service.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8080' },
+    limit: { type: 'string', default: '5' },
+    window: { type: 'string', default: '1000' },
+    'global-limit': { type: 'string', default: '50' },
+    'global-window': { type: 'string', default: '1000' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  console.log('usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000]');
+  process.exit(0);
+}
+
+const number = (name: keyof typeof values): number => {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`--${name} must be a whole number, got ${String(values[name])}`);
+    process.exit(2);
+  }
+  return value;
+};
+
+const service = await new ReferenceService({
+  port: number('port'),
+  defaultLimit: { limit: number('limit'), windowMs: number('window') },
+  global: { limit: number('global-limit'), windowMs: number('global-window') },
+}).start();
+console.log(`reference service listening: ${service.baseUrl}`);
+
+let reported = 0;
+const ticker = setInterval(() => {
+  const fresh = service.requests.slice(reported);
+  reported = service.requests.length;
+  if (fresh.length > 0) {
+    const limited = fresh.filter((request) => request.status === 429).length;
+    console.log(`${new Date().toISOString()} ${fresh.length} requests, ${limited} answered 429`);
+  }
+}, 1000);
+
+const stop = async () => {
+  clearInterval(ticker);
+  await service.stop();
+  console.log(`stopped after ${service.requests.length} requests`);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());

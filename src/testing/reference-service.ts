@@ -1,0 +1,286 @@
+/**
+ * A real HTTP/1.1 server (node:http, keep-alive) that serves every route of the catalog and
+ * enforces the service's rate limits as the spec describes them, so code can run against
+ * realistic limits offline. Exported as `tollgate/testing`.
+ *
+ * - Buckets are keyed by bucket key (route key, major id, and the method for the message-by-id
+ *   key) and by the Authorization value. Each route key has a limit and a window; windows start
+ *   at a bucket's first request and end `windowMs` later.
+ * - Responses carry x-ratelimit-limit/remaining/reset (reset: whole Unix seconds, rounded up so
+ *   the window is over by then); 429s carry retry-after in ms; global 429s x-ratelimit-global.
+ * - A global limit counts every rate-limited request of one Authorization value.
+ * - `None` routes (any path outside the catalog) send no rate-limit headers.
+ * - Faults can be scripted; every request is recorded.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { routeKeyOf } from '../index.ts';
+import { systemClock, type Clock } from '../clock.ts';
+
+export interface RateLimit {
+  /** Requests allowed per window. */
+  readonly limit: number;
+  /** Window length in ms. */
+  readonly windowMs: number;
+}
+
+export interface ReferenceServiceOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** Path prefix of the API (default `/api/v6`; `/api` and no prefix are accepted too). */
+  readonly basePath?: string;
+  /** The limit of every route key not in `routes`. Default 5 per 1000 ms. */
+  readonly defaultLimit?: RateLimit;
+  /** Limits by route key (`ChannelsIdMessages`) or by bucket-key prefix (`ChannelsIdMessagesId:DELETE`). */
+  readonly routes?: Readonly<Record<string, RateLimit>>;
+  /** The global limit per Authorization value. Default 50 per 1000 ms. */
+  readonly global?: RateLimit;
+  /** Time source for windows and records (a test can share one with the client). */
+  readonly clock?: Clock;
+}
+
+/** A scripted fault for the next matching request(s). */
+export type Fault =
+  /** Respond with these rate-limit header values instead (raw latin-1 strings carry any byte). */
+  | { readonly kind: 'headers'; readonly headers: Readonly<Record<string, string>>; readonly status?: number }
+  /** A 429 without retry-after. */
+  | { readonly kind: 'rate-limited-without-retry-after' }
+  /** A global 429 with this retry-after (ms), or without one. */
+  | { readonly kind: 'global'; readonly retryAfterMs?: number }
+  /** Answer with this status (5xx storms). */
+  | { readonly kind: 'status'; readonly status: number }
+  /** Answer after this many (real) ms. */
+  | { readonly kind: 'slow'; readonly delayMs: number }
+  /** Close the connection without an answer. */
+  | { readonly kind: 'drop' };
+
+export interface FaultRule {
+  readonly fault: Fault;
+  /** Only requests whose bucket key starts with this (default: any). */
+  readonly bucketKeyPrefix?: string;
+  /** How many requests it applies to (default 1). */
+  readonly times?: number;
+}
+
+export interface RecordedRequest {
+  /** Service clock time (ms) when the request arrived. */
+  readonly at: number;
+  readonly method: string;
+  readonly routeKey: string;
+  readonly bucketKey: string;
+  readonly status: number;
+  /** The request was answered with a global 429. */
+  readonly global: boolean;
+  readonly fault: Fault['kind'] | undefined;
+}
+
+interface Window {
+  count: number;
+  endsAt: number;
+}
+
+const DEFAULT_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
+const DEFAULT_GLOBAL: RateLimit = { limit: 50, windowMs: 1000 };
+
+export class ReferenceService {
+  readonly requests: RecordedRequest[] = [];
+  #server: Server | undefined;
+  readonly #sockets = new Set<Socket>();
+  readonly #clock: Clock;
+  readonly #options: ReferenceServiceOptions;
+  readonly #windows = new Map<string, Window>();
+  readonly #faults: { rule: FaultRule; left: number }[] = [];
+  #inFlight = 0;
+  #maxInFlight = 0;
+  #url = '';
+
+  constructor(options: ReferenceServiceOptions = {}) {
+    for (const [name, limit] of Object.entries({ defaultLimit: options.defaultLimit, global: options.global, ...options.routes })) {
+      if (limit !== undefined && !(Number.isInteger(limit.limit) && limit.limit >= 1 && limit.windowMs >= 1)) {
+        throw new TypeError(`reference service: ${name} needs a whole limit ≥ 1 and windowMs ≥ 1`);
+      }
+    }
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Starts listening on 127.0.0.1; resolves once the port is bound. */
+  async start(): Promise<this> {
+    const server = createServer({ keepAlive: true }, (request, response) => void this.#handle(request, response));
+    server.on('connection', (socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.#options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    this.#server = server;
+    const { port } = server.address() as AddressInfo;
+    this.#url = `http://127.0.0.1:${port}${this.#basePath()}`;
+    return this;
+  }
+
+  /** The API base URL to give a client, e.g. `http://127.0.0.1:41234/api/v6`. */
+  get baseUrl(): string {
+    if (!this.#url) throw new Error('reference service: not started');
+    return this.#url;
+  }
+
+  /** Requests being answered right now, and the most there ever were at once. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+  get maxInFlight(): number {
+    return this.#maxInFlight;
+  }
+
+  /** Adds a fault for the next matching request(s). */
+  inject(rule: FaultRule): void {
+    this.#faults.push({ rule, left: rule.times ?? 1 });
+  }
+
+  limitOf(bucketKey: string): RateLimit {
+    const routes = this.#options.routes ?? {};
+    const routeKey = bucketKey.split(':')[0]!;
+    const prefix = Object.keys(routes)
+      .filter((key) => bucketKey.startsWith(key))
+      .sort((a, b) => b.length - a.length)[0];
+    return routes[prefix ?? routeKey] ?? this.#options.defaultLimit ?? DEFAULT_LIMIT;
+  }
+
+  get globalLimit(): RateLimit {
+    return this.#options.global ?? DEFAULT_GLOBAL;
+  }
+
+  /**
+   * The most requests of one bucket (and Authorization) that the service accepted within any
+   * span of its window, over the whole run: never above the limit when clients behave.
+   */
+  maxPerWindow(bucketKey: string): number {
+    const { windowMs } = this.limitOf(bucketKey);
+    const times = this.requests.filter((r) => r.bucketKey === bucketKey && r.status !== 429).map((r) => r.at);
+    let most = 0;
+    for (let start = 0, end = 0; end < times.length; end++) {
+      while (times[end]! - times[start]! >= windowMs) start++;
+      most = Math.max(most, end - start + 1);
+    }
+    return most;
+  }
+
+  /** Stops accepting requests and closes every connection. */
+  async stop(): Promise<void> {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = undefined;
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  #basePath(): string {
+    return (this.#options.basePath ?? '/api/v6').replace(/\/+$/, '');
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.#inFlight += 1;
+    this.#maxInFlight = Math.max(this.#maxInFlight, this.#inFlight);
+    try {
+      // Drain the body; the service only echoes its size.
+      let size = 0;
+      for await (const chunk of request) size += (chunk as Buffer).length;
+      const url = new URL(request.url ?? '/', 'http://reference.invalid');
+      const method = request.method ?? 'GET';
+      const path = url.pathname.startsWith(this.#basePath()) ? url.pathname.slice(this.#basePath().length) : url.pathname;
+      const bucketKey = routeKeyOf(method, path);
+      const routeKey = bucketKey.split(':')[0]!;
+      const fault = this.#takeFault(bucketKey);
+      const at = this.#clock.now();
+      const record = (status: number, global = false) =>
+        this.requests.push({ at, method, routeKey, bucketKey, status, global, fault: fault?.kind });
+
+      if (fault?.kind === 'drop') {
+        record(0);
+        request.socket.destroy();
+        return;
+      }
+      if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if (fault?.kind === 'status') {
+        record(fault.status);
+        return send(response, fault.status, { message: 'scripted failure' });
+      }
+      if (routeKey === 'None') {
+        record(200);
+        return send(response, 200, { route: 'None', received: size });
+      }
+      const auth = request.headers.authorization ?? '';
+      if (fault?.kind === 'global') {
+        record(429, true);
+        return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(fault.retryAfterMs));
+      }
+      const global = this.#count(`global|${auth}`, this.globalLimit, at);
+      if (global.count > this.globalLimit.limit) {
+        record(429, true);
+        return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(global.endsAt - at));
+      }
+      const limit = this.limitOf(bucketKey);
+      const window = this.#count(`${auth}|${bucketKey}`, limit, at);
+      const headers: Record<string, string> = {
+        'x-ratelimit-limit': String(limit.limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit.limit - window.count)),
+        'x-ratelimit-reset': String(Math.ceil(window.endsAt / 1000)),
+      };
+      if (fault?.kind === 'headers') {
+        record(fault.status ?? 200);
+        return send(response, fault.status ?? 200, { route: routeKey }, { ...headers, ...fault.headers });
+      }
+      if (fault?.kind === 'rate-limited-without-retry-after') {
+        record(429);
+        return send(response, 429, { message: 'You are being rate limited.' }, headers);
+      }
+      if (window.count > limit.limit) {
+        record(429);
+        return send(response, 429, { message: 'You are being rate limited.' }, { ...headers, 'retry-after': String(window.endsAt - at) });
+      }
+      record(200);
+      send(response, 200, { route: routeKey, method, received: size }, headers);
+    } catch (error) {
+      if (!response.headersSent) send(response, 500, { message: String(error) });
+    } finally {
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** Counts a request in its window, starting a new window when the last one is over. */
+  #count(key: string, limit: RateLimit, now: number): Window {
+    let window = this.#windows.get(key);
+    if (!window || now >= window.endsAt) {
+      window = { count: 0, endsAt: now + limit.windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return window;
+  }
+
+  #takeFault(bucketKey: string): Fault | undefined {
+    const index = this.#faults.findIndex(({ rule }) => bucketKey.startsWith(rule.bucketKeyPrefix ?? ''));
+    if (index === -1) return undefined;
+    const entry = this.#faults[index]!;
+    entry.left -= 1;
+    if (entry.left <= 0) this.#faults.splice(index, 1);
+    return entry.rule.fault;
+  }
+}
+
+function globalHeaders(retryAfterMs: number | undefined): Record<string, string> {
+  return retryAfterMs === undefined
+    ? { 'x-ratelimit-global': 'true' }
+    : { 'x-ratelimit-global': 'true', 'retry-after': String(Math.max(0, retryAfterMs)) };
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  // A Buffer body keeps header bytes latin-1: Node would encode a string body and the header
+  // block together as UTF-8, and raw header bytes (non-UTF-8 faults) would be lost.
+  const bytes = Buffer.from(JSON.stringify(body));
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length, ...headers });
+  response.end(bytes);
+}

@@ -1,0 +1,85 @@
+/**
+ * End-to-end harness: the reference service over real HTTP on loopback, a client against it,
+ * and one manual clock shared by both. Virtual time only moves when no request is in flight, so
+ * what the service counts per window does not depend on how fast the machine is.
+ */
+import { createClient, type ClientOptions, type TollgateClient, type WaitEvent } from '../../src/index.ts';
+import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
+import { ManualClock, settle } from './manual-clock.ts';
+
+export const E2E_TOKEN = 'Bot e2e-token-9c41';
+
+export interface E2E {
+  readonly clock: ManualClock;
+  readonly service: ReferenceService;
+  readonly events: WaitEvent[];
+  client: TollgateClient;
+  newClient(options?: Partial<ClientOptions>): TollgateClient;
+  /** Advances virtual time in steps until every promise settled (bounded). */
+  drive<T>(promises: Promise<T>[], stepMs?: number, maxSteps?: number): Promise<PromiseSettledResult<T>[]>;
+  stop(): Promise<void>;
+}
+
+export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> = {}): Promise<E2E> {
+  let inFlight = 0;
+  const countingFetch: typeof fetch = async (input, init) => {
+    inFlight += 1;
+    try {
+      return await fetch(input, init);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  let service: ReferenceService | undefined;
+  const quiet = () => inFlight === 0 && (service?.inFlight ?? 0) === 0;
+  const idle = async () => {
+    for (let attempt = 0; attempt < 2000; attempt++) {
+      await settle();
+      if (quiet()) {
+        await settle();
+        if (quiet()) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    throw new Error('requests in flight did not finish');
+  };
+  const clock = new ManualClock(undefined, idle);
+  service = await new ReferenceService({ ...options, clock }).start();
+  const events: WaitEvent[] = [];
+  const clients: TollgateClient[] = [];
+  const newClient = (clientOptions: Partial<ClientOptions> = {}) => {
+    const client = createClient({
+      baseUrl: service.baseUrl,
+      token: E2E_TOKEN,
+      clock,
+      fetch: countingFetch,
+      onWait: (event) => events.push(event),
+      ...clientOptions,
+    });
+    clients.push(client);
+    return client;
+  };
+  const e2e: E2E = {
+    clock,
+    service,
+    events,
+    client: newClient(),
+    newClient,
+    async drive(promises, stepMs = 100, maxSteps = 3000) {
+      let done = false;
+      const all = Promise.allSettled(promises).then((results) => {
+        done = true;
+        return results;
+      });
+      await idle();
+      for (let step = 0; step < maxSteps && !done; step++) await clock.advance(stepMs);
+      if (!done) throw new Error('calls did not settle');
+      return all;
+    },
+    async stop() {
+      await Promise.all(clients.map((client) => client.close()));
+      await service.stop();
+    },
+  };
+  return e2e;
+}
