@@ -30,8 +30,9 @@ export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> =
       inFlight -= 1;
     }
   };
-  let service: ReferenceService | undefined;
-  const quiet = () => inFlight === 0 && (service?.inFlight ?? 0) === 0;
+  // The clock needs to see the service's requests, and the service needs the clock.
+  const started: { service?: ReferenceService } = {};
+  const quiet = () => inFlight === 0 && (started.service?.inFlight ?? 0) === 0;
   const idle = async () => {
     for (let attempt = 0; attempt < 2000; attempt++) {
       await settle();
@@ -44,7 +45,8 @@ export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> =
     throw new Error('requests in flight did not finish');
   };
   const clock = new ManualClock(undefined, idle);
-  service = await new ReferenceService({ ...options, clock }).start();
+  const service = await new ReferenceService({ ...options, clock }).start();
+  started.service = service;
   const events: WaitEvent[] = [];
   const clients: TollgateClient[] = [];
   const newClient = (clientOptions: Partial<ClientOptions> = {}) => {
