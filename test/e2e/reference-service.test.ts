@@ -200,4 +200,21 @@ describe('transport faults', () => {
     expect(post!.status).toBe('rejected');
     expect(e2e.service.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
+
+  it('a 5xx storm: idempotent calls retry a bounded number of times, then the error reaches the caller', async () => {
+    e2e = await startE2E();
+    e2e.service.inject({ fault: { kind: 'status', status: 502 }, times: 10 });
+    const [result] = await e2e.drive([e2e.client.gateway.get()]);
+    expect(result).toMatchObject({ status: 'rejected', reason: { name: 'HttpError', status: 502 } });
+    expect(e2e.service.requests).toHaveLength(3);
+  });
+
+  it('a slow response past the timeout fails the call with a timeout, and frees the bucket', async () => {
+    e2e = await startE2E();
+    const client = e2e.newClient({ timeout: 50 });
+    e2e.service.inject({ fault: { kind: 'slow', delayMs: 500 } });
+    await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(await client.gateway.get()).toMatchObject({ route: 'Gateway' });
+  });
 });
+

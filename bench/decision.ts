@@ -1,0 +1,67 @@
+/**
+ * Decision cost: one limiter decision (pre-check + post-update) in memory, in ns.
+ * Each task makes BATCH decisions per iteration so the timer's resolution does not dominate.
+ *
+ * - pure rules: reserve() + judgeResponse() over plain header values + settle();
+ * - hook pair: the async shell as ky calls it (beforeRequest → afterResponse) with a Response,
+ *   no HTTP: what the limiter adds to every request.
+ */
+import { Bench } from 'tinybench';
+import { systemClock } from '../src/clock.ts';
+import { Limiter } from '../src/limiter/limiter.ts';
+import { newBucketState, reserve, settle } from '../src/limiter/reservations.ts';
+import { judgeResponse } from '../src/limiter/rules.ts';
+
+const BATCH = 1000;
+
+export interface DecisionResult {
+  readonly name: string;
+  readonly nsPerDecision: number;
+  readonly relativeMarginPercent: number;
+  readonly samples: number;
+}
+
+export async function runDecisionBench(): Promise<DecisionResult[]> {
+  const nowMs = Date.now();
+  const reset = String(Math.floor(nowMs / 1000) + 3600);
+  const values: Record<string, string> = { 'x-ratelimit-limit': '1000000000', 'x-ratelimit-remaining': '999999999', 'x-ratelimit-reset': reset };
+  const read = (name: string) => values[name] ?? null;
+  const state = newBucketState();
+  state.record = { limit: 1_000_000_000, remaining: 999_999_999, reset: Number(reset) };
+
+  const limiter = new Limiter({ clock: systemClock, onWait: undefined, maxWaitMs: Infinity, maxHeaderResends: 3, transportRetries: 2 });
+  const hooks = limiter.hooks();
+  const beforeRequest = hooks.beforeRequest![0]!;
+  const afterResponse = hooks.afterResponse![0]!;
+  const response = new Response(null, { status: 200, headers: values });
+  const request = new Request('http://bench.invalid/channels/1');
+
+  const bench = new Bench({ name: 'limiter decision', time: 1500, warmupTime: 300 });
+  bench.add('pure rules: pre-check + post-update', () => {
+    for (let i = 0; i < BATCH; i++) {
+      reserve(state, nowMs);
+      const verdict = judgeResponse(false, 200, read);
+      if (verdict.action === 'return' && verdict.update) settle(state, verdict.update);
+    }
+  });
+  bench.add('hook pair: beforeRequest + afterResponse (async shell)', async () => {
+    for (let i = 0; i < BATCH; i++) {
+      const call = limiter.newCall('ChannelsId', 'ChannelsId:1', 'GET', undefined);
+      const options = { context: Limiter.context(call) } as never;
+      await beforeRequest({ request, options, retryCount: 0 });
+      await afterResponse({ request, options, response: response as never, retryCount: 0 });
+    }
+  });
+  await bench.run();
+  return bench.tasks.map((task) => {
+    const result = task.result as { latency?: { mean: number; rme: number; samplesCount?: number; samples?: unknown[] } } | undefined;
+    const latency = result?.latency;
+    if (!latency) throw new Error(`benchmark ${task.name} produced no result`);
+    return {
+      name: task.name,
+      nsPerDecision: (latency.mean * 1e6) / BATCH,
+      relativeMarginPercent: latency.rme,
+      samples: latency.samplesCount ?? latency.samples?.length ?? 0,
+    };
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * `npm start`: starts the reference service on loopback and drives the generated SDK through a
+ * realistic burst (several channels and guilds, concurrent callers, a global limit that bites),
+ * with live progress per bucket, then reports what happened.
+ *
+ *   npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]
+ */
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { createClient } from '../src/index.ts';
+import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
+import { countingFetch, newStats, plan, recordWait, runBurst } from './demo/burst.ts';
+
+const { values } = parseArgs({
+  options: {
+    'base-url': { type: 'string' },
+    token: { type: 'string' },
+    requests: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '24' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log('usage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]');
+  process.exit(0);
+}
+const requests = wholeNumber('requests', 1, 100_000);
+const concurrency = wholeNumber('concurrency', 1, 1000);
+
+const BUCKET_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
+const GLOBAL_LIMIT: RateLimit = { limit: 25, windowMs: 1000 };
+const service =
+  values['base-url'] === undefined
+    ? await new ReferenceService({ defaultLimit: BUCKET_LIMIT, global: GLOBAL_LIMIT }).start()
+    : undefined;
+const baseUrl = values['base-url'] ?? service!.baseUrl;
+const token = values.token ?? 'Bot demo-token';
+
+const calls = plan(requests);
+const stats = newStats(calls);
+const client = createClient({ baseUrl, token, fetch: countingFetch(stats), onWait: (event) => recordWait(stats, event) });
+
+console.log(`tollgate demo: ${requests} calls, ${concurrency} concurrent callers, against ${service ? 'the bundled reference service' : baseUrl}`);
+if (service) {
+  console.log(`limits: ${BUCKET_LIMIT.limit} per ${BUCKET_LIMIT.windowMs} ms per bucket, ${GLOBAL_LIMIT.limit} per ${GLOBAL_LIMIT.windowMs} ms globally\n`);
+}
+
+const bars = new cliProgress.MultiBar(
+  {
+    format: ' {bucket} {bar} {value}/{total} calls · {waits} waits',
+    hideCursor: true,
+    clearOnComplete: false,
+    barsize: 24,
+    // Without a terminal (CI, pipes) the bars redraw on a slower schedule.
+    noTTYOutput: !process.stdout.isTTY,
+    notTTYSchedule: 5000,
+  },
+  cliProgress.Presets.shades_classic,
+);
+const width = Math.max(...[...stats.perBucket.keys()].map((key) => key.length));
+const barByBucket = new Map(
+  [...stats.perBucket].map(([bucketKey, entry]) => [
+    bucketKey,
+    bars.create(entry.total, 0, { bucket: bucketKey.padEnd(width), waits: 0 }),
+  ]),
+);
+
+const started = performance.now();
+const deadline = setTimeout(() => {
+  bars.stop();
+  console.error('demo: did not finish within 60 s');
+  process.exit(1);
+}, 60_000);
+try {
+  await runBurst(client, calls, concurrency, stats, () => {
+    for (const [bucketKey, bar] of barByBucket) {
+      const entry = stats.perBucket.get(bucketKey)!;
+      bar.update(entry.sent, { waits: entry.waits });
+    }
+  });
+} finally {
+  clearTimeout(deadline);
+  bars.stop();
+  await client.close();
+  await service?.stop();
+}
+const seconds = (performance.now() - started) / 1000;
+
+// ── Report ──────────────────────────────────────────────────────────────────────────────────
+const rows: [string, string][] = [
+  ['calls completed', `${requests - stats.failures} of ${requests}`],
+  ['requests sent', String(stats.responses)],
+  [
+    '429s received',
+    `${stats.tooManyRequests}${service ? ` (global: ${service.requests.filter((r) => r.global).length}, bucket: ${service.requests.filter((r) => r.status === 429 && !r.global).length})` : ''}`,
+  ],
+  ['elapsed', `${seconds.toFixed(1)} s`],
+  ['achieved rate', `${(stats.responses / seconds).toFixed(1)} requests/s`],
+];
+if (service) {
+  const buckets = stats.perBucket.size;
+  const bucketRate = (buckets * BUCKET_LIMIT.limit * 1000) / BUCKET_LIMIT.windowMs;
+  const globalRate = (GLOBAL_LIMIT.limit * 1000) / GLOBAL_LIMIT.windowMs;
+  const allowed = Math.min(bucketRate, globalRate);
+  rows.push(['allowed rate', `${allowed.toFixed(1)} requests/s (min of ${buckets} buckets × ${BUCKET_LIMIT.limit}/s and global ${globalRate}/s)`]);
+  rows.push(['achieved / allowed', `${((100 * stats.responses) / seconds / allowed).toFixed(0)} %`]);
+  let worst = 0;
+  for (const bucketKey of stats.perBucket.keys()) worst = Math.max(worst, service.maxPerWindow(bucketKey));
+  rows.push(['most per bucket window', `${worst} (limit ${BUCKET_LIMIT.limit})`]);
+}
+for (const [reason, ms] of [...stats.waitMsByReason].sort()) rows.push([`waited: ${reason}`, `${(ms / 1000).toFixed(1)} s (summed over callers)`]);
+console.log('\nReport');
+for (const [label, value] of rows) console.log(`  ${label.padEnd(24)} ${value}`);
+if (stats.failures > 0) process.exitCode = 1;
+
+function wholeNumber(name: 'requests' | 'concurrency', min: number, max: number): number {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`--${name} must be a whole number from ${min} to ${max}, got ${String(values[name])}`);
+    process.exit(2);
+  }
+  return value;
+}
