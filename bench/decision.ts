@@ -9,6 +9,7 @@
 import { Bench } from 'tinybench';
 import { systemClock } from '../src/clock.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
+import { MemoryStore } from '../src/limiter/store.ts';
 import { newBucketState, reserve, settle } from '../src/limiter/reservations.ts';
 import { judgeResponse } from '../src/limiter/rules.ts';
 
@@ -29,7 +30,14 @@ export async function runDecisionBench(): Promise<DecisionResult[]> {
   const state = newBucketState();
   state.record = { limit: 1_000_000_000, remaining: 999_999_999, reset: Number(reset) };
 
-  const limiter = new Limiter({ clock: systemClock, onWait: undefined, maxWaitMs: Infinity, maxHeaderResends: 3, transportRetries: 2 });
+  const limiter = new Limiter({
+    clock: systemClock,
+    store: new MemoryStore().forToken(undefined, systemClock),
+    onWait: undefined,
+    maxWaitMs: Infinity,
+    maxHeaderResends: 3,
+    transportRetries: 2,
+  });
   const hooks = limiter.hooks();
   const beforeRequest = hooks.beforeRequest![0]!;
   const afterResponse = hooks.afterResponse![0]!;

@@ -16,7 +16,10 @@ export {
   type WaitReason,
 } from './errors.ts';
 export type { WaitEvent } from './limiter/limiter.ts';
-export type { BucketRecord } from './limiter/rules.ts';
+export type { BucketRecord, BucketUpdate } from './limiter/rules.ts';
+export { MemoryStore } from './limiter/store.ts';
+export type { Admission, BucketStore, MaybePromise, RateLimitStore, StoreEvent } from './limiter/store.ts';
+export type { Reservation } from './limiter/reservations.ts';
 export type { Clock } from './clock.ts';
 export { NONE } from './routing/classify.ts';
 export type { JsonBody, QueryInput, QueryValue, RequestOptions, RequestOptionsWithQuery, Snowflake } from './sdk.ts';

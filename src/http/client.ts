@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { ClientClosedError, HttpError, TollgateArgumentError } from '../errors.ts';
 import { kyRetryOptions, Limiter, type WaitEvent } from '../limiter/limiter.ts';
 import type { BucketRecord } from '../limiter/rules.ts';
+import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
 import { bucketKeyOf, RouteClassifier } from '../routing/classify.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
@@ -25,6 +26,8 @@ export interface ClientOptions {
   readonly token?: string;
   /** The fetch to send with (a custom transport, another runtime's fetch). Default: global fetch. */
   readonly fetch?: typeof fetch;
+  /** Where buckets and the global lock live. Default: a new in-memory store. `RedisStore` (tollgate/redis) shares them across processes. */
+  readonly store?: RateLimitStore;
   /** Time source for the limiter. Default: the system clock. */
   readonly clock?: Clock;
   /** Longest single rate-limit wait (ms) a call accepts before failing with RateLimitWaitError. Default: no limit. */
@@ -75,6 +78,12 @@ const optionsSchema = z.strictObject({
     .optional(),
   token: z.string().min(1, 'token must not be empty').optional(),
   fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
+  store: z
+    .custom<RateLimitStore>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as RateLimitStore).forToken === 'function',
+      'store must be a RateLimitStore (MemoryStore or RedisStore)',
+    )
+    .optional(),
   clock: z
     .custom<Clock>(
       (value) =>
@@ -120,8 +129,10 @@ class ClientCore {
   constructor(options: z.infer<typeof optionsSchema>) {
     this.#baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.#token = options.token;
+    const clock = options.clock ?? systemClock;
     this.#limiter = new Limiter({
-      clock: options.clock ?? systemClock,
+      clock,
+      store: (options.store ?? new MemoryStore()).forToken(options.token, clock),
       onWait: options.onWait,
       maxWaitMs: options.maxWait ?? Number.POSITIVE_INFINITY,
       maxHeaderResends: options.maxHeaderResends ?? 3,
@@ -144,11 +155,11 @@ class ClientCore {
       request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
         this.#request(method, path, requestOptions),
       buckets: Object.freeze({
-        get: async (bucketKey: string) => limiter.snapshot(bucketKey),
+        get: (bucketKey: string) => limiter.snapshot(bucketKey),
       }),
       close: async () => {
         this.#closed = true;
-        limiter.close();
+        await limiter.close();
       },
     });
   }
@@ -220,7 +231,7 @@ class ClientCore {
         context: Limiter.context(call),
       });
     } finally {
-      this.#limiter.finish(call);
+      await this.#limiter.finish(call);
     }
   }
 }

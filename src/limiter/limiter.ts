@@ -1,7 +1,8 @@
 /**
  * The async shell around the spec's rules: the global gate, per-bucket FIFO queues and timers,
- * and the ky hook pair that runs the request procedure. The decisions themselves come from
- * `rules.ts` (the spec's tables) and `reservations.ts` (the concurrency policy).
+ * and the ky hook pair that runs the request procedure. The decisions themselves come from the
+ * store (`store.ts`: in memory, or Redis), which applies `rules.ts` (the spec's tables) and
+ * `reservations.ts` (the concurrency policy) atomically.
  *
  *   beforeRequest / beforeRetry: step 1 (global gate) → step 2 (reservation; may wait)
  *   fetch: step 3, with ky's transport retry for network errors (idempotent methods only)
@@ -11,17 +12,9 @@ import ky, { ForceRetryError, type Hooks, type NormalizedOptions } from 'ky';
 import { sleep, type Clock } from '../clock.ts';
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { NONE } from '../routing/classify.ts';
-import {
-  giveBack,
-  markSleptPast,
-  newBucketState,
-  release,
-  reserve,
-  settle,
-  type BucketState,
-  type Reservation,
-} from './reservations.ts';
+import type { Reservation } from './reservations.ts';
 import { judgeResponse, type BucketRecord, type BucketUpdate } from './rules.ts';
+import type { Admission, BucketStore, MaybePromise } from './store.ts';
 
 /** Reported for every wait a call makes; never carries the token or the request path. */
 export interface WaitEvent {
@@ -35,6 +28,8 @@ export interface WaitEvent {
 
 export interface LimiterOptions {
   readonly clock: Clock;
+  /** This client's view of the bucket store. */
+  readonly store: BucketStore;
   readonly onWait: ((event: WaitEvent) => void) | undefined;
   /** Longest single wait a call accepts before failing with RateLimitWaitError. */
   readonly maxWaitMs: number;
@@ -75,27 +70,37 @@ export const kyRetryOptions = {
 /** Backoff before transport retry `attempt` (1-based): 300 ms, 600 ms, 1.2 s … capped at 5 s. */
 export const transportBackoffMs = (attempt: number): number => Math.min(5000, 300 * 2 ** (attempt - 1));
 
+/** A queued call sent back to the global gate instead of getting a reservation. */
+const HELD = Symbol('held at the global gate');
+type Outcome = Reservation | typeof HELD;
+
 interface Waiter {
   readonly call: CallState;
   readonly since: number;
   reported: boolean;
-  grant(reservation?: Reservation): void;
+  grant(outcome?: Outcome): void;
   fail(error: unknown): void;
 }
 
+/** The per-process side of one bucket: who waits, and the one timer that wakes them. */
 interface BucketEntry {
   readonly key: string;
-  readonly state: BucketState;
   readonly waiters: Waiter[];
   timer: (() => void) | undefined;
   timerEndsAt: number;
+  pumping: boolean;
+  repump: boolean;
 }
+
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
 export class Limiter {
   readonly #options: LimiterOptions;
   readonly #clock: Clock;
+  readonly #store: BucketStore;
   readonly #buckets = new Map<string, BucketEntry>();
   readonly #gateWaiters = new Set<Waiter>();
+  readonly #unsubscribe: () => void;
   #globalUntil = 0;
   #gateTimer: (() => void) | undefined;
   #closed = false;
@@ -103,6 +108,15 @@ export class Limiter {
   constructor(options: LimiterOptions) {
     this.#options = options;
     this.#clock = options.clock;
+    this.#store = options.store;
+    // Other processes sharing the store: a bucket moved on, or a global wait began.
+    this.#unsubscribe = this.#store.subscribe((event) => {
+      if (event.kind === 'global') this.#holdGlobal(event.ms);
+      else {
+        const entry = this.#buckets.get(event.bucketKey);
+        if (entry) this.#pump(entry);
+      }
+    });
   }
 
   newCall(routeKey: string, bucketKey: string, method: string, signal: AbortSignal | undefined, maxWaitMs?: number): CallState {
@@ -125,24 +139,20 @@ export class Limiter {
   }
 
   /** A copy of a bucket's record, or undefined when none exists. */
-  snapshot(bucketKey: string): BucketRecord | undefined {
-    const record = this.#buckets.get(bucketKey)?.state.record;
-    return record ? { ...record } : undefined;
-  }
-
-  /** When the current global wait ends (ms since epoch), or 0. */
-  get globalUntil(): number {
-    return this.#globalUntil;
+  async snapshot(bucketKey: string): Promise<BucketRecord | undefined> {
+    return this.#store.get(bucketKey);
   }
 
   /** A call is over: a reservation still outstanding (no response processed) is released. */
-  finish(call: CallState): void {
-    if (call.reservation) this.#release(call);
+  async finish(call: CallState): Promise<void> {
+    if (call.reservation) await this.#release(call);
   }
 
   /** Fails every waiting call with ClientClosedError and cancels every timer. */
-  close(): void {
+  async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
+    this.#unsubscribe();
     this.#gateTimer?.();
     this.#gateTimer = undefined;
     const closed = new ClientClosedError();
@@ -153,6 +163,8 @@ export class Limiter {
       entry.timer = undefined;
       for (const waiter of entry.waiters.splice(0)) waiter.fail(closed);
     }
+    this.#buckets.clear();
+    await this.#store.close();
   }
 
   hooks(): Hooks {
@@ -168,7 +180,7 @@ export class Limiter {
           const call = callOf(options);
           if (!call) return;
           // A network error ended the attempt without a response: its reservation is spent.
-          if (call.reservation) this.#release(call);
+          if (call.reservation) await this.#release(call);
           const forced = error instanceof ForceRetryError;
           if (!forced || error.code === RETRY_SERVER_ERROR) {
             if (!forced && call.transportRetries >= this.#options.transportRetries) throw error;
@@ -194,46 +206,53 @@ export class Limiter {
     const verdict = judgeResponse(call.routeKey === NONE, response.status, (name) => response.headers.get(name));
     switch (verdict.action) {
       case 'return':
-        if (verdict.update) this.#settle(call, verdict.update);
-        else if (call.reservation) this.#release(call);
+        if (verdict.update) await this.#settle(call, verdict.update);
+        else await this.#release(call);
         if (response.status >= 500 && call.idempotent && call.transportRetries < this.#options.transportRetries) {
           return ky.retry({ code: RETRY_SERVER_ERROR });
         }
         return undefined;
       case 'wait-global':
-        this.#release(call);
-        this.#closeGate(verdict.waitMs);
+        await this.#release(call);
+        await this.#store.lockGlobal(verdict.waitMs);
+        this.#holdGlobal(verdict.waitMs);
         // The wait itself happens at step 1 of the retry, where every caller waits alike.
         return ky.retry({ code: 'GLOBAL_RATE_LIMIT' });
       case 'fail':
-        this.#release(call);
+        await this.#release(call);
         throw verdict.error;
       case 'wait-retry':
-        this.#settle(call, verdict.update);
+        await this.#settle(call, verdict.update);
         await this.#wait(call, 'retry-after', verdict.waitMs);
         return ky.retry({ code: 'RATE_LIMITED' });
       case 'resend':
-        this.#settle(call, verdict.update);
+        await this.#settle(call, verdict.update);
         call.headerResends += 1;
         if (call.headerResends > this.#options.maxHeaderResends) throw verdict.error;
         return ky.retry({ code: 'RATE_LIMIT_HEADER_UNPARSEABLE' });
     }
   }
 
-  #settle(call: CallState, update: BucketUpdate): void {
-    const entry = this.#entry(call.bucketKey);
+  async #settle(call: CallState, update: BucketUpdate): Promise<void> {
+    const reservation = call.reservation;
+    if (!reservation) return;
     // Every non-None attempt holds a reservation here; settle() closes it.
     call.reservation = undefined;
-    settle(entry.state, update);
-    this.#pump(entry);
+    await this.#store.settle(call.bucketKey, reservation, update);
+    this.#wake(call.bucketKey);
   }
 
-  #release(call: CallState): void {
-    if (!call.reservation) return;
+  async #release(call: CallState): Promise<void> {
+    const reservation = call.reservation;
+    if (!reservation) return;
     call.reservation = undefined;
-    const entry = this.#entry(call.bucketKey);
-    release(entry.state);
-    this.#pump(entry);
+    await this.#store.release(call.bucketKey, reservation);
+    this.#wake(call.bucketKey);
+  }
+
+  #wake(bucketKey: string): void {
+    const entry = this.#buckets.get(bucketKey);
+    if (entry) this.#pump(entry);
   }
 
   // ── Steps 1–2 ──────────────────────────────────────────────────────────────────────────────
@@ -242,39 +261,52 @@ export class Limiter {
       if (this.#closed) throw new ClientClosedError();
       if (call.signal?.aborted) throw call.signal.reason;
       if (this.#clock.now() < this.#globalUntil) await this.#waitAtGate(call);
-      if (call.routeKey === NONE) return;
-      const entry = this.#entry(call.bucketKey);
-      const reservation = this.#reserveNow(entry) ?? (await this.#queue(entry, call));
+      if (call.routeKey === NONE) {
+        // Route None skips the pre-check, but not step 1.
+        const admission = await this.#store.admit(null);
+        if (admission.kind !== 'global') return;
+        this.#holdGlobal(admission.ms);
+        continue;
+      }
+      const outcome = (await this.#reserveNow(call.bucketKey)) ?? (await this.#queue(this.#entry(call.bucketKey), call));
+      if (outcome === HELD) continue;
       if (this.#clock.now() >= this.#globalUntil) {
-        call.reservation = reservation;
+        call.reservation = outcome;
         return;
       }
       // A global wait began while this call waited for its bucket: hand the place back and
       // wait at the gate like everyone else.
-      giveBack(entry.state, reservation);
-      this.#pump(entry);
+      await this.#store.giveBack(call.bucketKey, outcome);
+      this.#wake(call.bucketKey);
     }
   }
 
   #entry(bucketKey: string): BucketEntry {
     let entry = this.#buckets.get(bucketKey);
     if (!entry) {
-      entry = { key: bucketKey, state: newBucketState(), waiters: [], timer: undefined, timerEndsAt: 0 };
+      entry = { key: bucketKey, waiters: [], timer: undefined, timerEndsAt: 0, pumping: false, repump: false };
       this.#buckets.set(bucketKey, entry);
     }
     return entry;
   }
 
-  /** The fast path: nobody queued and the bucket grants at once. */
-  #reserveNow(entry: BucketEntry): Reservation | undefined {
-    if (entry.waiters.length > 0 || entry.timer) return undefined;
-    const decision = reserve(entry.state, this.#clock.now());
-    return decision.kind === 'grant' ? decision.reservation : undefined;
+  /** The fast path: nobody waits on the bucket here, and the store grants at once. */
+  async #reserveNow(bucketKey: string): Promise<Outcome | undefined> {
+    const entry = this.#buckets.get(bucketKey);
+    if (entry && (entry.waiters.length > 0 || entry.timer || entry.pumping)) return undefined;
+    const result = this.#store.admit(bucketKey);
+    const admission = isPromise(result) ? await result : result;
+    if (admission.kind === 'grant') return admission.reservation;
+    if (admission.kind === 'global') {
+      this.#holdGlobal(admission.ms);
+      return HELD;
+    }
+    return undefined;
   }
 
-  #queue(entry: BucketEntry, call: CallState): Promise<Reservation> {
-    return new Promise<Reservation>((resolve, reject) => {
-      const waiter = this.#waiter(call, (reservation) => resolve(reservation!), reject, () => {
+  #queue(entry: BucketEntry, call: CallState): Promise<Outcome> {
+    return new Promise<Outcome>((resolve, reject) => {
+      const waiter = this.#waiter(call, (outcome) => resolve(outcome!), reject, () => {
         const index = entry.waiters.indexOf(waiter);
         if (index === -1) return false;
         entry.waiters.splice(index, 1);
@@ -282,39 +314,96 @@ export class Limiter {
         return true;
       });
       entry.waiters.push(waiter);
-      if (entry.timer) this.#reportBucketWait(entry, waiter, entry.timerEndsAt - this.#clock.now());
-      else this.#pump(entry);
+      if (entry.timer && entry.timerEndsAt > this.#clock.now()) {
+        this.#reportBucketWait(entry, waiter, entry.timerEndsAt - this.#clock.now());
+      }
+      this.#pump(entry);
       if (entry.waiters.includes(waiter)) this.#armQueueDeadline(waiter, entry);
     });
   }
 
-  /** Grants queued calls in FIFO order while the bucket allows; otherwise sleeps or waits for a response. */
+  /** Grants queued calls in FIFO order while the store allows; one pump per bucket at a time. */
   #pump(entry: BucketEntry): void {
-    while (entry.waiters.length > 0 && entry.timer === undefined) {
-      const now = this.#clock.now();
-      const decision = reserve(entry.state, now);
-      if (decision.kind === 'grant') {
-        const waiter = entry.waiters.shift()!;
-        if (!waiter.reported && now > waiter.since) this.#emit(waiter.call, 'queue', now - waiter.since);
-        waiter.grant(decision.reservation);
-        continue;
-      }
-      if (decision.kind === 'await-response') return;
-      // Row 3 for the head of the queue; everyone behind it waits at least as long.
-      const { ms, reset } = decision;
-      entry.timerEndsAt = now + ms;
-      entry.timer = this.#clock.setTimeout(() => {
-        entry.timer = undefined;
-        markSleptPast(entry.state, reset);
-        this.#pump(entry);
-      }, ms);
-      for (const waiter of [...entry.waiters]) this.#reportBucketWait(entry, waiter, ms);
-      if (entry.waiters.length === 0) {
-        entry.timer();
-        entry.timer = undefined;
-      }
+    if (entry.pumping) {
+      entry.repump = true;
       return;
     }
+    entry.pumping = true;
+    void this.#pumpLoop(entry);
+  }
+
+  async #pumpLoop(entry: BucketEntry): Promise<void> {
+    try {
+      do {
+        entry.repump = false;
+        while (entry.waiters.length > 0 && entry.timer === undefined && !this.#closed) {
+          const result = this.#store.admit(entry.key);
+          const admission = isPromise(result) ? await result : result;
+          if (!this.#grantHead(entry, admission)) break;
+        }
+      } while (entry.repump && entry.timer === undefined && !this.#closed);
+    } catch (error) {
+      // The store failed (Redis lost): every caller waiting here gets the clear error.
+      for (const waiter of entry.waiters.splice(0)) waiter.fail(error);
+    } finally {
+      entry.pumping = false;
+      if (entry.waiters.length === 0 && entry.timer === undefined && this.#buckets.get(entry.key) === entry) {
+        this.#buckets.delete(entry.key);
+      }
+    }
+  }
+
+  /** Acts on one admission for the head of the queue; false when the queue must wait. */
+  #grantHead(entry: BucketEntry, admission: Admission): boolean {
+    const now = this.#clock.now();
+    switch (admission.kind) {
+      case 'grant': {
+        const waiter = entry.waiters.shift();
+        if (!waiter) {
+          // Its caller left while the store decided: the place goes back.
+          Promise.resolve(this.#store.giveBack(entry.key, admission.reservation)).catch(() => {
+            // Unreachable store: the place stays taken until its lease runs out.
+          });
+          return false;
+        }
+        if (!waiter.reported && now > waiter.since) this.#emit(waiter.call, 'queue', now - waiter.since);
+        waiter.grant(admission.reservation);
+        return true;
+      }
+      case 'global':
+        this.#holdGlobal(admission.ms);
+        for (const waiter of entry.waiters.splice(0)) waiter.grant(HELD);
+        return false;
+      case 'await-response':
+        // Woken by a settle or release here, an event from another process, or this timer
+        // (a shared store names when the oldest lease in flight runs out).
+        if (admission.retryMs !== undefined) this.#arm(entry, Math.max(1, admission.retryMs), undefined);
+        return false;
+      case 'sleep':
+        // Row 3 for the head of the queue; everyone behind it waits at least as long.
+        this.#arm(entry, admission.ms, admission.reset);
+        for (const waiter of [...entry.waiters]) this.#reportBucketWait(entry, waiter, admission.ms);
+        if (entry.waiters.length === 0) {
+          entry.timer?.();
+          entry.timer = undefined;
+        }
+        return false;
+    }
+  }
+
+  /** Sets the bucket's one timer; for a row-3 sleep (`reset` given) the window is over when it fires. */
+  #arm(entry: BucketEntry, ms: number, reset: number | undefined): void {
+    entry.timerEndsAt = this.#clock.now() + ms;
+    entry.timer = this.#clock.setTimeout(() => {
+      entry.timer = undefined;
+      if (reset === undefined) return this.#pump(entry);
+      Promise.resolve(this.#store.markSleptPast(entry.key, reset)).then(
+        () => this.#pump(entry),
+        (error: unknown) => {
+          for (const waiter of entry.waiters.splice(0)) waiter.fail(error);
+        },
+      );
+    }, ms);
   }
 
   #reportBucketWait(entry: BucketEntry, waiter: Waiter, ms: number): void {
@@ -339,9 +428,9 @@ export class Limiter {
       this.#pump(entry);
     }, maxWaitMs);
     const { grant, fail } = waiter;
-    waiter.grant = (reservation) => {
+    waiter.grant = (outcome) => {
       cancel();
-      grant(reservation);
+      grant(outcome);
     };
     waiter.fail = (error) => {
       cancel();
@@ -350,12 +439,7 @@ export class Limiter {
   }
 
   /** Builds a waiter whose abort listener removes it (via `remove`) and rejects with the reason. */
-  #waiter(
-    call: CallState,
-    resolve: (reservation?: Reservation) => void,
-    reject: (error: unknown) => void,
-    remove: () => boolean,
-  ): Waiter {
+  #waiter(call: CallState, resolve: (outcome?: Outcome) => void, reject: (error: unknown) => void, remove: () => boolean): Waiter {
     const signal = call.signal;
     const onAbort = () => {
       if (remove()) reject(signal!.reason);
@@ -365,9 +449,9 @@ export class Limiter {
       call,
       since: this.#clock.now(),
       reported: false,
-      grant(reservation) {
+      grant(outcome) {
         signal?.removeEventListener('abort', onAbort);
-        resolve(reservation);
+        resolve(outcome);
       },
       fail(error) {
         signal?.removeEventListener('abort', onAbort);
@@ -387,7 +471,9 @@ export class Limiter {
     });
   }
 
-  #closeGate(ms: number): void {
+  /** Closes this process's gate for `ms` (the store holds the shared lock). */
+  #holdGlobal(ms: number): void {
+    if (this.#closed) return;
     const until = this.#clock.now() + ms;
     if (until <= this.#globalUntil) return;
     this.#globalUntil = until;

@@ -42,10 +42,14 @@ export const newBucketState = (): BucketState => ({
   sleptPast: undefined,
 });
 
-/** A granted reservation: `counted` when it took one from `remaining` of window `reset`. */
+/**
+ * A granted reservation: `counted` when it took one from `remaining` of window `reset`.
+ * `id` names it in a shared store (its lease there).
+ */
 export interface Reservation {
   readonly counted: boolean;
   readonly reset: number;
+  readonly id?: string;
 }
 
 export type ReserveDecision =

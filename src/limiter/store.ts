@@ -1,0 +1,134 @@
+/**
+ * Where the spec's "shared map" of buckets and its "global lock" live. The limiter's shell keeps
+ * the per-process parts (FIFO queues, timers, abort); a store makes each decision atomically:
+ * in memory by default (`MemoryStore`), in Redis when processes share a token (`tollgate/redis`).
+ *
+ * Every method may answer synchronously or with a promise; the memory store answers at once.
+ */
+import type { Clock } from '../clock.ts';
+import {
+  giveBack,
+  markSleptPast,
+  newBucketState,
+  release,
+  reserve,
+  settle,
+  type BucketState,
+  type Reservation,
+} from './reservations.ts';
+import type { BucketRecord, BucketUpdate } from './rules.ts';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+export type Admission =
+  /** The request may be sent (for a None route: the global lock is free). */
+  | { readonly kind: 'grant'; readonly reservation: Reservation }
+  /** Row 3: the bucket is exhausted until its window is over, `ms` from now. */
+  | { readonly kind: 'sleep'; readonly ms: number; readonly reset: number }
+  /** A request in flight will report the bucket's state; ask again then (or after `retryMs`). */
+  | { readonly kind: 'await-response'; readonly retryMs?: number }
+  /** The global lock is held for `ms` more. */
+  | { readonly kind: 'global'; readonly ms: number };
+
+/** A change another holder of the store made that waiting calls may care about. */
+export type StoreEvent = { readonly kind: 'bucket'; readonly bucketKey: string } | { readonly kind: 'global'; readonly ms: number };
+
+/** The store's view for one token. */
+export interface BucketStore {
+  /** Steps 1–2 in one decision: the global lock, then (unless `bucketKey` is null: Route None) the pre-check and a reservation. */
+  admit(bucketKey: string | null): MaybePromise<Admission>;
+  /** Row 3's sleep for window `reset` has run: that window is over. */
+  markSleptPast(bucketKey: string, reset: number): MaybePromise<void>;
+  /** A response for a reservation: the post-response rows (and bucket creation). */
+  settle(bucketKey: string, reservation: Reservation, update: BucketUpdate): MaybePromise<void>;
+  /** A reservation ended without a processed response. */
+  release(bucketKey: string, reservation: Reservation): MaybePromise<void>;
+  /** A reservation that was never sent. */
+  giveBack(bucketKey: string, reservation: Reservation): MaybePromise<void>;
+  /** Holds the global lock for `ms` (or longer, if it already is). */
+  lockGlobal(ms: number): MaybePromise<void>;
+  /** A copy of a bucket's record. */
+  get(bucketKey: string): MaybePromise<BucketRecord | undefined>;
+  /** Changes made by other holders (other processes); the memory store has none. */
+  subscribe(listener: (event: StoreEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** A store of buckets for any number of tokens: each client takes its token's view. */
+export interface RateLimitStore {
+  /** The view for `token` (undefined: no Authorization). The token is never kept in clear by shared stores. */
+  forToken(token: string | undefined, clock: Clock): BucketStore;
+}
+
+/** In-process buckets: the default store. */
+export class MemoryStore implements RateLimitStore {
+  readonly #views = new Map<string, MemoryBucketStore>();
+
+  forToken(token: string | undefined, clock: Clock): BucketStore {
+    const key = token ?? '';
+    let view = this.#views.get(key);
+    if (!view) {
+      view = new MemoryBucketStore(clock);
+      this.#views.set(key, view);
+    }
+    return view;
+  }
+}
+
+class MemoryBucketStore implements BucketStore {
+  readonly #buckets = new Map<string, BucketState>();
+  readonly #clock: Clock;
+  #globalUntil = 0;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  admit(bucketKey: string | null): Admission {
+    const now = this.#clock.now();
+    if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
+    if (bucketKey === null) return { kind: 'grant', reservation: { counted: false, reset: 0 } };
+    return reserve(this.#state(bucketKey), now);
+  }
+
+  markSleptPast(bucketKey: string, reset: number): void {
+    markSleptPast(this.#state(bucketKey), reset);
+  }
+
+  settle(bucketKey: string, _reservation: Reservation, update: BucketUpdate): void {
+    settle(this.#state(bucketKey), update);
+  }
+
+  release(bucketKey: string): void {
+    release(this.#state(bucketKey));
+  }
+
+  giveBack(bucketKey: string, reservation: Reservation): void {
+    giveBack(this.#state(bucketKey), reservation);
+  }
+
+  lockGlobal(ms: number): void {
+    this.#globalUntil = Math.max(this.#globalUntil, this.#clock.now() + ms);
+  }
+
+  get(bucketKey: string): BucketRecord | undefined {
+    const record = this.#buckets.get(bucketKey)?.record;
+    return record ? { ...record } : undefined;
+  }
+
+  subscribe(): () => void {
+    return () => {};
+  }
+
+  /** Other clients on the same store and token keep using these buckets. */
+  async close(): Promise<void> {}
+
+  #state(bucketKey: string): BucketState {
+    let state = this.#buckets.get(bucketKey);
+    if (!state) {
+      state = newBucketState();
+      this.#buckets.set(bucketKey, state);
+    }
+    return state;
+  }
+}
