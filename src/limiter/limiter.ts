@@ -88,6 +88,8 @@ interface BucketEntry {
   readonly waiters: Waiter[];
   timer: (() => void) | undefined;
   timerEndsAt: number;
+  /** A fallback wake-up while waiting for a response (does not hold the queue back). */
+  poll: (() => void) | undefined;
   pumping: boolean;
   repump: boolean;
 }
@@ -160,7 +162,9 @@ export class Limiter {
     this.#gateWaiters.clear();
     for (const entry of this.#buckets.values()) {
       entry.timer?.();
+      entry.poll?.();
       entry.timer = undefined;
+      entry.poll = undefined;
       for (const waiter of entry.waiters.splice(0)) waiter.fail(closed);
     }
     this.#buckets.clear();
@@ -284,7 +288,7 @@ export class Limiter {
   #entry(bucketKey: string): BucketEntry {
     let entry = this.#buckets.get(bucketKey);
     if (!entry) {
-      entry = { key: bucketKey, waiters: [], timer: undefined, timerEndsAt: 0, pumping: false, repump: false };
+      entry = { key: bucketKey, waiters: [], timer: undefined, timerEndsAt: 0, poll: undefined, pumping: false, repump: false };
       this.#buckets.set(bucketKey, entry);
     }
     return entry;
@@ -347,8 +351,10 @@ export class Limiter {
       for (const waiter of entry.waiters.splice(0)) waiter.fail(error);
     } finally {
       entry.pumping = false;
-      if (entry.waiters.length === 0 && entry.timer === undefined && this.#buckets.get(entry.key) === entry) {
-        this.#buckets.delete(entry.key);
+      if (entry.waiters.length === 0) {
+        entry.poll?.();
+        entry.poll = undefined;
+        if (entry.timer === undefined && this.#buckets.get(entry.key) === entry) this.#buckets.delete(entry.key);
       }
     }
   }
@@ -377,7 +383,13 @@ export class Limiter {
       case 'await-response':
         // Woken by a settle or release here, an event from another process, or this timer
         // (a shared store names when the oldest lease in flight runs out).
-        if (admission.retryMs !== undefined) this.#arm(entry, Math.max(1, admission.retryMs), undefined);
+        if (admission.retryMs !== undefined) {
+          entry.poll?.();
+          entry.poll = this.#clock.setTimeout(() => {
+            entry.poll = undefined;
+            this.#pump(entry);
+          }, Math.max(1, admission.retryMs));
+        }
         return false;
       case 'sleep':
         // Row 3 for the head of the queue; everyone behind it waits at least as long.
@@ -391,12 +403,11 @@ export class Limiter {
     }
   }
 
-  /** Sets the bucket's one timer; for a row-3 sleep (`reset` given) the window is over when it fires. */
-  #arm(entry: BucketEntry, ms: number, reset: number | undefined): void {
+  /** Sets the bucket's one timer for row 3's sleep: when it fires, window `reset` is over. */
+  #arm(entry: BucketEntry, ms: number, reset: number): void {
     entry.timerEndsAt = this.#clock.now() + ms;
     entry.timer = this.#clock.setTimeout(() => {
       entry.timer = undefined;
-      if (reset === undefined) return this.#pump(entry);
       Promise.resolve(this.#store.markSleptPast(entry.key, reset)).then(
         () => this.#pump(entry),
         (error: unknown) => {

@@ -1,0 +1,177 @@
+/**
+ * The store contract, run against both stores: what a decision answers for each state of a
+ * bucket and of the global lock. Redis decides by its own clock, so bucket resets here are far
+ * in the past or the future of any clock.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.ts';
+import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/limiter/store.ts';
+import { StoreDataError, type RedisStore } from '../../src/redis/index.ts';
+import { connectedStore, rawRedis } from '../support/redis.ts';
+
+const FUTURE = Math.floor(Date.now() / 1000) + 3600;
+const PAST = Math.floor(Date.now() / 1000) - 3600;
+const redisStores: RedisStore[] = [];
+
+afterAll(async () => {
+  await Promise.all(redisStores.map((store) => store.close()));
+});
+
+const factories: [string, () => Promise<RateLimitStore>][] = [
+  ['MemoryStore', async () => new MemoryStore()],
+  [
+    'RedisStore',
+    async () => {
+      const store = await connectedStore('contract');
+      redisStores.push(store);
+      return store;
+    },
+  ],
+];
+
+describe.each(factories)('%s', (_, make) => {
+  const view = async (token = 'Bot contract'): Promise<BucketStore> => (await make()).forToken(token, systemClock);
+
+  it('limits unknown: one reservation in flight until a response settles the bucket', async () => {
+    const store = await view();
+    const first = await store.admit('B');
+    expect(first.kind).toBe('grant');
+    expect((await store.admit('B')).kind).toBe('await-response');
+    if (first.kind !== 'grant') return;
+    await store.settle('B', first.reservation, { limit: 3, remaining: 2, reset: FUTURE });
+    expect(await store.get('B')).toEqual({ limit: 3, remaining: 2, reset: FUTURE });
+  });
+
+  it('at most remaining reservations, then row 3 sleeps until reset + 500 ms', async () => {
+    const store = await view();
+    const probe = await store.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await store.settle('B', probe.reservation, { limit: 2, remaining: 2, reset: FUTURE });
+    expect((await store.admit('B')).kind).toBe('grant');
+    expect((await store.admit('B')).kind).toBe('grant');
+    const sleep = await store.admit('B');
+    expect(sleep.kind).toBe('sleep');
+    if (sleep.kind === 'sleep') {
+      expect(sleep.reset).toBe(FUTURE);
+      expect(sleep.ms).toBeGreaterThan(3_500_000);
+    }
+    await store.markSleptPast('B', FUTURE);
+    expect((await store.admit('B')).kind).toBe('grant'); // the window is over: refilled once
+  });
+
+  it('a window past its reset is refilled once, not once per caller', async () => {
+    const store = await view();
+    const probe = await store.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await store.settle('B', probe.reservation, { limit: 2, remaining: 0, reset: PAST });
+    expect((await store.admit('B')).kind).toBe('grant');
+    expect((await store.admit('B')).kind).toBe('grant');
+    expect((await store.admit('B')).kind).toBe('await-response');
+  });
+
+  it('limit 0 (no headers): every request proceeds', async () => {
+    const store = await view();
+    const probe = await store.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await store.settle('B', probe.reservation, {});
+    for (let i = 0; i < 5; i++) expect((await store.admit('B')).kind).toBe('grant');
+  });
+
+  it('release frees an in-flight place; giveBack also restores remaining', async () => {
+    const store = await view();
+    const probe = await store.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await store.release('B', probe.reservation);
+    const again = await store.admit('B');
+    expect(again.kind).toBe('grant');
+    if (again.kind !== 'grant') return;
+    await store.settle('B', again.reservation, { limit: 5, remaining: 1, reset: FUTURE });
+    const last = await store.admit('B');
+    if (last.kind !== 'grant') throw new Error('expected a grant');
+    expect((await store.get('B'))?.remaining).toBe(0);
+    await store.giveBack('B', last.reservation);
+    expect((await store.get('B'))?.remaining).toBe(1);
+  });
+
+  it('the global lock holds back every bucket and Route None until it runs out', async () => {
+    const store = await view();
+    await store.lockGlobal(60_000);
+    for (const key of ['B', 'C', null]) {
+      const admission = await store.admit(key);
+      expect(admission.kind).toBe('global');
+      if (admission.kind === 'global') expect(admission.ms).toBeGreaterThan(59_000);
+    }
+    await store.lockGlobal(10); // a shorter lock never shortens a longer one
+    expect((await store.admit(null)).kind).toBe('global');
+  });
+
+  it('tokens do not share buckets', async () => {
+    const shared = await make();
+    const a = shared.forToken('Bot a', systemClock);
+    const b = shared.forToken('Bot b', systemClock);
+    expect((await a.admit('B')).kind).toBe('grant');
+    expect((await b.admit('B')).kind).toBe('grant');
+    await a.lockGlobal(60_000);
+    expect((await b.admit(null)).kind).toBe('grant');
+  });
+
+  it('a response from an older window does not move the bucket back', async () => {
+    const store = await view();
+    const probe = await store.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await store.settle('B', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
+    const next = await store.admit('B');
+    if (next.kind !== 'grant') throw new Error('expected a grant');
+    await store.settle('B', next.reservation, { limit: 6, remaining: 4, reset: FUTURE - 10 });
+    expect(await store.get('B')).toEqual({ limit: 6, remaining: 3, reset: FUTURE });
+  });
+});
+
+describe('RedisStore only', () => {
+  it('keys carry the prefix and a hash tag; the token never reaches Redis', async () => {
+    const store = await connectedStore('keys');
+    redisStores.push(store);
+    const token = 'Bot very-secret-token-123';
+    const view = store.forToken(token, systemClock);
+    const probe = await view.admit('ChannelsId:1');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await view.settle('ChannelsId:1', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
+    await view.lockGlobal(1000);
+    const redis = rawRedis();
+    try {
+      const keys = await redis.keys('tollgate-test:keys:*');
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(key).toMatch(/^tollgate-test:keys:[0-9a-f]{8}:\{[0-9a-f]{32}\}:/);
+        expect(key).not.toContain('secret');
+        const type = await redis.type(key);
+        const dump = type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'zset' ? JSON.stringify(await redis.zrange(key, 0, -1)) : String(await redis.get(key));
+        expect(dump).not.toContain('secret');
+        expect(await redis.pttl(key)).toBeGreaterThan(0); // everything expires
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('data written by something else is a clear StoreDataError, not a crash', async () => {
+    const store = await connectedStore('baddata');
+    redisStores.push(store);
+    const view = store.forToken('Bot t', systemClock);
+    const probe = await view.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await view.settle('B', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
+    const redis = rawRedis();
+    try {
+      const [key] = await redis.keys('tollgate-test:baddata:*:bucket:B');
+      await redis.hset(key!, 'remaining', 'lots');
+      await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
+      await expect(view.get('B')).rejects.toThrow(/field remaining is not an integer/);
+      await redis.del(key!);
+      await redis.set(key!, 'a string');
+      await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
