@@ -1,0 +1,193 @@
+/**
+ * Sharing buckets through Redis against the reference service over real HTTP: several clients in
+ * one process, several Node processes, skewed clocks, Redis lost and restarted. Redis decides by
+ * its own clock, so these run in real time; what they assert (no 429, no window over its limit)
+ * does not depend on how fast the machine is.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/clock.ts';
+import { createClient, type TollgateClient } from '../../src/index.ts';
+import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
+import { ReferenceService } from '../../src/testing/index.ts';
+import { connectedStore, REDIS_URL, testPrefix } from '../support/redis.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const TOKEN = 'Bot shared-token';
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startService(): Promise<ReferenceService> {
+  const service = await new ReferenceService({ defaultLimit: { limit: 5, windowMs: 1000 }, global: { limit: 1000, windowMs: 1000 } }).start();
+  cleanups.push(() => service.stop());
+  return service;
+}
+
+/** No bucket 429 (a scripted global one aside) and no window over its limit. */
+function expectWithinLimits(service: ReferenceService): void {
+  expect(service.requests.filter((request) => request.status === 429 && !request.global)).toEqual([]);
+  for (const bucketKey of new Set(service.requests.map((request) => request.bucketKey))) {
+    expect(service.maxPerWindow(bucketKey), bucketKey).toBeLessThanOrEqual(service.limitOf(bucketKey).limit);
+  }
+}
+
+describe('several clients in one process on one Redis', () => {
+  it('share every bucket: zero 429s, never more than the limit per window', async () => {
+    const service = await startService();
+    const store = await connectedStore('clients');
+    cleanups.push(() => store.close());
+    const clients = Array.from({ length: 3 }, () => createClient({ baseUrl: service.baseUrl, token: TOKEN, store }));
+    cleanups.push(() => Promise.all(clients.map((client) => client.close())).then(() => undefined));
+    const calls = Array.from({ length: 36 }, (_, i) => clients[i % 3]!.channels.get(String(1 + (i % 2))));
+    const results = await Promise.allSettled(calls);
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(service.requests).toHaveLength(36);
+    expectWithinLimits(service);
+  }, 30_000);
+
+  it('clients whose clocks disagree by ±7 s still agree: Redis keeps the time', async () => {
+    const service = await startService();
+    const store = await connectedStore('skew');
+    cleanups.push(() => store.close());
+    const skewed = (offsetMs: number): Clock => ({
+      now: () => Date.now() + offsetMs,
+      setTimeout: (callback, ms) => {
+        const handle = setTimeout(callback, ms);
+        return () => clearTimeout(handle);
+      },
+    });
+    const clients = [-7000, 0, 7000].map((offset) => createClient({ baseUrl: service.baseUrl, token: TOKEN, store, clock: skewed(offset) }));
+    cleanups.push(() => Promise.all(clients.map((client) => client.close())).then(() => undefined));
+    const results = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => clients[i % 3]!.channels.get('1')));
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expectWithinLimits(service);
+  }, 30_000);
+});
+
+describe('several Node processes on one Redis', () => {
+  function worker(options: object): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
+    const child = spawn(process.execPath, ['scripts/redis-worker.ts', JSON.stringify(options)], { cwd: root });
+    cleanups.push(() => {
+      child.kill();
+    });
+    return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+  }
+
+  it('zero 429s, every window within its limit, and a global wait seen by all', async () => {
+    const service = await startService();
+    const prefix = testPrefix('processes');
+    const workers = Array.from({ length: 4 }, () =>
+      worker({ baseUrl: service.baseUrl, redisUrl: REDIS_URL, prefix, token: TOKEN, requests: 15, concurrency: 6, buckets: ['1', '2', '3'], waitForGo: true }),
+    );
+    for (const { lines } of workers) expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+    // The first request after "go" meets a global 429: every process must hold back.
+    service.inject({ fault: { kind: 'global', retryAfterMs: 2500 } });
+    for (const { child } of workers) child.stdin.write('go\n');
+    const reports = await Promise.all(
+      workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[]; waits: Record<string, number> }),
+    );
+    for (const report of reports) {
+      expect(report.failures).toEqual([]);
+      expect(report.completed).toBe(15);
+      expect(report.waits.global ?? 0).toBeGreaterThan(0);
+    }
+    expect(service.requests.filter((request) => request.global)).toHaveLength(1);
+    // Requests already on the wire when the global 429 came back arrive within a moment; after
+    // that, nothing arrives until the global wait is over.
+    const globalAt = service.requests[0]!.at;
+    const duringWait = service.requests.filter((request) => request.at > globalAt + 250 && request.at < globalAt + 2500);
+    expect(duringWait).toEqual([]);
+    expect(service.requests.filter((request) => request.status === 200)).toHaveLength(60);
+    expectWithinLimits(service);
+  }, 60_000);
+});
+
+describe('Redis faults', () => {
+  it('Redis unreachable at start: a clear error, and no request is sent', async () => {
+    const port = await freePort();
+    const store = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('down') });
+    cleanups.push(() => store.close());
+    await expect(store.connect()).rejects.toThrow(new RegExp(`Redis at redis://127.0.0.1:${port}/? is unreachable`));
+    const service = await startService();
+    const client = createClient({ baseUrl: service.baseUrl, token: TOKEN, store });
+    cleanups.push(() => client.close());
+    await expect(client.gateway.get()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('Redis stopped mid-run fails requests clearly (or falls back locally, if chosen); a restart resumes', async () => {
+    const port = await freePort();
+    let server = startRedisServer(port);
+    await waitForRedis(port);
+    const service = await startService();
+    const failing = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('restart') });
+    const fallback = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('restart'), onUnavailable: 'local' });
+    cleanups.push(() => failing.close(), () => fallback.close());
+    const strict: TollgateClient = createClient({ baseUrl: service.baseUrl, token: TOKEN, store: failing });
+    const lenient: TollgateClient = createClient({ baseUrl: service.baseUrl, token: TOKEN, store: fallback });
+    cleanups.push(() => strict.close(), () => lenient.close());
+    await strict.channels.get('1');
+    await lenient.channels.get('2');
+
+    server.kill('SIGKILL');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await expect(strict.channels.get('1')).rejects.toBeInstanceOf(StoreUnavailableError);
+    const sentBefore = service.requests.length;
+    await lenient.channels.get('2'); // the local limiter: one request in flight per unknown bucket
+    expect(service.requests.length).toBe(sentBefore + 1);
+
+    server = startRedisServer(port);
+    await waitForRedis(port);
+    let resumed = false;
+    for (let attempt = 0; attempt < 100 && !resumed; attempt++) {
+      try {
+        await strict.channels.get('1');
+        resumed = true;
+      } catch (error) {
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect(resumed).toBe(true);
+    expectWithinLimits(service);
+  }, 60_000);
+
+  function startRedisServer(port: number) {
+    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    cleanups.push(() => {
+      child.kill('SIGKILL');
+    });
+    return child;
+  }
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForRedis(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const probe = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: 'probe' });
+    try {
+      await probe.connect();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await probe.close();
+    }
+  }
+  throw new Error(`redis-server on port ${port} did not start`);
+}
