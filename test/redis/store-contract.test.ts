@@ -145,7 +145,7 @@ describe('RedisStore only', () => {
         expect(key).toMatch(/^tollgate-test:keys:[0-9a-f]{8}:\{[0-9a-f]{32}\}:/);
         expect(key).not.toContain('secret');
         const type = await redis.type(key);
-        const dump = type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'zset' ? JSON.stringify(await redis.zrange(key, 0, -1)) : String(await redis.get(key));
+        const dump = type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'zset' ? JSON.stringify(await redis.zrange(key, '0', '-1')) : String(await redis.get(key));
         expect(dump).not.toContain('secret');
         expect(await redis.pttl(key)).toBeGreaterThan(0); // everything expires
       }
