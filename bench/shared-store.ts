@@ -1,0 +1,93 @@
+/**
+ * Shared store: 1, 2 and 4 processes (scripts/redis-worker.ts) on one Redis against the
+ * reference service. Two scenarios:
+ * - limited: every bucket binds (5 per second); the aggregate must stay within the limits and
+ *   reach what they allow, whatever the number of processes;
+ * - overhead: limits far above what is sent; requests/s shows what the shared store costs.
+ * Also: Redis round trips per request, counted by each worker's store.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface SharedStoreResult {
+  readonly scenario: 'limited' | 'overhead';
+  readonly processes: number;
+  readonly requests: number;
+  readonly seconds: number;
+  readonly requestsPerSecond: number;
+  readonly roundTripsPerRequest: number;
+  readonly bucket429s: number;
+  readonly maxPerWindow: number;
+  readonly limitPerWindow: number;
+}
+
+interface WorkerReport {
+  readonly completed: number;
+  readonly failures: string[];
+  readonly roundTrips: number;
+}
+
+async function run(scenario: 'limited' | 'overhead', processes: number, total: number): Promise<SharedStoreResult> {
+  const limit: RateLimit = scenario === 'limited' ? { limit: 5, windowMs: 1000 } : { limit: 100_000, windowMs: 1000 };
+  const service = await new ReferenceService({ defaultLimit: limit, global: { limit: 1_000_000, windowMs: 1000 } }).start();
+  const buckets = ['1', '2', '3', '4'];
+  const prefix = `tollgate-bench:${randomUUID().slice(0, 8)}`;
+  try {
+    const workers = Array.from({ length: processes }, () => {
+      const child = spawn(
+        process.execPath,
+        [
+          join(root, 'scripts', 'redis-worker.ts'),
+          JSON.stringify({
+            baseUrl: service.baseUrl,
+            redisUrl: REDIS_URL,
+            prefix,
+            token: 'Bot bench',
+            requests: Math.floor(total / processes),
+            concurrency: 16,
+            buckets,
+            waitForGo: true,
+          }),
+        ],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+    });
+    for (const { lines } of workers) await lines.next(); // ready
+    const started = performance.now();
+    for (const { child } of workers) child.stdin.write('go\n');
+    const reports = await Promise.all(workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as WorkerReport));
+    const seconds = (performance.now() - started) / 1000;
+    const failures = reports.flatMap((report) => report.failures);
+    if (failures.length > 0) throw new Error(`shared-store bench: ${failures.length} calls failed: ${failures[0]}`);
+    const completed = reports.reduce((sum, report) => sum + report.completed, 0);
+    const roundTrips = reports.reduce((sum, report) => sum + report.roundTrips - 1, 0); // less each connect's PING
+    return {
+      scenario,
+      processes,
+      requests: completed,
+      seconds,
+      requestsPerSecond: completed / seconds,
+      roundTripsPerRequest: roundTrips / completed,
+      bucket429s: service.requests.filter((request) => request.status === 429 && !request.global).length,
+      maxPerWindow: Math.max(...buckets.map((channel) => service.maxPerWindow(`ChannelsId:${channel}`))),
+      limitPerWindow: limit.limit,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+export async function runSharedStoreBench(): Promise<SharedStoreResult[]> {
+  const results: SharedStoreResult[] = [];
+  for (const processes of [1, 2, 4]) results.push(await run('limited', processes, 80));
+  for (const processes of [1, 2, 4]) results.push(await run('overhead', processes, 2000));
+  return results;
+}
