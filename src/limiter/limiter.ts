@@ -145,9 +145,17 @@ export class Limiter {
     return this.#store.get(bucketKey);
   }
 
-  /** A call is over: a reservation still outstanding (no response processed) is released. */
+  /**
+   * A call is over: a reservation still outstanding (no response processed) is released. A store
+   * that cannot be reached now must not replace the call's own outcome; its lease runs out instead.
+   */
   async finish(call: CallState): Promise<void> {
-    if (call.reservation) await this.#release(call);
+    if (!call.reservation) return;
+    try {
+      await this.#release(call);
+    } catch {
+      // See above: the shared store forgets the reservation when its lease ends.
+    }
   }
 
   /** Fails every waiting call with ClientClosedError and cancels every timer. */
