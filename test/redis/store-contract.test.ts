@@ -7,25 +7,37 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
 import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/limiter/store.ts';
 import { StoreDataError, type RedisStore } from '../../src/redis/index.ts';
-import { connectedStore, rawRedis } from '../support/redis.ts';
+import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
 
 const FUTURE = Math.floor(Date.now() / 1000) + 3600;
 const PAST = Math.floor(Date.now() / 1000) - 3600;
 const redisStores: RedisStore[] = [];
+const prefixes: string[] = [];
+
+/** A connected store under a fresh prefix, cleaned up after the file. */
+async function redisStore(name: string): Promise<RedisStore> {
+  const prefix = testPrefix(name);
+  prefixes.push(prefix);
+  const store = await connectedStore(name, { prefix });
+  redisStores.push(store);
+  return store;
+}
 
 afterAll(async () => {
   await Promise.all(redisStores.map((store) => store.close()));
+  const redis = rawRedis();
+  try {
+    for (const prefix of prefixes) await dropPrefix(redis, prefix);
+  } finally {
+    redis.disconnect();
+  }
 });
 
 const factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
   [
     'RedisStore',
-    async () => {
-      const store = await connectedStore('contract');
-      redisStores.push(store);
-      return store;
-    },
+    () => redisStore('contract'),
   ],
 ];
 
@@ -129,8 +141,8 @@ describe.each(factories)('%s', (_, make) => {
 
 describe('RedisStore only', () => {
   it('keys carry the prefix and a hash tag; the token never reaches Redis', async () => {
-    const store = await connectedStore('keys');
-    redisStores.push(store);
+    const store = await redisStore('keys');
+    const prefix = prefixes.at(-1)!;
     const token = 'Bot very-secret-token-123';
     const view = store.forToken(token, systemClock);
     const probe = await view.admit('ChannelsId:1');
@@ -139,10 +151,11 @@ describe('RedisStore only', () => {
     await view.lockGlobal(1000);
     const redis = rawRedis();
     try {
-      const keys = await redis.keys('tollgate-test:keys:*');
+      const keys = await redis.keys(`${prefix}:*`);
       expect(keys.length).toBeGreaterThan(0);
       for (const key of keys) {
-        expect(key).toMatch(/^tollgate-test:keys:[0-9a-f]{8}:\{[0-9a-f]{32}\}:/);
+        expect(key.startsWith(prefix)).toBe(true);
+        expect(key.slice(prefix.length)).toMatch(/^:\{[0-9a-f]{32}\}:(bucket|leases|global)/);
         expect(key).not.toContain('secret');
         const type = await redis.type(key);
         const dump = type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'zset' ? JSON.stringify(await redis.zrange(key, '0', '-1')) : String(await redis.get(key));
@@ -155,15 +168,15 @@ describe('RedisStore only', () => {
   });
 
   it('data written by something else is a clear StoreDataError, not a crash', async () => {
-    const store = await connectedStore('baddata');
-    redisStores.push(store);
+    const store = await redisStore('baddata');
+    const prefix = prefixes.at(-1)!;
     const view = store.forToken('Bot t', systemClock);
     const probe = await view.admit('B');
     if (probe.kind !== 'grant') throw new Error('expected a grant');
     await view.settle('B', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
     const redis = rawRedis();
     try {
-      const [key] = await redis.keys('tollgate-test:baddata:*:bucket:B');
+      const [key] = await redis.keys(`${prefix}:*:bucket:B`);
       await redis.hset(key!, 'remaining', 'lots');
       await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
       await expect(view.get('B')).rejects.toThrow(/field remaining is not an integer/);
