@@ -1,9 +1,6 @@
 /**
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
  */
-import { routeTable } from '../generated/index.ts';
-import { RouteClassifier } from './routing/classify.ts';
-
 export { createClient, DEFAULT_BASE_URL } from './http/client.ts';
 export type { BucketView, ClientOptions, RawRequestOptions, TollgateClient } from './http/client.ts';
 export {
@@ -22,18 +19,7 @@ export type { Admission, BucketStore, MaybePromise, RateLimitStore, StoreEvent }
 export type { Reservation } from './limiter/reservations.ts';
 export type { Clock } from './clock.ts';
 export { NONE } from './routing/classify.ts';
+export { routeKeyOf } from './routing/route-key.ts';
 export type { JsonBody, QueryInput, QueryValue, RequestOptions, RequestOptionsWithQuery, Snowflake } from './sdk.ts';
 export type * from '../generated/index.ts';
 export { operations, routeTable } from '../generated/index.ts';
-
-const classifier = new RouteClassifier(routeTable);
-
-/**
- * The bucket key of a request: `RouteKey` (no major parameter), `RouteKey:<id>` (channel or
- * guild id), `ChannelsIdMessagesId:<METHOD>:<channel id>`, or `None` for a path the catalog
- * does not list. `path` is relative to the API base (a leading `/api`, `/api/v6` is ignored).
- */
-export function routeKeyOf(method: string, path: string): string {
-  if (typeof method !== 'string' || typeof path !== 'string') return 'None';
-  return classifier.classify(method.toUpperCase(), path).bucketKey;
-}

@@ -4,13 +4,14 @@
  */
 import ky, { type KyInstance } from 'ky';
 import { z } from 'zod';
-import { createResources, routeTable, type Resources } from '../../generated/index.ts';
+import { createResources, type Resources } from '../../generated/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { ClientClosedError, HttpError, TollgateArgumentError } from '../errors.ts';
 import { kyRetryOptions, Limiter, type WaitEvent } from '../limiter/limiter.ts';
 import type { BucketRecord } from '../limiter/rules.ts';
 import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
-import { bucketKeyOf, RouteClassifier } from '../routing/classify.ts';
+import { bucketKeyOf } from '../routing/classify.ts';
+import { catalogClassifier } from '../routing/route-key.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
@@ -116,8 +117,6 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
-const classifier = new RouteClassifier(routeTable);
-
 class ClientCore {
   readonly client: TollgateClient;
   readonly #ky: KyInstance;
@@ -199,7 +198,7 @@ class ClientCore {
       throw new TollgateArgumentError('request: pass either json or body, not both');
     }
     const upper = method.toUpperCase();
-    const { routeKey, bucketKey } = classifier.classify(upper, path);
+    const { routeKey, bucketKey } = catalogClassifier.classify(upper, path);
     return this.#send(upper, path, routeKey, bucketKey, { ...options, authenticated: true });
   }
 
