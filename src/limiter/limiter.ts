@@ -247,8 +247,8 @@ export class Limiter {
 
   async #settle(call: CallState, update: BucketUpdate): Promise<void> {
     const reservation = call.reservation;
+    // Route None (step 4) holds none: it skips the post-response processing.
     if (!reservation) return;
-    // Every non-None attempt holds a reservation here; settle() closes it.
     call.reservation = undefined;
     await this.#store.settle(call.bucketKey, reservation, update);
     this.#wake(call.bucketKey);

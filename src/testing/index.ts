@@ -1,3 +1,5 @@
 /** `tollgate/testing`: run your code against realistic rate limits, offline. */
 export { ReferenceService } from './reference-service.ts';
-export type { Fault, FaultRule, RateLimit, RecordedRequest, ReferenceServiceOptions } from './reference-service.ts';
+export type { Fault, FaultRule, RecordedRequest, ReferenceServiceOptions } from './reference-service.ts';
+export { LimitEnforcer } from './limits.ts';
+export type { LimitDecision, LimitOptions, RateLimit } from './limits.ts';

@@ -16,25 +16,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
+import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
 
-export interface RateLimit {
-  /** Requests allowed per window. */
-  readonly limit: number;
-  /** Window length in ms. */
-  readonly windowMs: number;
-}
-
-export interface ReferenceServiceOptions {
+export interface ReferenceServiceOptions extends LimitOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   readonly port?: number;
   /** Path prefix of the API (default `/api/v6`; `/api` and no prefix are accepted too). */
   readonly basePath?: string;
-  /** The limit of every route key not in `routes`. Default 5 per 1000 ms. */
-  readonly defaultLimit?: RateLimit;
-  /** Limits by route key (`ChannelsIdMessages`) or by bucket-key prefix (`ChannelsIdMessagesId:DELETE`). */
-  readonly routes?: Readonly<Record<string, RateLimit>>;
-  /** The global limit per Authorization value. Default 50 per 1000 ms. */
-  readonly global?: RateLimit;
   /** Time source for windows and records (a test can share one with the client). */
   readonly clock?: Clock;
 }
@@ -74,34 +62,22 @@ export interface RecordedRequest {
   readonly fault: Fault['kind'] | undefined;
 }
 
-interface Window {
-  count: number;
-  endsAt: number;
-}
-
-const DEFAULT_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
-const DEFAULT_GLOBAL: RateLimit = { limit: 50, windowMs: 1000 };
-
 export class ReferenceService {
   readonly requests: RecordedRequest[] = [];
   #server: Server | undefined;
   readonly #sockets = new Set<Socket>();
   readonly #clock: Clock;
   readonly #options: ReferenceServiceOptions;
-  readonly #windows = new Map<string, Window>();
+  readonly #limits: LimitEnforcer;
   readonly #faults: { rule: FaultRule; left: number }[] = [];
   #inFlight = 0;
   #maxInFlight = 0;
   #url = '';
 
   constructor(options: ReferenceServiceOptions = {}) {
-    for (const [name, limit] of Object.entries({ defaultLimit: options.defaultLimit, global: options.global, ...options.routes })) {
-      if (limit !== undefined && !(Number.isInteger(limit.limit) && limit.limit >= 1 && limit.windowMs >= 1)) {
-        throw new TypeError(`reference service: ${name} needs a whole limit ≥ 1 and windowMs ≥ 1`);
-      }
-    }
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+    this.#limits = new LimitEnforcer(options, this.#clock);
   }
 
   /** Starts listening on 127.0.0.1; resolves once the port is bound. */
@@ -141,16 +117,11 @@ export class ReferenceService {
   }
 
   limitOf(bucketKey: string): RateLimit {
-    const routes = this.#options.routes ?? {};
-    const routeKey = bucketKey.split(':')[0]!;
-    const prefix = Object.keys(routes)
-      .filter((key) => bucketKey.startsWith(key))
-      .sort((a, b) => b.length - a.length)[0];
-    return routes[prefix ?? routeKey] ?? this.#options.defaultLimit ?? DEFAULT_LIMIT;
+    return this.#limits.limitOf(bucketKey);
   }
 
   get globalLimit(): RateLimit {
-    return this.#options.global ?? DEFAULT_GLOBAL;
+    return this.#limits.globalLimit;
   }
 
   /**
@@ -217,18 +188,12 @@ export class ReferenceService {
         record(429, true);
         return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(fault.retryAfterMs));
       }
-      const global = this.#count(`global|${auth}`, this.globalLimit, at);
-      if (global.count > this.globalLimit.limit) {
+      const decision = this.#limits.count(bucketKey, auth);
+      if (decision.global) {
         record(429, true);
-        return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(global.endsAt - at));
+        return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(decision.retryAfterMs));
       }
-      const limit = this.limitOf(bucketKey);
-      const window = this.#count(`${auth}|${bucketKey}`, limit, at);
-      const headers: Record<string, string> = {
-        'x-ratelimit-limit': String(limit.limit),
-        'x-ratelimit-remaining': String(Math.max(0, limit.limit - window.count)),
-        'x-ratelimit-reset': String(Math.ceil(window.endsAt / 1000)),
-      };
+      const { headers } = decision;
       if (fault?.kind === 'headers') {
         record(fault.status ?? 200);
         return send(response, fault.status ?? 200, { route: routeKey }, { ...headers, ...fault.headers });
@@ -237,9 +202,9 @@ export class ReferenceService {
         record(429);
         return send(response, 429, { message: 'You are being rate limited.' }, headers);
       }
-      if (window.count > limit.limit) {
+      if (decision.limited) {
         record(429);
-        return send(response, 429, { message: 'You are being rate limited.' }, { ...headers, 'retry-after': String(window.endsAt - at) });
+        return send(response, 429, { message: 'You are being rate limited.' }, { ...headers, 'retry-after': String(decision.retryAfterMs) });
       }
       record(200);
       send(response, 200, { route: routeKey, method, received: size }, headers);
@@ -248,17 +213,6 @@ export class ReferenceService {
     } finally {
       this.#inFlight -= 1;
     }
-  }
-
-  /** Counts a request in its window, starting a new window when the last one is over. */
-  #count(key: string, limit: RateLimit, now: number): Window {
-    let window = this.#windows.get(key);
-    if (!window || now >= window.endsAt) {
-      window = { count: 0, endsAt: now + limit.windowMs };
-      this.#windows.set(key, window);
-    }
-    window.count += 1;
-    return window;
   }
 
   #takeFault(bucketKey: string): Fault | undefined {

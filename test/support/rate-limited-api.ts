@@ -1,11 +1,12 @@
 /**
- * An msw stand-in for the service that enforces per-bucket windows the way the spec describes
- * them (x-ratelimit-limit/remaining/reset, reset in whole seconds; 429 with retry-after in ms),
- * on a manual clock, and records every request. Scripted responses override it one at a time.
+ * An msw stand-in for the service: the reference service's limits (`LimitEnforcer`: per-bucket
+ * windows, x-ratelimit-limit/remaining/reset in whole seconds, 429 with retry-after in ms) on a
+ * manual clock, with every request recorded. Scripted responses override it one at a time.
  */
 import { http, HttpResponse } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { routeKeyOf } from '../../src/index.ts';
+import { LimitEnforcer } from '../../src/testing/index.ts';
 import type { ManualClock } from './manual-clock.ts';
 
 export const BASE_URL = 'http://api.test/api/v6';
@@ -18,11 +19,6 @@ export interface RecordedRequest {
   readonly bucketKey: string;
   readonly status: number;
   readonly headers: Headers;
-}
-
-interface Window {
-  count: number;
-  endsAt: number;
 }
 
 export interface RateLimitedApiOptions {
@@ -42,13 +38,22 @@ export class RateLimitedApi {
   arrivals = 0;
   readonly server: SetupServer;
   readonly #clock: ManualClock;
-  readonly #windows = new Map<string, Window>();
+  readonly #limits: LimitEnforcer;
   readonly #scripted: Responder[] = [];
-  readonly #options: RateLimitedApiOptions;
 
   constructor(options: RateLimitedApiOptions) {
-    this.#options = options;
     this.#clock = options.clock;
+    const windowMs = options.windowMs ?? 1000;
+    const { default: fallback = 5, ...byPrefix } = options.limits ?? {};
+    this.#limits = new LimitEnforcer(
+      {
+        defaultLimit: { limit: fallback, windowMs },
+        routes: Object.fromEntries(Object.entries(byPrefix).map(([prefix, limit]) => [prefix, { limit, windowMs }])),
+        // These tests exercise bucket limits; global 429s are scripted where needed.
+        global: { limit: Number.MAX_SAFE_INTEGER, windowMs },
+      },
+      options.clock,
+    );
     this.server = setupServer(
       http.all(`${BASE_URL}/*`, async ({ request }) => {
         this.arrivals += 1;
@@ -84,38 +89,20 @@ export class RateLimitedApi {
     this.#scripted.push(...responders);
   }
 
-  limitOf(bucketKey: string): number {
-    const limits = this.#options.limits ?? {};
-    const prefix = Object.keys(limits).find((key) => key !== 'default' && bucketKey.startsWith(key));
-    return prefix ? limits[prefix]! : (limits.default ?? 5);
-  }
-
   #enforce(bucketKey: string): Response {
     if (bucketKey === 'None') return HttpResponse.json({ ok: true });
-    const now = this.#clock.now();
-    const windowMs = this.#options.windowMs ?? 1000;
-    let window = this.#windows.get(bucketKey);
-    if (!window || now >= window.endsAt) {
-      window = { count: 0, endsAt: now + windowMs };
-      this.#windows.set(bucketKey, window);
-    }
-    const limit = this.limitOf(bucketKey);
-    window.count += 1;
-    const headers = {
-      'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': String(Math.max(0, limit - window.count)),
-      'x-ratelimit-reset': String(Math.ceil(window.endsAt / 1000)),
-    };
-    if (window.count > limit) {
+    const decision = this.#limits.count(bucketKey, '');
+    if (decision.global) throw new Error('unreachable: the stand-in has no global limit');
+    if (decision.limited) {
       return HttpResponse.json(
         { message: 'You are being rate limited.' },
-        { status: 429, headers: { ...headers, 'retry-after': String(window.endsAt - now) } },
+        { status: 429, headers: { ...decision.headers, 'retry-after': String(decision.retryAfterMs) } },
       );
     }
-    return HttpResponse.json({ ok: true, bucketKey }, { headers });
+    return HttpResponse.json({ ok: true, bucketKey }, { headers: decision.headers });
   }
 
-  /** Requests per bucket within each window the server counted; never above the limit when the client behaves. */
+  /** How many requests were answered with `status`. */
   count(status: number): number {
     return this.requests.filter((request) => request.status === status).length;
   }

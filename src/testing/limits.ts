@@ -1,0 +1,102 @@
+/**
+ * The service's side of the rate limits, as the spec describes them: per-bucket windows (keyed
+ * by bucket key and Authorization value), a global limit per Authorization value, and the
+ * headers a response carries. Used by the reference service (real HTTP) and by the msw stand-in
+ * of the unit tests, so both enforce exactly the same rules.
+ */
+import type { Clock } from '../clock.ts';
+
+export interface RateLimit {
+  /** Requests allowed per window. */
+  readonly limit: number;
+  /** Window length in ms. */
+  readonly windowMs: number;
+}
+
+export interface LimitOptions {
+  /** The limit of every route key not in `routes`. Default 5 per 1000 ms. */
+  readonly defaultLimit?: RateLimit;
+  /** Limits by route key (`ChannelsIdMessages`) or by bucket-key prefix (`ChannelsIdMessagesId:DELETE`). */
+  readonly routes?: Readonly<Record<string, RateLimit>>;
+  /** The global limit per Authorization value. Default 50 per 1000 ms. */
+  readonly global?: RateLimit;
+}
+
+export type LimitDecision =
+  /** Over the global limit: a global 429 with this retry-after. */
+  | { readonly global: true; readonly retryAfterMs: number }
+  /** Counted in its bucket: the rate-limit headers, and whether the bucket is over its limit. */
+  | {
+      readonly global: false;
+      readonly limited: boolean;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly retryAfterMs: number;
+    };
+
+interface Window {
+  count: number;
+  endsAt: number;
+}
+
+const DEFAULT_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
+const DEFAULT_GLOBAL: RateLimit = { limit: 50, windowMs: 1000 };
+
+export class LimitEnforcer {
+  readonly #options: LimitOptions;
+  readonly #clock: Clock;
+  readonly #windows = new Map<string, Window>();
+
+  constructor(options: LimitOptions, clock: Clock) {
+    for (const [name, limit] of Object.entries({ defaultLimit: options.defaultLimit, global: options.global, ...options.routes })) {
+      if (limit !== undefined && !(Number.isInteger(limit.limit) && limit.limit >= 1 && limit.windowMs >= 1)) {
+        throw new TypeError(`rate limits: ${name} needs a whole limit ≥ 1 and windowMs ≥ 1`);
+      }
+    }
+    this.#options = options;
+    this.#clock = clock;
+  }
+
+  /** The most specific limit for a bucket key: longest matching prefix, else the default. */
+  limitOf(bucketKey: string): RateLimit {
+    const routes = this.#options.routes ?? {};
+    const prefix = Object.keys(routes)
+      .filter((key) => bucketKey.startsWith(key))
+      .sort((a, b) => b.length - a.length)[0];
+    return prefix === undefined ? (this.#options.defaultLimit ?? DEFAULT_LIMIT) : routes[prefix]!;
+  }
+
+  get globalLimit(): RateLimit {
+    return this.#options.global ?? DEFAULT_GLOBAL;
+  }
+
+  /** Counts one request of `auth` on `bucketKey` now: against the global limit, then its bucket. */
+  count(bucketKey: string, auth: string): LimitDecision {
+    const now = this.#clock.now();
+    const global = this.#count(`global|${auth}`, this.globalLimit, now);
+    if (global.count > this.globalLimit.limit) return { global: true, retryAfterMs: global.endsAt - now };
+    const limit = this.limitOf(bucketKey);
+    const window = this.#count(`${auth}|${bucketKey}`, limit, now);
+    return {
+      global: false,
+      limited: window.count > limit.limit,
+      // reset: whole Unix seconds, rounded up so the window is over by then.
+      headers: {
+        'x-ratelimit-limit': String(limit.limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit.limit - window.count)),
+        'x-ratelimit-reset': String(Math.ceil(window.endsAt / 1000)),
+      },
+      retryAfterMs: window.endsAt - now,
+    };
+  }
+
+  /** Counts a request in its window, starting a new window when the last one is over. */
+  #count(key: string, limit: RateLimit, now: number): Window {
+    let window = this.#windows.get(key);
+    if (!window || now >= window.endsAt) {
+      window = { count: 0, endsAt: now + limit.windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return window;
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { LimitEnforcer } from '../../src/testing/index.ts';
+import { ManualClock } from '../support/manual-clock.ts';
+
+describe('LimitEnforcer (the service side of the limits)', () => {
+  it('counts per bucket and Authorization, with the spec headers, and 429s past the limit', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 0, 400));
+    const limits = new LimitEnforcer({ defaultLimit: { limit: 2, windowMs: 1000 } }, clock);
+    const first = limits.count('Gateway', 'Bot a');
+    expect(first).toEqual({
+      global: false,
+      limited: false,
+      headers: { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(Math.ceil((clock.now() + 1000) / 1000)) },
+      retryAfterMs: 1000,
+    });
+    expect(limits.count('Gateway', 'Bot b')).toMatchObject({ limited: false, headers: { 'x-ratelimit-remaining': '1' } });
+    await clock.advance(300);
+    expect(limits.count('Gateway', 'Bot a')).toMatchObject({ limited: false, headers: { 'x-ratelimit-remaining': '0' } });
+    expect(limits.count('Gateway', 'Bot a')).toMatchObject({ limited: true, retryAfterMs: 700 });
+    await clock.advance(700);
+    expect(limits.count('Gateway', 'Bot a')).toMatchObject({ limited: false, headers: { 'x-ratelimit-remaining': '1' } });
+  });
+
+  it('the most specific prefix wins; the global limit counts every bucket of one Authorization', () => {
+    const clock = new ManualClock();
+    const limits = new LimitEnforcer(
+      {
+        routes: { ChannelsIdMessagesId: { limit: 1, windowMs: 1000 }, 'ChannelsIdMessagesId:DELETE': { limit: 3, windowMs: 1000 } },
+        global: { limit: 3, windowMs: 1000 },
+      },
+      clock,
+    );
+    expect(limits.limitOf('ChannelsIdMessagesId:DELETE:1').limit).toBe(3);
+    expect(limits.limitOf('ChannelsIdMessagesId:GET:1').limit).toBe(1);
+    expect(limits.limitOf('Gateway')).toEqual({ limit: 5, windowMs: 1000 });
+    for (const key of ['A', 'B', 'C']) expect(limits.count(key, 'Bot a').global).toBe(false);
+    expect(limits.count('D', 'Bot a')).toEqual({ global: true, retryAfterMs: 1000 });
+    expect(limits.count('D', 'Bot b').global).toBe(false);
+  });
+
+  it('rejects limits that cannot be enforced', () => {
+    expect(() => new LimitEnforcer({ defaultLimit: { limit: 0, windowMs: 1000 } }, new ManualClock())).toThrow(/defaultLimit needs a whole limit/);
+  });
+});
