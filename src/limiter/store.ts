@@ -16,7 +16,7 @@ import {
   type BucketState,
   type Reservation,
 } from './reservations.ts';
-import type { BucketRecord, BucketUpdate } from './rules.ts';
+import { wholeSeconds, type BucketRecord, type BucketUpdate } from './rules.ts';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -60,9 +60,22 @@ export interface RateLimitStore {
   forToken(token: string | undefined, clock: Clock): BucketStore;
 }
 
+/**
+ * How often, at most, the memory store looks for buckets to shed. Shedding runs inside calls
+ * (no timer of its own), so an idle client keeps nothing alive.
+ */
+export const SHED_INTERVAL_MS = 1000;
+
 /** In-process buckets: the default store. */
 export class MemoryStore implements RateLimitStore {
   readonly #views = new Map<string, MemoryBucketStore>();
+
+  /** Buckets held now, over every token: bounded by the buckets whose window is still open. */
+  get bucketCount(): number {
+    let count = 0;
+    for (const view of this.#views.values()) count += view.size;
+    return count;
+  }
 
   forToken(token: string | undefined, clock: Clock): BucketStore {
     const key = token ?? '';
@@ -79,13 +92,20 @@ class MemoryBucketStore implements BucketStore {
   readonly #buckets = new Map<string, BucketState>();
   readonly #clock: Clock;
   #globalUntil = 0;
+  #nextShedAt: number;
 
   constructor(clock: Clock) {
     this.#clock = clock;
+    this.#nextShedAt = clock.now() + SHED_INTERVAL_MS;
+  }
+
+  get size(): number {
+    return this.#buckets.size;
   }
 
   admit(bucketKey: string | null): Admission {
     const now = this.#clock.now();
+    if (now >= this.#nextShedAt) this.#shed(now);
     if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
     if (bucketKey === null) return { kind: 'grant', reservation: { counted: false, reset: 0 } };
     return reserve(this.#state(bucketKey), now);
@@ -122,6 +142,22 @@ class MemoryBucketStore implements BucketStore {
 
   /** Other clients on the same store and token keep using these buckets. */
   async close(): Promise<void> {}
+
+  /**
+   * Drops buckets nobody needs any more: no request in flight, and a window that is over (row 2
+   * would refill it). Waiters never hold such a bucket: a caller sleeping on row 3 has a window
+   * still open, one awaiting a response has a request in flight. A shed bucket that is used
+   * again starts over as unknown (one request finds out its limits).
+   */
+  #shed(now: number): void {
+    this.#nextShedAt = now + SHED_INTERVAL_MS;
+    const nowSeconds = wholeSeconds(now);
+    for (const [bucketKey, state] of this.#buckets) {
+      if (state.inFlight === 0 && (state.record === undefined || nowSeconds > state.record.reset)) {
+        this.#buckets.delete(bucketKey);
+      }
+    }
+  }
 
   #state(bucketKey: string): BucketState {
     let state = this.#buckets.get(bucketKey);
