@@ -2,13 +2,22 @@
  * The SDK against the reference service over real HTTP: every rule of the spec observable from
  * outside, and concurrency at scale.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, RateLimitI64Error, RateLimitUtf8Error, routeKeyOf } from '../../src/index.ts';
-import { startE2E, type E2E } from '../support/e2e.ts';
+import { undiciFetch } from '../../src/undici/index.ts';
+import { startE2E as startWithTransport, type E2E, type Transport } from '../support/e2e.ts';
 
 const CHANNELS = ['81384788765712384', '81384788765712385', '81384788765712386'];
 const GUILDS = ['41771983423143937', '41771983423143938'];
 let e2e: E2E;
+
+/** The transports the wire-level rows run over: the runtime's fetch, and tollgate/undici's. */
+const TRANSPORTS: [string, () => Transport][] = [
+  ['runtime fetch', () => fetch],
+  ['undiciFetch', () => undiciFetch()],
+];
+let transport: () => Transport = TRANSPORTS[0]![1];
+const startE2E = (options?: Parameters<typeof startWithTransport>[0]) => startWithTransport(options, transport());
 
 afterEach(async () => {
   await e2e?.stop();
@@ -23,7 +32,9 @@ describe('the spec observable from outside', () => {
       [CHANNELS[1], '1'],
       [CHANNELS[0], '2'],
     ]) {
-      const response = await e2e.client.request('PATCH', `/channels/${channel}/messages/${message}`, { json: { content: 'x' } });
+      const response = await e2e.client.request('PATCH', `/channels/${channel}/messages/${message}`, {
+        json: { content: 'x' },
+      });
       remaining.push(response.headers.get('x-ratelimit-remaining'));
     }
     expect(remaining).toEqual(['4', '4', '3']);
@@ -83,7 +94,11 @@ describe('the spec observable from outside', () => {
     const first = client.channels.get(CHANNELS[0]!);
     await e2e.drive([], 1); // let the global 429 arrive
     const start = service.requests[0]!.at;
-    const others = [client.guilds.get(GUILDS[0]!), client.users.me.get(), client.request('GET', '/oauth2/applications/@me')];
+    const others = [
+      client.guilds.get(GUILDS[0]!),
+      client.users.me.get(),
+      client.request('GET', '/oauth2/applications/@me'),
+    ];
     const results = await e2e.drive([first, ...others], 50);
     expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
     expect(service.requests[0]).toMatchObject({ status: 429, global: true });
@@ -100,121 +115,141 @@ describe('the spec observable from outside', () => {
   });
 });
 
-describe('every Errors row over HTTP', () => {
-  it('row 1: a non-global 429 with retry-after is waited out and repeated', async () => {
-    e2e = await startE2E({ defaultLimit: { limit: 1, windowMs: 3000 } });
-    const { client, service } = e2e;
-    // A second client on the same token does not know the first used up the bucket.
-    const other = e2e.newClient();
-    await other.gateway.get();
-    const call = client.gateway.get();
-    const [result] = await e2e.drive([call]);
-    expect(result!.status).toBe('fulfilled');
-    expect(service.requests.map((r) => r.status)).toEqual([200, 429, 200]);
-    expect(e2e.events.filter((event) => event.reason === 'retry-after')).toHaveLength(1);
+describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
+  beforeAll(() => {
+    transport = makeTransport;
+  });
+  afterAll(() => {
+    transport = TRANSPORTS[0]![1];
   });
 
-  it('row 2: a 429 without retry-after is returned to the caller', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'rate-limited-without-retry-after' } });
-    const error = await e2e.client.gateway.get().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ status: 429 });
-  });
-
-  it('row 3: a global 429 with retry-after is waited out and repeated', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'global', retryAfterMs: 800 } });
-    const [result] = await e2e.drive([e2e.client.users.me.get()]);
-    expect(result!.status).toBe('fulfilled');
-    expect(e2e.events.map((event) => [event.reason, event.waitMs])).toEqual([['global', 800]]);
-  });
-
-  it('row 4: a retry-after whose bytes are not UTF-8, in the global branch, rejects with RateLimitUtf8Error', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'headers', status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': '\u00ff\u00fe1' } } });
-    await expect(e2e.client.users.me.get()).rejects.toBeInstanceOf(RateLimitUtf8Error);
-  });
-
-  it('row 5: a retry-after that is not a signed 64-bit integer, in the global branch, rejects with RateLimitI64Error', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'headers', status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': '99999999999999999999' } } });
-    await expect(e2e.client.users.me.get()).rejects.toBeInstanceOf(RateLimitI64Error);
-  });
-
-  it('rows 4–5 in the non-global branch: the request is sent again', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'headers', headers: { 'x-ratelimit-remaining': '\u00c3\u0028' } } });
-    e2e.service.inject({ fault: { kind: 'headers', headers: { 'x-ratelimit-reset': 'soon' } } });
-    expect(await e2e.client.users.me.get()).toMatchObject({ route: 'UsersMe' });
-    expect(e2e.service.requests).toHaveLength(3);
-  });
-});
-
-describe('concurrency over HTTP', () => {
-  it('hundreds of calls over a handful of buckets: all complete, zero 429s, never more than the limit per window', async () => {
-    e2e = await startE2E({
-      defaultLimit: { limit: 5, windowMs: 1000 },
-      routes: { ChannelsIdMessages: { limit: 10, windowMs: 2000 } },
-      global: { limit: 1000, windowMs: 1000 },
+  describe('every Errors row over HTTP', () => {
+    it('row 1: a non-global 429 with retry-after is waited out and repeated', async () => {
+      e2e = await startE2E({ defaultLimit: { limit: 1, windowMs: 3000 } });
+      const { client, service } = e2e;
+      // A second client on the same token does not know the first used up the bucket.
+      const other = e2e.newClient();
+      await other.gateway.get();
+      const call = client.gateway.get();
+      const [result] = await e2e.drive([call]);
+      expect(result!.status).toBe('fulfilled');
+      expect(service.requests.map((r) => r.status)).toEqual([200, 429, 200]);
+      expect(e2e.events.filter((event) => event.reason === 'retry-after')).toHaveLength(1);
     });
-    const { client, service } = e2e;
-    const calls: Promise<unknown>[] = [];
-    for (let i = 0; i < 300; i++) {
-      const channel = CHANNELS[i % CHANNELS.length]!;
-      const guild = GUILDS[Math.floor(i / 4) % GUILDS.length]!;
-      switch (i % 4) {
-        case 0:
-          calls.push(client.channels.messages.create(channel, { content: `#${i}` }));
-          break;
-        case 1:
-          calls.push(client.channels.messages.list(channel, { limit: 1 }));
-          break;
-        case 2:
-          calls.push(client.guilds.members.list(guild));
-          break;
-        default:
-          calls.push(client.gateway.get());
+
+    it('row 2: a 429 without retry-after is returned to the caller', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({ fault: { kind: 'rate-limited-without-retry-after' } });
+      const error = await e2e.client.gateway.get().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error).toMatchObject({ status: 429 });
+    });
+
+    it('row 3: a global 429 with retry-after is waited out and repeated', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({ fault: { kind: 'global', retryAfterMs: 800 } });
+      const [result] = await e2e.drive([e2e.client.users.me.get()]);
+      expect(result!.status).toBe('fulfilled');
+      expect(e2e.events.map((event) => [event.reason, event.waitMs])).toEqual([['global', 800]]);
+    });
+
+    it('row 4: a retry-after whose bytes are not UTF-8, in the global branch, rejects with RateLimitUtf8Error', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({
+        fault: {
+          kind: 'headers',
+          status: 429,
+          headers: { 'x-ratelimit-global': 'true', 'retry-after': '\u00ff\u00fe1' },
+        },
+      });
+      await expect(e2e.client.users.me.get()).rejects.toBeInstanceOf(RateLimitUtf8Error);
+    });
+
+    it('row 5: a retry-after that is not a signed 64-bit integer, in the global branch, rejects with RateLimitI64Error', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({
+        fault: {
+          kind: 'headers',
+          status: 429,
+          headers: { 'x-ratelimit-global': 'true', 'retry-after': '99999999999999999999' },
+        },
+      });
+      await expect(e2e.client.users.me.get()).rejects.toBeInstanceOf(RateLimitI64Error);
+    });
+
+    it('rows 4–5 in the non-global branch: the request is sent again', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({ fault: { kind: 'headers', headers: { 'x-ratelimit-remaining': '\u00c3\u0028' } } });
+      e2e.service.inject({ fault: { kind: 'headers', headers: { 'x-ratelimit-reset': 'soon' } } });
+      expect(await e2e.client.users.me.get()).toMatchObject({ route: 'UsersMe' });
+      expect(e2e.service.requests).toHaveLength(3);
+    });
+  });
+
+  describe('concurrency over HTTP', () => {
+    it('hundreds of calls over a handful of buckets: all complete, zero 429s, never more than the limit per window', async () => {
+      e2e = await startE2E({
+        defaultLimit: { limit: 5, windowMs: 1000 },
+        routes: { ChannelsIdMessages: { limit: 10, windowMs: 2000 } },
+        global: { limit: 1000, windowMs: 1000 },
+      });
+      const { client, service } = e2e;
+      const calls: Promise<unknown>[] = [];
+      for (let i = 0; i < 300; i++) {
+        const channel = CHANNELS[i % CHANNELS.length]!;
+        const guild = GUILDS[Math.floor(i / 4) % GUILDS.length]!;
+        switch (i % 4) {
+          case 0:
+            calls.push(client.channels.messages.create(channel, { content: `#${i}` }));
+            break;
+          case 1:
+            calls.push(client.channels.messages.list(channel, { limit: 1 }));
+            break;
+          case 2:
+            calls.push(client.guilds.members.list(guild));
+            break;
+          default:
+            calls.push(client.gateway.get());
+        }
       }
-    }
-    const results = await e2e.drive(calls, 100);
-    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
-    expect(service.requests).toHaveLength(300);
-    expect(service.requests.filter((r) => r.status === 429)).toHaveLength(0);
-    const buckets = new Set(service.requests.map((r) => r.bucketKey));
-    expect(buckets.size).toBe(3 + 2 + 1);
-    for (const bucketKey of buckets) {
-      expect(service.maxPerWindow(bucketKey), bucketKey).toBeLessThanOrEqual(service.limitOf(bucketKey).limit);
-    }
-  }, 60_000);
+      const results = await e2e.drive(calls, 100);
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+      expect(service.requests).toHaveLength(300);
+      expect(service.requests.filter((r) => r.status === 429)).toHaveLength(0);
+      const buckets = new Set(service.requests.map((r) => r.bucketKey));
+      expect(buckets.size).toBe(3 + 2 + 1);
+      for (const bucketKey of buckets) {
+        expect(service.maxPerWindow(bucketKey), bucketKey).toBeLessThanOrEqual(service.limitOf(bucketKey).limit);
+      }
+    }, 60_000);
+  });
+
+  describe('transport faults', () => {
+    it('a dropped connection on a GET is retried; on a POST it reaches the caller', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({ fault: { kind: 'drop' } });
+      const [get] = await e2e.drive([e2e.client.gateway.get()]);
+      expect(get!.status).toBe('fulfilled');
+      e2e.service.inject({ fault: { kind: 'drop' } });
+      const [post] = await e2e.drive([e2e.client.channels.messages.create(CHANNELS[0]!, { content: 'once' })]);
+      expect(post!.status).toBe('rejected');
+      expect(e2e.service.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    });
+
+    it('a 5xx storm: idempotent calls retry a bounded number of times, then the error reaches the caller', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({ fault: { kind: 'status', status: 502 }, times: 10 });
+      const [result] = await e2e.drive([e2e.client.gateway.get()]);
+      expect(result).toMatchObject({ status: 'rejected', reason: { name: 'HttpError', status: 502 } });
+      expect(e2e.service.requests).toHaveLength(3);
+    });
+
+    it('a slow response past the timeout fails the call with a timeout, and frees the bucket', async () => {
+      e2e = await startE2E();
+      const client = e2e.newClient({ timeout: 50 });
+      e2e.service.inject({ fault: { kind: 'slow', delayMs: 500 } });
+      await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError' });
+      expect(await client.gateway.get()).toMatchObject({ route: 'Gateway' });
+    });
+  });
 });
-
-describe('transport faults', () => {
-  it('a dropped connection on a GET is retried; on a POST it reaches the caller', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'drop' } });
-    const [get] = await e2e.drive([e2e.client.gateway.get()]);
-    expect(get!.status).toBe('fulfilled');
-    e2e.service.inject({ fault: { kind: 'drop' } });
-    const [post] = await e2e.drive([e2e.client.channels.messages.create(CHANNELS[0]!, { content: 'once' })]);
-    expect(post!.status).toBe('rejected');
-    expect(e2e.service.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-  });
-
-  it('a 5xx storm: idempotent calls retry a bounded number of times, then the error reaches the caller', async () => {
-    e2e = await startE2E();
-    e2e.service.inject({ fault: { kind: 'status', status: 502 }, times: 10 });
-    const [result] = await e2e.drive([e2e.client.gateway.get()]);
-    expect(result).toMatchObject({ status: 'rejected', reason: { name: 'HttpError', status: 502 } });
-    expect(e2e.service.requests).toHaveLength(3);
-  });
-
-  it('a slow response past the timeout fails the call with a timeout, and frees the bucket', async () => {
-    e2e = await startE2E();
-    const client = e2e.newClient({ timeout: 50 });
-    e2e.service.inject({ fault: { kind: 'slow', delayMs: 500 } });
-    await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(await client.gateway.get()).toMatchObject({ route: 'Gateway' });
-  });
-});
-

@@ -20,12 +20,15 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> = {}): Promise<E2E> {
+/** A transport for the clients: the runtime's fetch (default) or another, closed with the harness. */
+export type Transport = typeof fetch & { close?(): Promise<void> };
+
+export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> = {}, transport: Transport = fetch): Promise<E2E> {
   let inFlight = 0;
   const countingFetch: typeof fetch = async (input, init) => {
     inFlight += 1;
     try {
-      return await fetch(input, init);
+      return await transport(input, init);
     } finally {
       inFlight -= 1;
     }
@@ -81,6 +84,7 @@ export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> =
     async stop() {
       await Promise.all(clients.map((client) => client.close()));
       await service.stop();
+      await transport.close?.();
     },
   };
   return e2e;

@@ -1,0 +1,1 @@
+export { undiciFetch, type UndiciFetch, type UndiciFetchOptions } from './undici-fetch.ts';
