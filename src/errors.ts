@@ -79,3 +79,40 @@ export class ClientClosedError extends Error {
     this.name = 'ClientClosedError';
   }
 }
+
+/**
+ * An attempt got no response within the client's `timeout`. Raised instead of ky's TimeoutError,
+ * which carries the Request (and with it the Authorization header).
+ */
+export class RequestTimeoutError extends Error {
+  readonly method: string;
+  readonly routeKey: string;
+  readonly bucketKey: string;
+  readonly timeoutMs: number;
+  constructor(method: string, routeKey: string, bucketKey: string, timeoutMs: number) {
+    super(`${method} ${routeKey} got no response within ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+    this.method = method;
+    this.routeKey = routeKey;
+    this.bucketKey = bucketKey;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The request failed on the network (refused, reset, dropped) after the transport retries an
+ * idempotent request is allowed. `cause` is the transport's own error. Raised instead of ky's
+ * NetworkError, which carries the Request.
+ */
+export class NetworkError extends Error {
+  readonly method: string;
+  readonly routeKey: string;
+  readonly bucketKey: string;
+  constructor(method: string, routeKey: string, bucketKey: string, cause: unknown) {
+    super(`${method} ${routeKey} failed on the network`, { cause });
+    this.name = 'NetworkError';
+    this.method = method;
+    this.routeKey = routeKey;
+    this.bucketKey = bucketKey;
+  }
+}

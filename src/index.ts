@@ -6,9 +6,11 @@ export type { BucketView, ClientOptions, RawRequestOptions, TollgateClient } fro
 export {
   ClientClosedError,
   HttpError,
+  NetworkError,
   RateLimitI64Error,
   RateLimitUtf8Error,
   RateLimitWaitError,
+  RequestTimeoutError,
   TollgateArgumentError,
   type WaitReason,
 } from './errors.ts';

@@ -2,11 +2,11 @@
  * `createClient`: options checked once, one ky instance whose hooks are the limiter, the typed
  * resources from `generated/`, `request` for raw calls, the read-only bucket view and `close`.
  */
-import ky, { type KyInstance } from 'ky';
+import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import { z } from 'zod';
 import { createResources, type Resources } from '../../generated/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { ClientClosedError, HttpError, TollgateArgumentError } from '../errors.ts';
+import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { kyRetryOptions, Limiter, type WaitEvent } from '../limiter/limiter.ts';
 import type { BucketRecord } from '../limiter/rules.ts';
 import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
@@ -123,11 +123,13 @@ class ClientCore {
   readonly #limiter: Limiter;
   readonly #baseUrl: string;
   readonly #token: string | undefined;
+  readonly #timeoutMs: number | false;
   #closed = false;
 
   constructor(options: z.infer<typeof optionsSchema>) {
     this.#baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.#token = options.token;
+    this.#timeoutMs = options.timeout ?? 15_000;
     const clock = options.clock ?? systemClock;
     this.#limiter = new Limiter({
       clock,
@@ -138,9 +140,11 @@ class ClientCore {
       transportRetries: options.transportRetries ?? 2,
     });
     this.#ky = ky.create({
-      fetch: options.fetch,
-      headers: options.headers,
-      timeout: options.timeout ?? 15_000,
+      ...(options.fetch && { fetch: options.fetch }),
+      ...(options.headers && { headers: options.headers }),
+      timeout: this.#timeoutMs,
+      // A redirect is returned, never followed: Authorization must not follow it to another origin.
+      redirect: 'manual',
       throwHttpErrors: false,
       retry: kyRetryOptions,
       hooks: this.#limiter.hooks(),
@@ -202,6 +206,15 @@ class ClientCore {
     return this.#send(upper, path, routeKey, bucketKey, { ...options, authenticated: true });
   }
 
+  /** The call's own headers plus Authorization (unless the call set its own). A plain object on the common path: ky merges it cheaply. */
+  #headersOf(options: RawRequestOptions & { readonly authenticated: boolean }): HeadersInit {
+    const token = options.authenticated ? this.#token : undefined;
+    if (options.headers === undefined) return token === undefined ? NO_HEADERS : { authorization: token };
+    const headers = new Headers(options.headers);
+    if (token !== undefined && !headers.has('authorization')) headers.set('authorization', token);
+    return headers;
+  }
+
   async #send(
     method: string,
     path: string,
@@ -214,26 +227,28 @@ class ClientCore {
     if (maxWait !== undefined && !(typeof maxWait === 'number' && maxWait >= 0)) {
       throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
     }
-    const headers = new Headers(options.headers);
-    if (options.authenticated && this.#token !== undefined && !headers.has('authorization')) {
-      headers.set('authorization', this.#token);
-    }
+    const headers = this.#headersOf(options);
     const call = this.#limiter.newCall(routeKey, bucketKey, method, options.signal, maxWait);
     try {
-      return await this.#ky(this.#baseUrl + path, {
-        method,
-        headers,
-        json: options.json,
-        body: options.body,
-        searchParams: toSearchParams(options.query),
-        signal: options.signal,
-        context: Limiter.context(call),
-      });
+      // Only the options in use: ky merges every key given, undefined ones too.
+      const kyOptions: Options = { method, headers, context: Limiter.context(call) };
+      if (options.json !== undefined) kyOptions.json = options.json;
+      if (options.body !== undefined) kyOptions.body = options.body;
+      if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
+      if (options.signal !== undefined) kyOptions.signal = options.signal;
+      return await this.#ky(this.#baseUrl + path, kyOptions);
+    } catch (error) {
+      // ky's errors hold the Request, Authorization header included: callers get ours instead.
+      if (isTimeoutError(error)) throw new RequestTimeoutError(method, routeKey, bucketKey, this.#timeoutMs || 0);
+      if (isNetworkError(error)) throw new NetworkError(method, routeKey, bucketKey, error.cause);
+      throw error;
     } finally {
       await this.#limiter.finish(call);
     }
   }
 }
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 const OPTION_KEYS = new Set(['signal', 'headers', 'maxWait', 'query']);
 

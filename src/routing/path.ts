@@ -73,8 +73,16 @@ export function buildPath(pattern: readonly PathSegment[], args: readonly unknow
   return { path, values };
 }
 
+const camelCases = new Map<string, string>();
+
+/** `channel_id` → `channelId`, as the generated signatures name parameters (cached: a call builds a path per request). */
 export function camelCase(name: string): string {
-  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  let camel = camelCases.get(name);
+  if (camel === undefined) {
+    camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    if (camelCases.size < 1000) camelCases.set(name, camel);
+  }
+  return camel;
 }
 
 function describe(value: unknown): string {
