@@ -25,7 +25,11 @@ export interface DecisionResult {
 export async function runDecisionBench(): Promise<DecisionResult[]> {
   const nowMs = Date.now();
   const reset = String(Math.floor(nowMs / 1000) + 3600);
-  const values: Record<string, string> = { 'x-ratelimit-limit': '1000000000', 'x-ratelimit-remaining': '999999999', 'x-ratelimit-reset': reset };
+  const values: Record<string, string> = {
+    'x-ratelimit-limit': '1000000000',
+    'x-ratelimit-remaining': '999999999',
+    'x-ratelimit-reset': reset,
+  };
   const read = (name: string) => values[name] ?? null;
   const state = newBucketState();
   state.record = { limit: 1_000_000_000, remaining: 999_999_999, reset: Number(reset) };
@@ -62,7 +66,8 @@ export async function runDecisionBench(): Promise<DecisionResult[]> {
   });
   await bench.run();
   return bench.tasks.map((task) => {
-    const result = task.result as { latency?: { mean: number; rme: number; samplesCount?: number; samples?: unknown[] } } | undefined;
+    const result = task.result as
+      { latency?: { mean: number; rme: number; samplesCount?: number; samples?: unknown[] } } | undefined;
     const latency = result?.latency;
     if (!latency) throw new Error(`benchmark ${task.name} produced no result`);
     return {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
+import { specMinimumMs } from './rate-limits.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -26,6 +27,8 @@ export interface SharedStoreResult {
   readonly bucket429s: number;
   readonly maxPerWindow: number;
   readonly limitPerWindow: number;
+  /** The least time the spec's rules allow for the same requests from the same start (limited scenario). */
+  readonly specMinimumSeconds: number | undefined;
 }
 
 interface WorkerReport {
@@ -36,7 +39,10 @@ interface WorkerReport {
 
 async function run(scenario: 'limited' | 'overhead', processes: number, total: number): Promise<SharedStoreResult> {
   const limit: RateLimit = scenario === 'limited' ? { limit: 5, windowMs: 1000 } : { limit: 100_000, windowMs: 1000 };
-  const service = await new ReferenceService({ defaultLimit: limit, global: { limit: 1_000_000, windowMs: 1000 } }).start();
+  const service = await new ReferenceService({
+    defaultLimit: limit,
+    global: { limit: 1_000_000, windowMs: 1000 },
+  }).start();
   const buckets = ['1', '2', '3', '4'];
   const prefix = `tollgate-bench:${randomUUID().slice(0, 8)}`;
   try {
@@ -62,8 +68,11 @@ async function run(scenario: 'limited' | 'overhead', processes: number, total: n
     });
     for (const { lines } of workers) await lines.next(); // ready
     const started = performance.now();
+    const startedAt = Date.now();
     for (const { child } of workers) child.stdin.write('go\n');
-    const reports = await Promise.all(workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as WorkerReport));
+    const reports = await Promise.all(
+      workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as WorkerReport),
+    );
     const seconds = (performance.now() - started) / 1000;
     const failures = reports.flatMap((report) => report.failures);
     if (failures.length > 0) throw new Error(`shared-store bench: ${failures.length} calls failed: ${failures[0]}`);
@@ -79,6 +88,15 @@ async function run(scenario: 'limited' | 'overhead', processes: number, total: n
       bucket429s: service.requests.filter((request) => request.status === 429 && !request.global).length,
       maxPerWindow: Math.max(...buckets.map((channel) => service.maxPerWindow(`ChannelsId:${channel}`))),
       limitPerWindow: limit.limit,
+      specMinimumSeconds:
+        scenario === 'limited'
+          ? specMinimumMs(startedAt, {
+              buckets: buckets.length,
+              requestsPerBucket: completed / buckets.length,
+              callers: processes * 16,
+              limit,
+            }) / 1000
+          : undefined,
     };
   } finally {
     await service.stop();

@@ -1,52 +1,301 @@
 /**
- * `npm run bench`: the benchmarks (never part of `npm test`). Prints a table and writes JSON to
- * bench/results/.
+ * `npm run bench` (never part of `npm test`): every suite of bench/, one after the other, in one
+ * run, so the ratios compare figures from the same machine and moment. Prints tables, writes
+ * JSON and the chart to bench/results/, and rewrites the README's results section.
+ *
+ *   npm run bench                    all suites (about 3 minutes here)
+ *   npm run bench -- overhead memory only the suites named
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runDecisionBench } from '../bench/decision.ts';
-import { runSharedStoreBench } from '../bench/shared-store.ts';
+import { renderRateLimitChart } from '../bench/chart.ts';
+import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
+import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
+import { runOverheadBench, type OverheadResult } from '../bench/overhead.ts';
+import { runRateLimitBench, SCENARIO, type RateLimitRun } from '../bench/rate-limits.ts';
+import { runSharedStoreBench, type SharedStoreResult } from '../bench/shared-store.ts';
 
-const resultsDir = fileURLToPath(new URL('../bench/results/', import.meta.url));
+const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory'] as const;
+type Suite = (typeof SUITES)[number];
 
-const decisions = await runDecisionBench();
-console.log('\nLimiter decision (pre-check + post-update, in memory)');
-console.table(
-  decisions.map((result) => ({
-    task: result.name,
-    'ns/decision': result.nsPerDecision.toFixed(1),
-    '±%': result.relativeMarginPercent.toFixed(2),
-    samples: result.samples,
-  })),
-);
-await mkdir(resultsDir, { recursive: true });
-await writeFile(
-  join(resultsDir, 'decision.json'),
-  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), decisions }, null, 2)}\n`,
-);
-console.log(`results: ${join('bench', 'results', 'decision.json')}`);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const resultsDir = join(root, 'bench', 'results');
 
-const shared = await runSharedStoreBench();
-console.log('\nShared store: processes on one Redis against the reference service (4 buckets)');
-console.table(
-  shared.map((result) => ({
-    scenario: result.scenario,
-    processes: result.processes,
-    requests: result.requests,
-    's': result.seconds.toFixed(2),
-    'requests/s': result.requestsPerSecond.toFixed(1),
-    'round trips/request': result.roundTripsPerRequest.toFixed(2),
-    'bucket 429s': result.bucket429s,
-    'max/window (limit)': `${result.maxPerWindow} (${result.limitPerWindow})`,
-  })),
-);
-for (const scenario of ['limited', 'overhead'] as const) {
-  const one = shared.find((result) => result.scenario === scenario && result.processes === 1)!;
-  const four = shared.find((result) => result.scenario === scenario && result.processes === 4)!;
-  console.log(`${scenario}: 4 processes / 1 process aggregate throughput = ${(four.requestsPerSecond / one.requestsPerSecond).toFixed(2)}×`);
+const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+for (const name of asked) {
+  if (!(SUITES as readonly string[]).includes(name)) {
+    console.error(`unknown suite "${name}"; suites: ${SUITES.join(', ')}`);
+    process.exit(2);
+  }
 }
-await writeFile(
-  join(resultsDir, 'shared-store.json'),
-  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results: shared }, null, 2)}\n`,
-);
+const suites = new Set<Suite>(asked.length > 0 ? (asked as Suite[]) : SUITES);
+const benchStarted = performance.now();
+await mkdir(resultsDir, { recursive: true });
+
+async function save(name: string, results: unknown): Promise<void> {
+  const file = join(resultsDir, `${name}.json`);
+  await writeFile(
+    file,
+    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
+  );
+  console.log(`→ ${join('bench', 'results', `${name}.json`)}`);
+}
+
+async function load<T>(name: string): Promise<T | undefined> {
+  try {
+    return (JSON.parse(await readFile(join(resultsDir, `${name}.json`), 'utf8')) as { results: T }).results;
+  } catch {
+    return undefined;
+  }
+}
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+
+if (suites.has('decision')) {
+  console.log('\n1. Decision cost: pre-check + post-update, memory store (tinybench, 1000 decisions per sample)');
+  const decisions = await runDecisionBench();
+  console.table(
+    decisions.map((r) => ({
+      task: r.name,
+      'ns/decision': fixed(r.nsPerDecision, 1),
+      '±%': fixed(r.relativeMarginPercent, 2),
+      samples: r.samples,
+    })),
+  );
+  await save('decision', decisions);
+}
+
+if (suites.has('overhead')) {
+  console.log(
+    '\n2. Overhead: requests/s against one upstream in its own process (32 concurrent, median of 3 rounds of 1.5 s)',
+  );
+  const overhead = await runOverheadBench({ concurrency: 32, seconds: 1.5, warmupSeconds: 0.5, rounds: 3 });
+  console.table(
+    overhead.map((r) => ({
+      mix: r.mix,
+      client: r.client,
+      'requests/s': fixed(r.requestsPerSecond),
+      'of undici request': fixed(r.ofCeiling, 2),
+    })),
+  );
+  await save('overhead', overhead);
+}
+
+if (suites.has('rate-limits')) {
+  const { buckets, requestsPerBucket, callers, limit } = SCENARIO;
+  console.log(
+    `\n3. Rate limits: ${buckets} buckets × ${requestsPerBucket} requests, ${callers} callers, limit ${limit.limit} per ${limit.windowMs} ms`,
+  );
+  const runs = await runRateLimitBench();
+  console.table(runs.map((r) => rateLimitRow(r)));
+  await save('rate-limits', runs);
+  await writeFile(join(resultsDir, 'rate-limits.svg'), await renderRateLimitChart(runs, SCENARIO));
+  console.log(`→ ${join('bench', 'results', 'rate-limits.svg')}`);
+}
+
+if (suites.has('shared-store')) {
+  console.log('\n4. Shared store: processes on one Redis against the reference service (4 buckets)');
+  const shared = await runSharedStoreBench();
+  console.table(shared.map((r) => sharedRow(r)));
+  await save('shared-store', shared);
+}
+
+if (suites.has('memory')) {
+  console.log('\n5. Memory: a million distinct channel ids through the limiter (memory store)');
+  const memory = await runMemoryBench();
+  console.table([memoryRow(memory)]);
+  await save('memory', memory);
+}
+
+// The targets, from the latest results of every suite (this run's where it ran them).
+const targets = summarise({
+  decision: await load<DecisionResult[]>('decision'),
+  overhead: await load<OverheadResult[]>('overhead'),
+  rateLimits: await load<RateLimitRun[]>('rate-limits'),
+  shared: await load<SharedStoreResult[]>('shared-store'),
+  memory: await load<MemoryResult>('memory'),
+});
+console.log('\nTargets');
+console.table(targets);
+await save('targets', targets);
+await updateReadme();
+console.log(`\nbench finished in ${fixed((performance.now() - benchStarted) / 1000, 1)} s`);
+
+function rateLimitRow(r: RateLimitRun) {
+  return {
+    client: r.client,
+    s: fixed(r.seconds, 2),
+    'spec minimum s': fixed(r.specMinimumSeconds, 2),
+    'of spec minimum': fixed(r.specMinimumSeconds / r.seconds, 2),
+    'limits minimum s': fixed(r.limitsMinimumSeconds, 2),
+    sent: r.requestsSent,
+    '429s': r.status429,
+    '429s after first contact': r.status429AfterFirstContact,
+    'max/window': r.maxPerWindow,
+  };
+}
+
+function sharedRow(r: SharedStoreResult) {
+  return {
+    scenario: r.scenario,
+    processes: r.processes,
+    requests: r.requests,
+    s: fixed(r.seconds, 2),
+    'requests/s': fixed(r.requestsPerSecond, 1),
+    'of spec minimum': r.specMinimumSeconds === undefined ? '' : fixed(r.specMinimumSeconds / r.seconds, 2),
+    'round trips/request': fixed(r.roundTripsPerRequest, 2),
+    'bucket 429s': r.bucket429s,
+    'max/window (limit)': `${r.maxPerWindow} (${r.limitPerWindow})`,
+  };
+}
+
+function memoryRow(r: MemoryResult) {
+  return {
+    buckets: r.buckets,
+    'heap/bucket (B)': fixed(r.heapPerBucketBytes),
+    'heap with them (MiB)': fixed(r.heapWithBucketsMiB, 1),
+    'buckets after reset': r.bucketsAfterShed,
+    'heap after (MiB)': fixed(r.heapAfterShedMiB, 1),
+    'long run: ids': r.longRunIds,
+    'long run: most held': r.longRunMostBuckets,
+    'long run: heap (MiB)': fixed(r.longRunHeapMiB, 1),
+  };
+}
+
+interface Target {
+  readonly target: string;
+  readonly measured: string;
+  readonly met: string;
+}
+
+function summarise(results: {
+  decision: DecisionResult[] | undefined;
+  overhead: OverheadResult[] | undefined;
+  rateLimits: RateLimitRun[] | undefined;
+  shared: SharedStoreResult[] | undefined;
+  memory: MemoryResult | undefined;
+}): Target[] {
+  const targets: Target[] = [];
+  const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
+  if (results.overhead) {
+    for (const mix of new Set(results.overhead.map((r) => r.mix))) {
+      const of = (client: string) =>
+        results.overhead!.find((r) => r.mix === mix && r.client === client)?.requestsPerSecond ?? NaN;
+      const best = Math.max(
+        ...results.overhead
+          .filter((r) => r.mix === mix && r.client.startsWith('tollgate (memory'))
+          .map((r) => r.requestsPerSecond),
+      );
+      const ratio = best / of('@discordjs/rest');
+      targets.push({
+        target: `memory store ≥ 1.2× @discordjs/rest requests/s (${mix})`,
+        measured: `${fixed(ratio, 2)}×`,
+        met: yes(ratio >= 1.2),
+      });
+    }
+  }
+  if (results.decision) {
+    const pure = results.decision[0]!;
+    targets.push({
+      target: 'one decision < 1 µs',
+      measured: `${fixed(pure.nsPerDecision)} ns`,
+      met: yes(pure.nsPerDecision < 1000),
+    });
+  }
+  const after = [
+    ...(results.rateLimits?.filter((r) => r.client === 'tollgate').map((r) => r.status429AfterFirstContact) ?? []),
+    ...(results.shared?.map((r) => r.bucket429s) ?? []),
+  ];
+  if (after.length > 0) {
+    const total = after.reduce((sum, count) => sum + count, 0);
+    targets.push({
+      target: 'zero 429s after first contact (rate-limit and shared-store scenarios)',
+      measured: String(total),
+      met: yes(total === 0),
+    });
+  }
+  const four = results.shared?.find((r) => r.scenario === 'limited' && r.processes === 4);
+  if (four?.specMinimumSeconds !== undefined) {
+    const ratio = four.specMinimumSeconds / four.seconds;
+    targets.push({
+      target: '4 processes on Redis ≥ 0.9× the aggregate the spec’s rules allow',
+      measured: `${fixed(ratio, 2)}×`,
+      met: yes(ratio >= 0.9),
+    });
+  }
+  if (results.memory) {
+    targets.push({
+      target: 'bucket map bounded over a million distinct ids',
+      measured: `${fixed(results.memory.heapPerBucketBytes)} B/bucket; most held in the long run ${results.memory.longRunMostBuckets}`,
+      met: yes(
+        results.memory.bucketsAfterShed <= 1 && results.memory.longRunMostBuckets < results.memory.longRunIds / 100,
+      ),
+    });
+  }
+  return targets;
+}
+
+/** Rewrites the README between its bench markers with the latest tables (a Markdown copy of them). */
+async function updateReadme(): Promise<void> {
+  const readmePath = join(root, 'README.md');
+  const readme = await readFile(readmePath, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from === -1 || to < from) throw new Error('README.md: the bench markers are missing');
+  const sections: string[] = [];
+  const decision = await load<DecisionResult[]>('decision');
+  const overhead = await load<OverheadResult[]>('overhead');
+  const rateLimits = await load<RateLimitRun[]>('rate-limits');
+  const shared = await load<SharedStoreResult[]>('shared-store');
+  const memory = await load<MemoryResult>('memory');
+  const targets = await load<Target[]>('targets');
+  if (targets) sections.push('**Targets**\n\n' + markdownTable(targets.map((t) => ({ ...t }))));
+  if (overhead) {
+    sections.push(
+      '**Overhead** (requests/s, 32 concurrent, upstream in its own process)\n\n' +
+        markdownTable(
+          overhead.map((r) => ({
+            mix: r.mix,
+            client: r.client,
+            'requests/s': fixed(r.requestsPerSecond),
+            'of undici request': fixed(r.ofCeiling, 2),
+          })),
+        ),
+    );
+  }
+  if (decision)
+    sections.push(
+      '**Decision cost**\n\n' +
+        markdownTable(decision.map((r) => ({ task: r.name, 'ns/decision': fixed(r.nsPerDecision, 1) }))),
+    );
+  if (rateLimits) {
+    const { buckets, requestsPerBucket, callers, limit } = SCENARIO;
+    sections.push(
+      `**Rate limits** (${buckets} buckets × ${requestsPerBucket} requests, ${callers} callers, limit ${limit.limit} per ${limit.windowMs} ms)\n\n` +
+        markdownTable(rateLimits.map((r) => rateLimitRow(r))) +
+        '\n\n![Requests accepted over time: tollgate and @discordjs/rest against what the limits and the spec allow](bench/results/rate-limits.svg)',
+    );
+  }
+  if (shared)
+    sections.push(
+      '**Shared store** (processes on one Redis, 4 buckets)\n\n' + markdownTable(shared.map((r) => sharedRow(r))),
+    );
+  if (memory)
+    sections.push('**Memory** (memory store, a million distinct channel ids)\n\n' + markdownTable([memoryRow(memory)]));
+  const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
+  await writeFile(readmePath, readme.slice(0, from + start.length) + body + readme.slice(to));
+}
+
+function markdownTable(rows: readonly Record<string, string | number>[]): string {
+  const columns = Object.keys(rows[0] ?? {});
+  const line = (cells: readonly (string | number)[]) =>
+    `| ${cells.map((cell) => String(cell).replaceAll('|', '\\|')).join(' | ')} |`;
+  return [
+    line(columns),
+    line(columns.map(() => '---')),
+    ...rows.map((row) => line(columns.map((column) => row[column] ?? ''))),
+  ].join('\n');
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * `tollgate-reference-service`: the reference service from the command line.
- *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000
- * Prints the base URL, then one line per second with requests and 429s; Ctrl-C stops it.
+ *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000 [--dialect discord] [--quiet]
+ * Prints the base URL, then (unless --quiet) one line per second with requests and 429s; Ctrl-C stops it.
  */
 import { parseArgs } from 'node:util';
 import { ReferenceService } from './reference-service.ts';
@@ -14,16 +14,26 @@ const { values } = parseArgs({
     window: { type: 'string', default: '1000' },
     'global-limit': { type: 'string', default: '50' },
     'global-window': { type: 'string', default: '1000' },
+    dialect: { type: 'string', default: 'spec' },
+    quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  console.log('usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000]');
+  console.log(
+    'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--dialect spec|discord] [--quiet]',
+  );
   process.exit(0);
 }
 
-const number = (name: keyof typeof values): number => {
+if (values.dialect !== 'spec' && values.dialect !== 'discord') {
+  console.error(`--dialect must be spec or discord, got ${values.dialect}`);
+  process.exit(2);
+}
+const dialect = values.dialect;
+
+const number = (name: 'port' | 'limit' | 'window' | 'global-limit' | 'global-window'): number => {
   const value = Number(values[name]);
   if (!Number.isInteger(value) || value < 0) {
     console.error(`--${name} must be a whole number, got ${String(values[name])}`);
@@ -36,23 +46,22 @@ const service = await new ReferenceService({
   port: number('port'),
   defaultLimit: { limit: number('limit'), windowMs: number('window') },
   global: { limit: number('global-limit'), windowMs: number('global-window') },
+  dialect,
 }).start();
 console.log(`reference service listening: ${service.baseUrl}`);
 
-let reported = 0;
+// Each second the record is taken and cleared, so a long run keeps no more than a second of it.
 const ticker = setInterval(() => {
-  const fresh = service.requests.slice(reported);
-  reported = service.requests.length;
-  if (fresh.length > 0) {
-    const limited = fresh.filter((request) => request.status === 429).length;
-    console.log(`${new Date().toISOString()} ${fresh.length} requests, ${limited} answered 429`);
-  }
+  const fresh = service.requests.splice(0);
+  if (values.quiet || fresh.length === 0) return;
+  const limited = fresh.filter((request) => request.status === 429).length;
+  console.log(`${new Date().toISOString()} ${fresh.length} requests, ${limited} answered 429`);
 }, 1000);
 
 const stop = async () => {
   clearInterval(ticker);
   await service.stop();
-  console.log(`stopped after ${service.requests.length} requests`);
+  console.log('stopped');
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());

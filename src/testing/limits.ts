@@ -47,7 +47,11 @@ export class LimitEnforcer {
   readonly #windows = new Map<string, Window>();
 
   constructor(options: LimitOptions, clock: Clock) {
-    for (const [name, limit] of Object.entries({ defaultLimit: options.defaultLimit, global: options.global, ...options.routes })) {
+    for (const [name, limit] of Object.entries({
+      defaultLimit: options.defaultLimit,
+      global: options.global,
+      ...options.routes,
+    })) {
       if (limit !== undefined && !(Number.isInteger(limit.limit) && limit.limit >= 1 && limit.windowMs >= 1)) {
         throw new TypeError(`rate limits: ${name} needs a whole limit ≥ 1 and windowMs ≥ 1`);
       }

@@ -25,6 +25,12 @@ export interface ReferenceServiceOptions extends LimitOptions {
   readonly basePath?: string;
   /** Time source for windows and records (a test can share one with the client). */
   readonly clock?: Clock;
+  /**
+   * Header dialect. `spec` (default): the spec's headers, retry-after in ms. `discord`: also
+   * Discord's x-ratelimit-reset-after (seconds), x-ratelimit-bucket and x-ratelimit-scope, and
+   * retry-after in seconds, so Discord clients (@discordjs/rest) run against the same limits.
+   */
+  readonly dialect?: 'spec' | 'discord';
 }
 
 /** A scripted fault for the next matching request(s). */
@@ -78,6 +84,11 @@ export class ReferenceService {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#limits = new LimitEnforcer(options, this.#clock);
+    if (options.dialect !== undefined && options.dialect !== 'spec' && options.dialect !== 'discord') {
+      throw new TypeError(
+        `reference service: dialect must be 'spec' or 'discord', got ${JSON.stringify(options.dialect)}`,
+      );
+    }
   }
 
   /** Starts listening on 127.0.0.1; resolves once the port is bound. */
@@ -161,7 +172,9 @@ export class ReferenceService {
       for await (const chunk of request) size += (chunk as Buffer).length;
       const url = new URL(request.url ?? '/', 'http://reference.invalid');
       const method = request.method ?? 'GET';
-      const path = url.pathname.startsWith(this.#basePath()) ? url.pathname.slice(this.#basePath().length) : url.pathname;
+      const path = url.pathname.startsWith(this.#basePath())
+        ? url.pathname.slice(this.#basePath().length)
+        : url.pathname;
       const bucketKey = routeKeyOf(method, path);
       const routeKey = bucketKey.split(':')[0]!;
       const fault = this.#takeFault(bucketKey);
@@ -186,14 +199,27 @@ export class ReferenceService {
       const auth = request.headers.authorization ?? '';
       if (fault?.kind === 'global') {
         record(429, true);
-        return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(fault.retryAfterMs));
+        return send(
+          response,
+          429,
+          { message: 'You are being rate limited.', global: true },
+          this.#globalHeaders(fault.retryAfterMs),
+        );
       }
       const decision = this.#limits.count(bucketKey, auth);
       if (decision.global) {
         record(429, true);
-        return send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(decision.retryAfterMs));
+        return send(
+          response,
+          429,
+          { message: 'You are being rate limited.', global: true },
+          this.#globalHeaders(decision.retryAfterMs),
+        );
       }
-      const { headers } = decision;
+      const headers =
+        this.#options.dialect === 'discord'
+          ? { ...decision.headers, ...discordBucketHeaders(bucketKey, decision.retryAfterMs) }
+          : decision.headers;
       if (fault?.kind === 'headers') {
         record(fault.status ?? 200);
         return send(response, fault.status ?? 200, { route: routeKey }, { ...headers, ...fault.headers });
@@ -204,7 +230,12 @@ export class ReferenceService {
       }
       if (decision.limited) {
         record(429);
-        return send(response, 429, { message: 'You are being rate limited.' }, { ...headers, 'retry-after': String(decision.retryAfterMs) });
+        return send(
+          response,
+          429,
+          { message: 'You are being rate limited.' },
+          { ...headers, 'retry-after': this.#retryAfter(decision.retryAfterMs) },
+        );
       }
       record(200);
       send(response, 200, { route: routeKey, method, received: size }, headers);
@@ -213,6 +244,18 @@ export class ReferenceService {
     } finally {
       this.#inFlight -= 1;
     }
+  }
+
+  /** retry-after in the dialect's unit: ms (spec) or seconds (Discord). */
+  #retryAfter(ms: number): string {
+    return this.#options.dialect === 'discord' ? (Math.max(0, ms) / 1000).toFixed(3) : String(Math.max(0, ms));
+  }
+
+  #globalHeaders(retryAfterMs: number | undefined): Record<string, string> {
+    const scope: Record<string, string> = this.#options.dialect === 'discord' ? { 'x-ratelimit-scope': 'global' } : {};
+    return retryAfterMs === undefined
+      ? { 'x-ratelimit-global': 'true', ...scope }
+      : { 'x-ratelimit-global': 'true', 'retry-after': this.#retryAfter(retryAfterMs), ...scope };
   }
 
   #takeFault(bucketKey: string): Fault | undefined {
@@ -225,10 +268,13 @@ export class ReferenceService {
   }
 }
 
-function globalHeaders(retryAfterMs: number | undefined): Record<string, string> {
-  return retryAfterMs === undefined
-    ? { 'x-ratelimit-global': 'true' }
-    : { 'x-ratelimit-global': 'true', 'retry-after': String(Math.max(0, retryAfterMs)) };
+/** Discord's extra bucket headers: the bucket's name (its key without the major id) and the window's time left in seconds. */
+function discordBucketHeaders(bucketKey: string, windowLeftMs: number): Record<string, string> {
+  return {
+    'x-ratelimit-bucket': bucketKey.replace(/:\d+$/, ''),
+    'x-ratelimit-reset-after': (Math.max(0, windowLeftMs) / 1000).toFixed(3),
+    'x-ratelimit-scope': 'user',
+  };
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
