@@ -6,8 +6,9 @@
  *
  * - limits unknown (no bucket yet): one request in flight, the others wait for its headers;
  * - each request takes a reservation: at most `remaining` in a window;
- * - a window is refilled once (row 2), not once per caller; once the spec's row-3 sleep has run,
- *   its window counts as over, as the spec lets the request proceed then;
+ * - a window is refilled once (row 2), not once per caller, less the requests still in flight
+ *   (they may land in the new window); once the spec's row-3 sleep has run, its window counts
+ *   as over, as the spec lets the request proceed then;
  * - a response's `remaining` is lowered by the reservations still in flight, and a response
  *   from an older window (smaller reset) does not move the window back.
  *
@@ -72,7 +73,10 @@ export function reserve(state: BucketState, nowMs: number): ReserveDecision {
 
   const windowOver = row === 'reset-passed' || state.sleptPast === record.reset;
   if (windowOver && state.openedWindow !== record.reset) {
-    record.remaining = record.limit; // row 2, once per window
+    // Row 2, once per window. A request still in flight may be counted in the new window (it
+    // reached the service after the old one ended), so each takes a place until a response
+    // from the new window says how many are left.
+    record.remaining = Math.max(0, record.limit - state.inFlight);
     state.openedWindow = record.reset;
   }
   if (record.remaining > 0) {

@@ -75,8 +75,8 @@ if limit == 0 then return grant(0, reset) end
 local now_s = math.floor(now / 1000)
 local over = now_s > reset or slept == reset
 if over and opened ~= reset then
-  -- Row 2, once per window.
-  remaining = limit
+  -- Row 2, once per window, less the requests in flight (they may land in the new window).
+  remaining = math.max(0, limit - in_flight)
   redis.call('HSET', KEYS[1], 'remaining', int(remaining), 'opened', int(reset))
 end
 if remaining > 0 then

@@ -49,6 +49,16 @@ describe('reservation policy (concurrency beyond the spec table)', () => {
     expect(reserve(state, at(T, 600)).kind).toBe('await-response');
   });
 
+  it('a refill leaves out requests still in flight: sent at the boundary, they may count in the new window', () => {
+    // Found by the model property: limit 2, one request sent as the window ended is counted by
+    // the service in the next window; refilling to 2 would let three into that window.
+    const state = known(2, 1, T);
+    expect(reserve(state, at(T, 999)).kind).toBe('grant'); // still window T by the spec's rows
+    markSleptPast(state, T);
+    expect(reserve(state, at(T, 999)).kind).toBe('grant'); // refilled to 2 − 1 in flight
+    expect(reserve(state, at(T, 999)).kind).toBe('await-response');
+  });
+
   it('row 2 (now > reset) refills once per reset value', () => {
     const state = known(2, 0, T);
     expect(reserve(state, at(T + 1)).kind).toBe('grant');

@@ -68,7 +68,25 @@ describe.each(factories)('%s', (_, make) => {
       expect(sleep.ms).toBeGreaterThan(3_500_000);
     }
     await store.markSleptPast('B', FUTURE);
-    expect((await store.admit('B')).kind).toBe('grant'); // the window is over: refilled once
+    // The window is over, but both requests are still in flight: they may land in the new one.
+    expect((await store.admit('B')).kind).toBe('await-response');
+  });
+
+  it('a refill leaves out the requests still in flight', async () => {
+    const store = await view();
+    const probe = await store.admit('B');
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await store.settle('B', probe.reservation, { limit: 3, remaining: 3, reset: FUTURE });
+    const held = await store.admit('B');
+    if (held.kind !== 'grant') throw new Error('expected a grant');
+    await store.markSleptPast('B', FUTURE);
+    // Refilled to 3 − 1 in flight.
+    expect((await store.admit('B')).kind).toBe('grant');
+    expect((await store.admit('B')).kind).toBe('grant');
+    expect((await store.admit('B')).kind).toBe('await-response');
+    await store.settle('B', held.reservation, { limit: 3, remaining: 2, reset: FUTURE + 3 });
+    // A response from the new window: 2 left there, less the 2 still in flight: row 3.
+    expect((await store.admit('B')).kind).toBe('sleep');
   });
 
   it('a window past its reset is refilled once, not once per caller', async () => {
