@@ -111,7 +111,8 @@ export function parseI64Header(read: HeaderReader, name: string): HeaderParse {
   if (text === undefined) return { ok: false, error: new RateLimitUtf8Error(name) };
   if (!I64_TEXT.test(text)) return { ok: false, error: new RateLimitI64Error(name, text) };
   const digits = text.length - (text[0] === '+' || text[0] === '-' ? 1 : 0);
-  if (digits <= 15) return { ok: true, value: Number(text) };
+  // `+ 0` turns "-0" into 0: an integer has no negative zero.
+  if (digits <= 15) return { ok: true, value: Number(text) + 0 };
   const big = BigInt(text);
   if (big < I64_MIN || big > I64_MAX) return { ok: false, error: new RateLimitI64Error(name, text) };
   return { ok: true, value: Number(big) };

@@ -7,15 +7,16 @@ import { TollgateArgumentError } from '../errors.ts';
 import type { ParameterKind, PathSegment } from './types.ts';
 
 const U64_MAX = 18446744073709551615n;
-const DECIMAL = /^[0-9]{1,20}$/;
+/** Decimal digits; leading zeros (any number) do not count towards the 20 digits of a u64. */
+const DECIMAL = /^0*([0-9]{1,20})$/;
 
 /** The canonical decimal text (no leading zeros) of an unsigned 64-bit id, or undefined. */
 export function parseSnowflake(text: string): string | undefined {
-  if (!DECIMAL.test(text)) return undefined;
-  if (text.length < 16) return text.length > 1 && text.startsWith('0') ? String(Number(text)) : text;
-  const number = BigInt(text);
-  if (number > U64_MAX) return undefined;
-  return text.startsWith('0') ? number.toString() : text;
+  const digits = DECIMAL.exec(text)?.[1];
+  if (digits === undefined) return undefined;
+  if (digits.length < 16) return String(Number(digits));
+  const number = BigInt(digits);
+  return number > U64_MAX ? undefined : number.toString();
 }
 
 /** Checks an id and returns its canonical decimal text (no leading zeros). */

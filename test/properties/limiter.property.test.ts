@@ -1,0 +1,128 @@
+/**
+ * The limiter against a model of the service: for any interleaving of calls, responses (in any
+ * order, after any delay), aborts and clock steps, the service never sees more requests in a
+ * window than the bucket allows, and every call ends (no deadlock, no waiter left behind).
+ * The limiter runs as ky calls it (the hook pair) on the memory store, with a manual clock.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Limiter, type CallState } from '../../src/limiter/limiter.ts';
+import { MemoryStore } from '../../src/limiter/store.ts';
+import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
+import { ManualClock } from '../support/manual-clock.ts';
+import { runs } from './config.ts';
+
+type Step =
+  | { readonly kind: 'call'; readonly bucket: number }
+  | { readonly kind: 'respond'; readonly pick: number }
+  | { readonly kind: 'abort'; readonly pick: number }
+  | { readonly kind: 'advance'; readonly ms: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('call' as const), bucket: fc.nat({ max: 2 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('respond' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('abort' as const), pick: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 2500 }) }) },
+);
+
+interface Call {
+  readonly state: CallState;
+  readonly abort: AbortController;
+  /** Set when the limiter let it go: the service counted it then. */
+  decision?: LimitDecision;
+  ended: boolean;
+}
+
+/** A few event-loop turns: no HTTP here, only promise chains. */
+const turns = async () => {
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+async function run(steps: readonly Step[], limit: number, windowMs: number, startOffsetMs: number): Promise<void> {
+  const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0) + startOffsetMs, turns);
+  const service = new LimitEnforcer(
+    { defaultLimit: { limit, windowMs }, global: { limit: 1_000_000, windowMs: 1000 } },
+    clock,
+  );
+  const limiter = new Limiter({
+    clock,
+    store: new MemoryStore().forToken('Bot model', clock),
+    onWait: undefined,
+    maxWaitMs: Infinity,
+    maxHeaderResends: 3,
+    transportRetries: 0,
+  });
+  const { beforeRequest, afterResponse } = limiter.hooks();
+  const request = new Request('http://model.invalid/');
+  const calls: Call[] = [];
+  const violations: string[] = [];
+
+  const start = (bucket: number) => {
+    const abort = new AbortController();
+    const state = limiter.newCall('ChannelsId', `ChannelsId:${bucket}`, 'GET', abort.signal);
+    const call: Call = { state, abort, ended: false };
+    calls.push(call);
+    const options = { context: Limiter.context(state) } as never;
+    Promise.resolve(beforeRequest![0]!({ request, options, retryCount: 0 })).then(
+      () => {
+        call.decision = service.count(state.bucketKey, 'Bot model');
+        if (!call.decision.global && call.decision.limited)
+          violations.push(`over the limit on ${state.bucketKey} at ${clock.now()}`);
+      },
+      () => {
+        call.ended = true; // aborted while waiting
+      },
+    );
+  };
+  const respond = async (call: Call) => {
+    const decision = call.decision!;
+    if (decision.global) throw new Error('the model never binds the global limit');
+    if (decision.limited) {
+      call.ended = true; // already a violation; its retry-after wait would need the clock
+      return;
+    }
+    const response = new Response(null, { status: 200, headers: decision.headers });
+    const options = { context: Limiter.context(call.state) } as never;
+    const verdict = await afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
+    if (verdict !== undefined) violations.push(`a retry on ${call.state.bucketKey}`);
+    call.ended = true;
+  };
+  const sent = () => calls.filter((call) => call.decision !== undefined && !call.ended);
+  const waiting = () => calls.filter((call) => call.decision === undefined && !call.ended);
+
+  for (const action of steps) {
+    if (action.kind === 'call') start(action.bucket);
+    else if (action.kind === 'advance') await clock.advance(action.ms);
+    else {
+      const candidates = action.kind === 'respond' ? sent() : waiting();
+      const call = candidates[action.pick % Math.max(1, candidates.length)];
+      if (call && action.kind === 'respond') await respond(call);
+      if (call && action.kind === 'abort') call.abort.abort(new Error('caller left'));
+    }
+    await turns();
+  }
+  // Drain: answer whatever was sent, let time pass; every call must end (bounded).
+  for (let round = 0; round < 200 && calls.some((call) => !call.ended); round++) {
+    for (const call of sent()) await respond(call);
+    await clock.advance(windowMs + 1000);
+  }
+  expect(violations).toEqual([]);
+  expect(calls.filter((call) => !call.ended).map((call) => call.state.bucketKey)).toEqual([]);
+  await limiter.close();
+  expect(clock.pendingTimers).toBe(0);
+}
+
+describe('properties: the limiter against a model of the service', () => {
+  it('never more than a bucket allows per window, and every call ends', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 60, size: 'max' }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom(500, 1000, 1500, 3000),
+        fc.integer({ min: 0, max: 999 }),
+        (steps, limit, windowMs, startOffsetMs) => run(steps, limit, windowMs, startOffsetMs),
+      ),
+      runs(500),
+    );
+  }, 120_000);
+});
