@@ -37,7 +37,7 @@ export interface ClientOptions {
   readonly maxHeaderResends?: number;
   /** Transport retries for network errors and 5xx responses, idempotent methods only. Default: 2. */
   readonly transportRetries?: number;
-  /** Per-attempt timeout (ms), or false for none. Default: 15000. */
+  /** Per-attempt timeout (ms) for the response headers, and again for a typed method's body; false for none. Default: 15000. */
   readonly timeout?: number | false;
   /** Headers sent with every request (Authorization is set from `token`). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -70,7 +70,11 @@ export type TollgateClient = Resources & {
 const nonNegative = (what: string) =>
   z.number({ error: `${what} must be a number of milliseconds` }).nonnegative(`${what} must not be negative`);
 const count = (what: string) =>
-  z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).nonnegative().max(100);
+  z
+    .number({ error: `${what} must be a whole number` })
+    .int(`${what} must be a whole number`)
+    .nonnegative()
+    .max(100);
 
 const optionsSchema = z.strictObject({
   baseUrl: z
@@ -81,7 +85,8 @@ const optionsSchema = z.strictObject({
   fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
   store: z
     .custom<RateLimitStore>(
-      (value) => typeof value === 'object' && value !== null && typeof (value as RateLimitStore).forToken === 'function',
+      (value) =>
+        typeof value === 'object' && value !== null && typeof (value as RateLimitStore).forToken === 'function',
       'store must be a RateLimitStore (MemoryStore or RedisStore)',
     )
     .optional(),
@@ -100,7 +105,9 @@ const optionsSchema = z.strictObject({
   transportRetries: count('transportRetries').optional(),
   timeout: z.union([z.literal(false), z.number().positive().max(2_147_483_647)]).optional(),
   headers: z.record(z.string(), z.string()).optional(),
-  onWait: z.custom<(event: WaitEvent) => void>((value) => typeof value === 'function', 'onWait must be a function').optional(),
+  onWait: z
+    .custom<(event: WaitEvent) => void>((value) => typeof value === 'function', 'onWait must be a function')
+    .optional(),
 });
 
 const METHOD = /^[A-Z]+$/;
@@ -185,7 +192,14 @@ class ClientCore {
       query: input?.query ?? options?.query,
       authenticated: !operation.unauthenticated,
     });
-    const parsed = await readBody(response);
+    const timeoutMs = this.#timeoutMs;
+    const parsed = await (timeoutMs === false
+      ? readBody(response)
+      : readBody(
+          response,
+          timeoutMs,
+          () => new RequestTimeoutError(operation.method, operation.routeKey, bucketKey, timeoutMs),
+        ));
     if (!response.ok) throw new HttpError(operation.method, operation.routeKey, response, parsed);
     return parsed;
   }
@@ -262,11 +276,7 @@ function checkOptions(label: string, options: unknown): void {
   }
 }
 
-function checkBody(
-  label: string,
-  operation: OperationDefinition,
-  body: unknown,
-): { json?: unknown; body?: BodyInit } {
+function checkBody(label: string, operation: OperationDefinition, body: unknown): { json?: unknown; body?: BodyInit } {
   if (operation.body === 'none') {
     if (body !== undefined) throw new TollgateArgumentError(`${label} takes no body`);
     return {};
@@ -280,7 +290,9 @@ function checkBody(
     return { body };
   }
   if (typeof body !== 'object' || body === null) {
-    throw new TollgateArgumentError(`${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`);
+    throw new TollgateArgumentError(
+      `${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`,
+    );
   }
   return { json: body };
 }

@@ -121,7 +121,13 @@ export class Limiter {
     });
   }
 
-  newCall(routeKey: string, bucketKey: string, method: string, signal: AbortSignal | undefined, maxWaitMs?: number): CallState {
+  newCall(
+    routeKey: string,
+    bucketKey: string,
+    method: string,
+    signal: AbortSignal | undefined,
+    maxWaitMs?: number,
+  ): CallState {
     return {
       routeKey,
       bucketKey,
@@ -218,7 +224,11 @@ export class Limiter {
     const verdict = judgeResponse(call.routeKey === NONE, response.status, (name) => response.headers.get(name));
     switch (verdict.action) {
       case 'return':
-        if (verdict.update) await this.#settle(call, verdict.update);
+        // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
+        // it is handled as a failed attempt, so it cannot create a {0, 0, 0} bucket, which
+        // row 1 would read as "no limit".
+        if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
+          await this.#settle(call, verdict.update);
         else await this.#release(call);
         if (response.status >= 500 && call.idempotent && call.transportRetries < this.#options.transportRetries) {
           return ky.retry({ code: RETRY_SERVER_ERROR });
@@ -238,7 +248,9 @@ export class Limiter {
         await this.#wait(call, 'retry-after', verdict.waitMs);
         return ky.retry({ code: 'RATE_LIMITED' });
       case 'resend':
-        await this.#settle(call, verdict.update);
+        // The processing yielded an error (6.4): nothing of it is kept. A half-read record (a
+        // limit without its reset) would read as a window already over.
+        await this.#release(call);
         call.headerResends += 1;
         if (call.headerResends > this.#options.maxHeaderResends) throw verdict.error;
         return ky.retry({ code: 'RATE_LIMIT_HEADER_UNPARSEABLE' });
@@ -280,7 +292,8 @@ export class Limiter {
         this.#holdGlobal(admission.ms);
         continue;
       }
-      const outcome = (await this.#reserveNow(call.bucketKey)) ?? (await this.#queue(this.#entry(call.bucketKey), call));
+      const outcome =
+        (await this.#reserveNow(call.bucketKey)) ?? (await this.#queue(this.#entry(call.bucketKey), call));
       if (outcome === HELD) continue;
       if (this.#clock.now() >= this.#globalUntil) {
         call.reservation = outcome;
@@ -296,7 +309,15 @@ export class Limiter {
   #entry(bucketKey: string): BucketEntry {
     let entry = this.#buckets.get(bucketKey);
     if (!entry) {
-      entry = { key: bucketKey, waiters: [], timer: undefined, timerEndsAt: 0, poll: undefined, pumping: false, repump: false };
+      entry = {
+        key: bucketKey,
+        waiters: [],
+        timer: undefined,
+        timerEndsAt: 0,
+        poll: undefined,
+        pumping: false,
+        repump: false,
+      };
       this.#buckets.set(bucketKey, entry);
     }
     return entry;
@@ -318,13 +339,18 @@ export class Limiter {
 
   #queue(entry: BucketEntry, call: CallState): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
-      const waiter = this.#waiter(call, (outcome) => resolve(outcome!), reject, () => {
-        const index = entry.waiters.indexOf(waiter);
-        if (index === -1) return false;
-        entry.waiters.splice(index, 1);
-        this.#pump(entry);
-        return true;
-      });
+      const waiter = this.#waiter(
+        call,
+        (outcome) => resolve(outcome!),
+        reject,
+        () => {
+          const index = entry.waiters.indexOf(waiter);
+          if (index === -1) return false;
+          entry.waiters.splice(index, 1);
+          this.#pump(entry);
+          return true;
+        },
+      );
       entry.waiters.push(waiter);
       if (entry.timer && entry.timerEndsAt > this.#clock.now()) {
         this.#reportBucketWait(entry, waiter, entry.timerEndsAt - this.#clock.now());
@@ -393,10 +419,13 @@ export class Limiter {
         // (a shared store names when the oldest lease in flight runs out).
         if (admission.retryMs !== undefined) {
           entry.poll?.();
-          entry.poll = this.#clock.setTimeout(() => {
-            entry.poll = undefined;
-            this.#pump(entry);
-          }, Math.max(1, admission.retryMs));
+          entry.poll = this.#clock.setTimeout(
+            () => {
+              entry.poll = undefined;
+              this.#pump(entry);
+            },
+            Math.max(1, admission.retryMs),
+          );
         }
         return false;
       case 'sleep':
@@ -458,7 +487,12 @@ export class Limiter {
   }
 
   /** Builds a waiter whose abort listener removes it (via `remove`) and rejects with the reason. */
-  #waiter(call: CallState, resolve: (outcome?: Outcome) => void, reject: (error: unknown) => void, remove: () => boolean): Waiter {
+  #waiter(
+    call: CallState,
+    resolve: (outcome?: Outcome) => void,
+    reject: (error: unknown) => void,
+    remove: () => boolean,
+  ): Waiter {
     const signal = call.signal;
     const onAbort = () => {
       if (remove()) reject(signal!.reason);
@@ -482,10 +516,16 @@ export class Limiter {
   // ── The global gate ────────────────────────────────────────────────────────────────────────
   #waitAtGate(call: CallState): Promise<void> {
     const ms = this.#globalUntil - this.#clock.now();
-    if (ms > call.maxWaitMs) return Promise.reject(new RateLimitWaitError('global', ms, call.maxWaitMs, call.bucketKey));
+    if (ms > call.maxWaitMs)
+      return Promise.reject(new RateLimitWaitError('global', ms, call.maxWaitMs, call.bucketKey));
     this.#emit(call, 'global', ms);
     return new Promise<void>((resolve, reject) => {
-      const waiter = this.#waiter(call, () => resolve(), reject, () => this.#gateWaiters.delete(waiter));
+      const waiter = this.#waiter(
+        call,
+        () => resolve(),
+        reject,
+        () => this.#gateWaiters.delete(waiter),
+      );
       this.#gateWaiters.add(waiter);
     });
   }

@@ -143,10 +143,13 @@ function decodeByteString(raw: string): string | undefined {
 }
 
 /**
- * Step 6.1: reads limit, remaining and reset in that order. Fields read before a failing header
- * are kept, as the spec's original client set each field as it read it.
+ * Step 6.1: reads limit, remaining and reset in that order; on a failing header, the error and
+ * the fields read before it (the shell applies none of them: see `Limiter`).
  */
-export function readBucketHeaders(read: HeaderReader): { update: BucketUpdate; error?: RateLimitUtf8Error | RateLimitI64Error } {
+export function readBucketHeaders(read: HeaderReader): {
+  update: BucketUpdate;
+  error?: RateLimitUtf8Error | RateLimitI64Error;
+} {
   const update: BucketUpdate = {};
   const fields = [
     ['limit', HEADER_LIMIT],

@@ -31,7 +31,8 @@ export type Admission =
   | { readonly kind: 'global'; readonly ms: number };
 
 /** A change another holder of the store made that waiting calls may care about. */
-export type StoreEvent = { readonly kind: 'bucket'; readonly bucketKey: string } | { readonly kind: 'global'; readonly ms: number };
+export type StoreEvent =
+  { readonly kind: 'bucket'; readonly bucketKey: string } | { readonly kind: 'global'; readonly ms: number };
 
 /** The store's view for one token. */
 export interface BucketStore {

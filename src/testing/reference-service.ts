@@ -45,6 +45,8 @@ export type Fault =
   | { readonly kind: 'status'; readonly status: number }
   /** Answer after this many (real) ms. */
   | { readonly kind: 'slow'; readonly delayMs: number }
+  /** Send the status and headers at once, the body after this many (real) ms. */
+  | { readonly kind: 'slow-body'; readonly delayMs: number }
   /** Close the connection without an answer. */
   | { readonly kind: 'drop' };
 
@@ -238,6 +240,8 @@ export class ReferenceService {
         );
       }
       record(200);
+      if (fault?.kind === 'slow-body')
+        return await sendSlowly(response, { route: routeKey, method, received: size }, headers, fault.delayMs);
       send(response, 200, { route: routeKey, method, received: size }, headers);
     } catch (error) {
       if (!response.headersSent) send(response, 500, { message: String(error) });
@@ -275,6 +279,20 @@ function discordBucketHeaders(bucketKey: string, windowLeftMs: number): Record<s
     'x-ratelimit-reset-after': (Math.max(0, windowLeftMs) / 1000).toFixed(3),
     'x-ratelimit-scope': 'user',
   };
+}
+
+/** Headers and the body's first byte now, the rest after `delayMs`: a body that trickles in. */
+async function sendSlowly(
+  response: ServerResponse,
+  body: unknown,
+  headers: Record<string, string>,
+  delayMs: number,
+): Promise<void> {
+  const bytes = Buffer.from(JSON.stringify(body));
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length, ...headers });
+  response.write(bytes.subarray(0, 1));
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  if (!response.destroyed) response.end(bytes.subarray(1));
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -7,10 +7,14 @@ import { expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 
 it('the demo drives the SDK against the bundled reference service and reports', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['scripts/demo.ts', '--requests', '24', '--concurrency', '6'], {
-    cwd: root,
-    timeout: 60_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['scripts/demo.ts', '--requests', '24', '--concurrency', '6'],
+    {
+      cwd: root,
+      timeout: 60_000,
+    },
+  );
   expect(stdout).toMatch(/calls completed\s+24 of 24/);
   expect(stdout).toMatch(/429s received\s+\d+ \(global: \d+, bucket: 0\)/);
   expect(stdout).toMatch(/most per bucket window\s+[1-5] \(limit 5\)/);

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, RateLimitI64Error, RateLimitUtf8Error, routeKeyOf } from '../../src/index.ts';
 import { undiciFetch } from '../../src/undici/index.ts';
+import { until } from '../support/manual-clock.ts';
 import { startE2E as startWithTransport, type E2E, type Transport } from '../support/e2e.ts';
 
 const CHANNELS = ['81384788765712384', '81384788765712385', '81384788765712386'];
@@ -250,6 +251,77 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
       e2e.service.inject({ fault: { kind: 'slow', delayMs: 500 } });
       await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError' });
       expect(await client.gateway.get()).toMatchObject({ route: 'Gateway' });
+    });
+
+    it('a body that trickles in past the timeout fails the call too, and frees the bucket', async () => {
+      e2e = await startE2E();
+      const client = e2e.newClient({ timeout: 50 });
+      e2e.service.inject({ fault: { kind: 'slow-body', delayMs: 500 } });
+      await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError', routeKey: 'Gateway' });
+      expect(await client.gateway.get()).toMatchObject({ route: 'Gateway' });
+    });
+
+    it('non-idempotent requests are never sent twice: not after a 5xx, a timeout or a reset', async () => {
+      e2e = await startE2E();
+      const client = e2e.newClient({ timeout: 50 });
+      const post = (channel: string) => client.channels.messages.create(channel, { content: 'once' });
+      e2e.service.inject({
+        fault: { kind: 'status', status: 503 },
+        times: 5,
+        bucketKeyPrefix: `ChannelsIdMessages:${CHANNELS[0]}`,
+      });
+      await expect(post(CHANNELS[0]!)).rejects.toMatchObject({ name: 'HttpError', status: 503 });
+      e2e.service.inject({
+        fault: { kind: 'slow', delayMs: 300 },
+        times: 5,
+        bucketKeyPrefix: `ChannelsIdMessages:${CHANNELS[1]}`,
+      });
+      await expect(post(CHANNELS[1]!)).rejects.toMatchObject({ name: 'TimeoutError' });
+      e2e.service.inject({ fault: { kind: 'drop' }, times: 5, bucketKeyPrefix: `ChannelsIdMessages:${CHANNELS[2]}` });
+      await expect(post(CHANNELS[2]!)).rejects.toMatchObject({ name: 'NetworkError' });
+      await until(() => e2e.service.inFlight === 0, 'the slow request to be answered', 1_000_000);
+      expect(e2e.service.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
+    });
+
+    it('resets on every attempt: a GET is tried 1 + transportRetries times, then NetworkError', async () => {
+      e2e = await startE2E();
+      e2e.service.inject({ fault: { kind: 'drop' }, times: 10 });
+      const [result] = await e2e.drive([e2e.client.gateway.get()]);
+      expect(result).toMatchObject({ status: 'rejected', reason: { name: 'NetworkError', routeKey: 'Gateway' } });
+      expect(e2e.service.requests).toHaveLength(3);
+    });
+
+    it('a storm of mixed faults under load: every caller gets a result or a clear error, none hangs', async () => {
+      e2e = await startE2E({ defaultLimit: { limit: 3, windowMs: 1000 }, global: { limit: 1000, windowMs: 1000 } });
+      const client = e2e.newClient({ timeout: 200 });
+      const faults = [
+        { kind: 'drop' },
+        { kind: 'status', status: 502 },
+        { kind: 'slow', delayMs: 400 },
+        { kind: 'slow-body', delayMs: 400 },
+        { kind: 'rate-limited-without-retry-after' },
+        { kind: 'headers', headers: { 'x-ratelimit-remaining': 'garbage' } },
+      ] as const;
+      for (const [index, fault] of faults.entries())
+        e2e.service.inject({ fault, times: 2, bucketKeyPrefix: `ChannelsId:${CHANNELS[index % 3]}` });
+      const calls = Array.from({ length: 60 }, (_, i) =>
+        i % 2 === 0 ? client.channels.get(CHANNELS[i % 3]!) : client.channels.edit(CHANNELS[i % 3]!, { name: `#${i}` }),
+      );
+      const results = await e2e.drive(calls, 100, 1000);
+      const known = ['NetworkError', 'HttpError', 'TimeoutError'];
+      for (const result of results) {
+        if (result.status === 'rejected') expect(known).toContain((result.reason as Error).name);
+      }
+      expect(results.filter((result) => result.status === 'fulfilled').length).toBeGreaterThan(40);
+      expect(e2e.service.inFlight).toBe(0);
+      // Bucket 429s only where a fault scripted one.
+      // No unscripted 429 where the faults let the client see rate-limit headers. On the third
+      // channel a timed-out probe and unparseable headers hide them (each still counts at the
+      // service), so a 429 can happen there; it carries retry-after and is waited out.
+      const hidden = `ChannelsId:${CHANNELS[2]}`;
+      expect(
+        e2e.service.requests.filter((r) => r.status === 429 && r.fault === undefined && r.bucketKey !== hidden),
+      ).toEqual([]);
     });
   });
 });

@@ -223,6 +223,20 @@ describe('429 handling (steps 5 and 6)', () => {
     expect(api.requests).toHaveLength(2);
   });
 
+  it('step 6.4: a response whose headers fail to parse updates nothing, not even the fields before the bad one', async () => {
+    client = makeClient({ maxHeaderResends: 0 });
+    api.script(() => HttpResponse.json({}, { headers: { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': 'four' } }));
+    await expect(client.channels.get(CHANNEL_A)).rejects.toBeInstanceOf(RateLimitI64Error);
+    // A bucket {limit 5, remaining 0, reset 0} would read as a window already over.
+    expect(await client.buckets.get(`ChannelsId:${CHANNEL_A}`)).toBeUndefined();
+  });
+
+  it('a 5xx without rate-limit headers creates no bucket: row 1 would read {0, 0, 0} as no limit', async () => {
+    api.script(() => HttpResponse.json({ message: 'bad gateway' }, { status: 502 }));
+    await expect(client.channels.messages.create(CHANNEL_A, { content: 'x' })).rejects.toMatchObject({ status: 502 });
+    expect(await client.buckets.get(`ChannelsIdMessages:${CHANNEL_A}`)).toBeUndefined();
+  });
+
   it('step 6.4: the resend loop is bounded; then the parse error reaches the caller', async () => {
     client = makeClient({ maxHeaderResends: 2 });
     const broken = () => HttpResponse.json({}, { headers: { 'x-ratelimit-limit': '1.0' } });

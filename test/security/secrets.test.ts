@@ -25,7 +25,13 @@ afterEach(async () => {
 /** Everything reachable from a value, as text: own and hidden properties, causes, getters. */
 const deepText = (value: unknown): string =>
   [
-    inspect(value, { depth: Infinity, showHidden: true, getters: true, maxArrayLength: Infinity, maxStringLength: Infinity }),
+    inspect(value, {
+      depth: Infinity,
+      showHidden: true,
+      getters: true,
+      maxArrayLength: Infinity,
+      maxStringLength: Infinity,
+    }),
     value instanceof Error ? `${String(value)}\n${value.stack ?? ''}` : '',
     (() => {
       try {
@@ -53,7 +59,11 @@ function captureConsole(): unknown[][] {
   return lines;
 }
 
-const settled = async (promise: Promise<unknown>) => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+const settled = async (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 
 describe('the token in what the client emits', () => {
   it('no error of any kind, event, snapshot, bucket key or log line shows it', async () => {
@@ -71,9 +81,13 @@ describe('the token in what the client emits', () => {
     emitted.push(await settled(client.channels.messages.create('2', { content: 'x' }))); // HttpError 500, POST not retried
     service.inject({ fault: { kind: 'rate-limited-without-retry-after' } });
     emitted.push(await settled(client.users.me.get())); // HttpError 429
-    service.inject({ fault: { kind: 'headers', status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': '\u00ff' } } });
+    service.inject({
+      fault: { kind: 'headers', status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': '\u00ff' } },
+    });
     emitted.push(await settled(client.gateway.get())); // RateLimitUtf8Error
-    service.inject({ fault: { kind: 'headers', status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': 'x' } } });
+    service.inject({
+      fault: { kind: 'headers', status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': 'x' } },
+    });
     emitted.push(await settled(client.gateway.get())); // RateLimitI64Error
     service.inject({ fault: { kind: 'drop' } });
     emitted.push(await settled(client.channels.messages.create('3', { content: 'x' }))); // NetworkError
@@ -129,7 +143,7 @@ describe('the token in what the client emits', () => {
     for (const key of keys) {
       const type = await reader.type(key);
       if (type === 'hash') contents.push(await reader.hgetall(key));
-      else if (type === 'zset') contents.push(await reader.zrange(key, 0, -1, 'WITHSCORES'));
+      else if (type === 'zset') contents.push(await reader.zrange(key, '0', '-1', 'WITHSCORES'));
       else if (type === 'string') contents.push(await reader.get(key));
       else contents.push(type);
     }
@@ -152,7 +166,13 @@ describe('Authorization stays on the base URL origin', () => {
       response.end();
     });
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => Promise.all([elsewhere, api].map((server) => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))))));
+    cleanups.push(() =>
+      Promise.all(
+        [elsewhere, api].map(
+          (server) => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
+        ),
+      ),
+    );
     return { baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`, elsewhereHits };
   }
 
@@ -177,7 +197,12 @@ describe('Authorization stays on the base URL origin', () => {
     const fetch = vi.fn<typeof globalThis.fetch>();
     const client = createClient({ baseUrl: 'http://127.0.0.1:9/api', token: TOKEN, fetch });
     cleanups.push(() => client.close());
-    for (const path of ['https://elsewhere.invalid/x', '//elsewhere.invalid/x', 'channels/1', '\\\\elsewhere.invalid']) {
+    for (const path of [
+      'https://elsewhere.invalid/x',
+      '//elsewhere.invalid/x',
+      'channels/1',
+      '\\\\elsewhere.invalid',
+    ]) {
       await expect(client.request('GET', path)).rejects.toMatchObject({ name: 'TollgateArgumentError' });
     }
     expect(fetch).not.toHaveBeenCalled();
