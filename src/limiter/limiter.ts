@@ -106,6 +106,8 @@ export class Limiter {
   #globalUntil = 0;
   #gateTimer: (() => void) | undefined;
   #closed = false;
+  /** Aborted by close(): ends every wait of a call (retry-after, backoff) with ClientClosedError. */
+  readonly #closing = new AbortController();
 
   constructor(options: LimiterOptions) {
     this.#options = options;
@@ -168,6 +170,7 @@ export class Limiter {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort(new ClientClosedError());
     this.#unsubscribe();
     this.#gateTimer?.();
     this.#gateTimer = undefined;
@@ -556,7 +559,8 @@ export class Limiter {
   async #wait(call: CallState, reason: WaitReason, ms: number): Promise<void> {
     if (ms > call.maxWaitMs) throw new RateLimitWaitError(reason, ms, call.maxWaitMs, call.bucketKey);
     this.#emit(call, reason, ms);
-    await sleep(this.#clock, ms, call.signal);
+    const closing = this.#closing.signal;
+    await sleep(this.#clock, ms, call.signal ? AbortSignal.any([call.signal, closing]) : closing);
   }
 
   #emit(call: CallState, reason: WaitReason, waitMs: number): void {
