@@ -129,12 +129,14 @@ class ClientCore {
   readonly #ky: KyInstance;
   readonly #limiter: Limiter;
   readonly #baseUrl: string;
+  readonly #origin: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number | false;
   #closed = false;
 
   constructor(options: z.infer<typeof optionsSchema>) {
     this.#baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.#origin = new URL(this.#baseUrl).origin;
     this.#token = options.token;
     this.#timeoutMs = options.timeout ?? 15_000;
     const clock = options.clock ?? systemClock;
@@ -165,7 +167,14 @@ class ClientCore {
       request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
         this.#request(method, path, requestOptions),
       buckets: Object.freeze({
-        get: (bucketKey: string) => limiter.snapshot(bucketKey),
+        get: async (bucketKey: string) => {
+          if (typeof bucketKey !== 'string' || bucketKey === '') {
+            throw new TollgateArgumentError(
+              'buckets.get: bucketKey must be a bucket key such as "ChannelsIdMessages:81384788765712384"',
+            );
+          }
+          return limiter.snapshot(bucketKey);
+        },
       }),
       close: async () => {
         this.#closed = true;
@@ -212,6 +221,10 @@ class ClientCore {
       // An absolute URL would carry the token to another origin.
       throw new TollgateArgumentError('request: path must be relative to the base URL and start with a single "/"');
     }
+    if (URL.parse(this.#baseUrl + path)?.origin !== this.#origin) {
+      throw new TollgateArgumentError("request: path must stay on the base URL's origin");
+    }
+    checkOptions('request', options, RAW_OPTION_KEYS);
     if (options.json !== undefined && options.body !== undefined) {
       throw new TollgateArgumentError('request: pass either json or body, not both');
     }
@@ -265,15 +278,19 @@ class ClientCore {
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 const OPTION_KEYS = new Set(['signal', 'headers', 'maxWait', 'query']);
+const RAW_OPTION_KEYS = new Set([...OPTION_KEYS, 'json', 'body']);
 
-function checkOptions(label: string, options: unknown): void {
+function checkOptions(label: string, options: unknown, known: ReadonlySet<string> = OPTION_KEYS): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TollgateArgumentError(`${label}: options must be an object ({ signal, headers, maxWait })`);
+    throw new TollgateArgumentError(`${label}: options must be an object ({ ${[...known].join(', ')} })`);
   }
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
+    if (!known.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
   }
+  const { signal } = options as { signal?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
 }
 
 function checkBody(label: string, operation: OperationDefinition, body: unknown): { json?: unknown; body?: BodyInit } {

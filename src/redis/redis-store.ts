@@ -12,7 +12,13 @@ import { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import type { Reservation } from '../limiter/reservations.ts';
 import type { BucketRecord, BucketUpdate } from '../limiter/rules.ts';
-import { MemoryStore, type Admission, type BucketStore, type RateLimitStore, type StoreEvent } from '../limiter/store.ts';
+import {
+  MemoryStore,
+  type Admission,
+  type BucketStore,
+  type RateLimitStore,
+  type StoreEvent,
+} from '../limiter/store.ts';
 import { ADMIT, LOCK_GLOBAL, READ, RELEASE, SETTLE, SLEPT } from './scripts.ts';
 
 export interface RedisStoreOptions {
@@ -49,15 +55,41 @@ export class StoreDataError extends Error {
 }
 
 interface Scripts {
-  tollgateAdmit(bucket: string, leases: string, global: string, leaseMs: number, id: string, none: string): Promise<unknown[]>;
-  tollgateSettle(bucket: string, leases: string, id: string, limit: string, remaining: string, reset: string, channel: string, key: string): Promise<number>;
-  tollgateRelease(bucket: string, leases: string, id: string, channel: string, key: string, giveBack: string, counted: string, reset: string): Promise<number>;
+  tollgateAdmit(
+    bucket: string,
+    leases: string,
+    global: string,
+    leaseMs: number,
+    id: string,
+    none: string,
+  ): Promise<unknown[]>;
+  tollgateSettle(
+    bucket: string,
+    leases: string,
+    id: string,
+    limit: string,
+    remaining: string,
+    reset: string,
+    channel: string,
+    key: string,
+  ): Promise<number>;
+  tollgateRelease(
+    bucket: string,
+    leases: string,
+    id: string,
+    channel: string,
+    key: string,
+    giveBack: string,
+    counted: string,
+    reset: string,
+  ): Promise<number>;
   tollgateSlept(bucket: string, reset: string): Promise<number>;
   tollgateLockGlobal(global: string, ms: string, channel: string): Promise<number>;
   tollgateRead(bucket: string): Promise<[string, string, string] | null>;
 }
 
-const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|Connection is closed|Stream isn't writeable|enableOfflineQueue|connect/i;
+const CONNECTION_ERROR =
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|Connection is closed|Stream isn't writeable|enableOfflineQueue|connect/i;
 
 export class RedisStore implements RateLimitStore {
   readonly #redis: Redis & Scripts;
@@ -74,11 +106,24 @@ export class RedisStore implements RateLimitStore {
 
   constructor(options: RedisStoreOptions = {}) {
     const prefix = options.prefix ?? 'tollgate';
-    if (!/^[\w.:-]{1,64}$/.test(prefix)) throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
+    if (!/^[\w.:-]{1,64}$/.test(prefix))
+      throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
     const leaseMs = options.leaseMs ?? 30_000;
-    if (!Number.isInteger(leaseMs) || leaseMs < 100) throw new TypeError('RedisStore: leaseMs must be a whole number of ms, at least 100');
+    if (!Number.isInteger(leaseMs) || leaseMs < 100)
+      throw new TypeError('RedisStore: leaseMs must be a whole number of ms, at least 100');
     if (options.onUnavailable !== undefined && !['fail', 'local'].includes(options.onUnavailable)) {
       throw new TypeError("RedisStore: onUnavailable must be 'fail' or 'local'");
+    }
+    if (options.url !== undefined && options.client !== undefined)
+      throw new TypeError('RedisStore: pass either url or client, not both');
+    if (options.url !== undefined && !(typeof options.url === 'string' && /^rediss?:\/\//i.test(options.url))) {
+      throw new TypeError('RedisStore: url must be a redis:// or rediss:// URL');
+    }
+    if (
+      options.client !== undefined &&
+      typeof (options.client as { defineCommand?: unknown })?.defineCommand !== 'function'
+    ) {
+      throw new TypeError('RedisStore: client must be an ioredis connection (Redis or Cluster)');
     }
     const url = options.url ?? 'redis://127.0.0.1:6379';
     this.#ownsClient = options.client === undefined;
@@ -91,7 +136,8 @@ export class RedisStore implements RateLimitStore {
     this.#redis.on('error', () => {
       // Connection errors surface as StoreUnavailableError on the calls that need Redis.
     });
-    const define = (name: string, numberOfKeys: number, lua: string) => this.#redis.defineCommand(name, { numberOfKeys, lua });
+    const define = (name: string, numberOfKeys: number, lua: string) =>
+      this.#redis.defineCommand(name, { numberOfKeys, lua });
     define('tollgateAdmit', 3, ADMIT);
     define('tollgateSettle', 2, SETTLE);
     define('tollgateRelease', 2, RELEASE);
@@ -115,7 +161,11 @@ export class RedisStore implements RateLimitStore {
       await this.#redis.ping();
       this.roundTrips += 1;
       if (!this.#subscriber) {
-        const subscriber = this.#redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: true });
+        const subscriber = this.#redis.duplicate({
+          enableOfflineQueue: true,
+          maxRetriesPerRequest: null,
+          lazyConnect: true,
+        });
         subscriber.on('error', () => {});
         subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
         await subscriber.connect();
@@ -124,13 +174,18 @@ export class RedisStore implements RateLimitStore {
         for (const channel of this.#listeners.keys()) await subscriber.subscribe(channel);
       }
     } catch (error) {
-      throw new StoreUnavailableError(`${this.#description} is unreachable: ${(error as Error).message}`, { cause: error });
+      throw new StoreUnavailableError(`${this.#description} is unreachable: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 
   forToken(token: string | undefined, clock: Clock): BucketStore {
     // One-way: the token never reaches Redis, only a hash of it.
-    const hash = createHash('sha256').update(token ?? '').digest('hex').slice(0, 32);
+    const hash = createHash('sha256')
+      .update(token ?? '')
+      .digest('hex')
+      .slice(0, 32);
     const namespace = `${this.#prefix}:{${hash}}`;
     return new RedisBucketStore(this, namespace, clock);
   }
@@ -164,7 +219,8 @@ export class RedisStore implements RateLimitStore {
       const message = (error as Error).message ?? String(error);
       const bad = /TOLLGATE_BAD_DATA (.*)/.exec(message);
       if (bad) throw new StoreDataError(`Redis key ${bad[1]} (tollgate cannot read data written by something else)`);
-      if (/WRONGTYPE/.test(message)) throw new StoreDataError(`a tollgate key in Redis holds another type of data: ${message}`);
+      if (/WRONGTYPE/.test(message))
+        throw new StoreDataError(`a tollgate key in Redis holds another type of data: ${message}`);
       if (CONNECTION_ERROR.test(message)) {
         throw new StoreUnavailableError(`${this.#description} is unreachable: ${message}`, { cause: error });
       }

@@ -63,12 +63,20 @@ export class RouteClassifier {
     const leaf = match(this.#root, segments, 0, values);
     if (!leaf) return { routeKey: NONE, bucketKey: NONE };
     const { route, majorIndex } = leaf;
-    return { routeKey: route.key, bucketKey: bucketKeyOf(route.key, method, route.bucketHoldsMethod, values[majorIndex]) };
+    return {
+      routeKey: route.key,
+      bucketKey: bucketKeyOf(route.key, method, route.bucketHoldsMethod, values[majorIndex]),
+    };
   }
 }
 
 /** Builds a bucket key from its parts; the one place the key format is written. */
-export function bucketKeyOf(routeKey: string, method: string, holdsMethod: boolean, majorId: string | undefined): string {
+export function bucketKeyOf(
+  routeKey: string,
+  method: string,
+  holdsMethod: boolean,
+  majorId: string | undefined,
+): string {
   if (majorId === undefined) return routeKey;
   return holdsMethod ? `${routeKey}:${method.toUpperCase()}:${majorId}` : `${routeKey}:${majorId}`;
 }

@@ -22,7 +22,8 @@ export function parseSnowflake(text: string): string | undefined {
 /** Checks an id and returns its canonical decimal text (no leading zeros). */
 export function snowflakeText(value: unknown, name: string): string {
   if (typeof value === 'bigint') {
-    if (value < 0n || value > U64_MAX) throw new TollgateArgumentError(`${name} must be an unsigned 64-bit id, got ${value}`);
+    if (value < 0n || value > U64_MAX)
+      throw new TollgateArgumentError(`${name} must be an unsigned 64-bit id, got ${value}`);
     return value.toString();
   }
   if (typeof value !== 'string') {
@@ -30,7 +31,9 @@ export function snowflakeText(value: unknown, name: string): string {
   }
   const canonical = parseSnowflake(value);
   if (canonical === undefined) {
-    throw new TollgateArgumentError(`${name} must be an unsigned 64-bit decimal id, got ${JSON.stringify(value.slice(0, 40))}`);
+    throw new TollgateArgumentError(
+      `${name} must be an unsigned 64-bit decimal id, got ${JSON.stringify(value.slice(0, 40))}`,
+    );
   }
   return canonical;
 }
@@ -43,7 +46,8 @@ export function segmentText(value: unknown, name: string, kind: Exclude<Paramete
   if (value === '' || value === '.' || value === '..') {
     throw new TollgateArgumentError(`${name} must not be empty, "." or "..": got ${shown(value)}`);
   }
-  if (value.includes('/') || value.includes('\\')) throw new TollgateArgumentError(`${name} must not contain a slash: got ${shown(value)}`);
+  if (value.includes('/') || value.includes('\\'))
+    throw new TollgateArgumentError(`${name} must not contain a slash: got ${shown(value)}`);
   if (!value.isWellFormed()) throw new TollgateArgumentError(`${name} is not well-formed Unicode: got ${shown(value)}`);
   return encodeURIComponent(value);
 }
@@ -56,7 +60,10 @@ export function encodeParameter(value: unknown, name: string, kind: ParameterKin
  * Fills a path pattern with its arguments, in path order. Returns the path and the canonical
  * text of every parameter (for bucket keys).
  */
-export function buildPath(pattern: readonly PathSegment[], args: readonly unknown[]): { path: string; values: string[] } {
+export function buildPath(
+  pattern: readonly PathSegment[],
+  args: readonly unknown[],
+): { path: string; values: string[] } {
   const values: string[] = [];
   let path = '';
   for (const segment of pattern) {

@@ -1,5 +1,6 @@
 /** The catalog's classifier, built once from the generated route table. */
 import { routeTable } from '../../generated/index.ts';
+import { TollgateArgumentError } from '../errors.ts';
 import { RouteClassifier } from './classify.ts';
 
 export const catalogClassifier = new RouteClassifier(routeTable);
@@ -10,6 +11,9 @@ export const catalogClassifier = new RouteClassifier(routeTable);
  * does not list. `path` is relative to the API base (a leading `/api`, `/api/v6` is ignored).
  */
 export function routeKeyOf(method: string, path: string): string {
-  if (typeof method !== 'string' || typeof path !== 'string') return 'None';
+  if (typeof method !== 'string')
+    throw new TollgateArgumentError(`routeKeyOf: method must be a string such as "GET", got ${typeof method}`);
+  if (typeof path !== 'string')
+    throw new TollgateArgumentError(`routeKeyOf: path must be a string such as "/channels/1", got ${typeof path}`);
   return catalogClassifier.classify(method.toUpperCase(), path).bucketKey;
 }

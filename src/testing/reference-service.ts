@@ -86,6 +86,18 @@ export class ReferenceService {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#limits = new LimitEnforcer(options, this.#clock);
+    const { port, basePath, clock } = options;
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+      throw new TypeError(`reference service: port must be a whole number from 0 to 65535, got ${String(port)}`);
+    }
+    if (basePath !== undefined && !(typeof basePath === 'string' && (basePath === '' || basePath.startsWith('/')))) {
+      throw new TypeError(
+        `reference service: basePath must be empty or start with "/", got ${JSON.stringify(basePath)}`,
+      );
+    }
+    if (clock !== undefined && !(typeof clock?.now === 'function' && typeof clock.setTimeout === 'function')) {
+      throw new TypeError('reference service: clock must have now() and setTimeout()');
+    }
     if (options.dialect !== undefined && options.dialect !== 'spec' && options.dialect !== 'discord') {
       throw new TypeError(
         `reference service: dialect must be 'spec' or 'discord', got ${JSON.stringify(options.dialect)}`,
@@ -126,6 +138,7 @@ export class ReferenceService {
 
   /** Adds a fault for the next matching request(s). */
   inject(rule: FaultRule): void {
+    checkFaultRule(rule);
     this.#faults.push({ rule, left: rule.times ?? 1 });
   }
 
@@ -270,6 +283,39 @@ export class ReferenceService {
     if (entry.left <= 0) this.#faults.splice(index, 1);
     return entry.rule.fault;
   }
+}
+
+const FAULT_KINDS = new Set([
+  'headers',
+  'rate-limited-without-retry-after',
+  'global',
+  'status',
+  'slow',
+  'slow-body',
+  'drop',
+]);
+
+function checkFaultRule(rule: FaultRule): void {
+  const fail = (what: string) => {
+    throw new TypeError(`reference service: inject: ${what}`);
+  };
+  if (typeof rule !== 'object' || rule === null || typeof rule.fault !== 'object' || rule.fault === null)
+    fail('needs { fault: { kind, … } }');
+  const { fault } = rule;
+  if (!FAULT_KINDS.has(fault.kind))
+    fail(`unknown fault kind ${JSON.stringify(fault.kind)}; kinds: ${[...FAULT_KINDS].join(', ')}`);
+  if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 1))
+    fail('times must be a whole number ≥ 1');
+  if (rule.bucketKeyPrefix !== undefined && typeof rule.bucketKeyPrefix !== 'string')
+    fail('bucketKeyPrefix must be a string');
+  if ((fault.kind === 'slow' || fault.kind === 'slow-body') && !(Number.isFinite(fault.delayMs) && fault.delayMs >= 0))
+    fail('delayMs must be a number of ms ≥ 0');
+  if (fault.kind === 'status' && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599))
+    fail('status must be a whole number from 200 to 599');
+  if (fault.kind === 'global' && fault.retryAfterMs !== undefined && !Number.isFinite(fault.retryAfterMs))
+    fail('retryAfterMs must be a number of ms');
+  if (fault.kind === 'headers' && (typeof fault.headers !== 'object' || fault.headers === null))
+    fail('headers must be an object of header values');
 }
 
 /** Discord's extra bucket headers: the bucket's name (its key without the major id) and the window's time left in seconds. */

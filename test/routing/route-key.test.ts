@@ -20,7 +20,11 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', `/channels/${C}/messages/${ID}/ack`, `ChannelsIdMessagesIdAck:${C}`],
   ['DELETE', `/channels/${C}/messages/${ID}/reactions`, `ChannelsIdMessagesIdReactions:${C}`],
   ['PUT', `/channels/${C}/messages/${ID}/reactions/%F0%9F%94%A5/@me`, `ChannelsIdMessagesIdReactionsUserIdType:${C}`],
-  ['DELETE', `/channels/${C}/messages/${ID}/reactions/name%3A123/${ID}`, `ChannelsIdMessagesIdReactionsUserIdType:${C}`],
+  [
+    'DELETE',
+    `/channels/${C}/messages/${ID}/reactions/name%3A123/${ID}`,
+    `ChannelsIdMessagesIdReactionsUserIdType:${C}`,
+  ],
   ['GET', `/channels/${C}/messages/${ID}/reactions/%F0%9F%94%A5`, `ChannelsIdMessagesIdReactionsUserIdType:${C}`],
   ['PUT', `/channels/${C}/permissions/${ID}`, `ChannelsIdPermissionsOverwriteId:${C}`],
   ['GET', `/channels/${C}/pins`, `ChannelsIdPins:${C}`],
@@ -111,15 +115,20 @@ describe('routeKeyOf', () => {
     expect(routeKeyOf('GET', path)).toBe('None');
   });
 
-  it('never throws on odd input', () => {
-    expect(routeKeyOf('GET', undefined as unknown as string)).toBe('None');
-    expect(routeKeyOf(undefined as unknown as string, '/gateway')).toBe('None');
+  it('odd text never throws; a value that is not a string is a clear argument error', () => {
+    expect(() => routeKeyOf('GET', undefined as unknown as string)).toThrow('routeKeyOf: path must be a string');
+    expect(() => routeKeyOf(undefined as unknown as string, '/gateway')).toThrow('routeKeyOf: method must be a string');
     expect(routeKeyOf('GET', '/%%%/../..')).toBe('None');
   });
 });
 
 describe('path parameters: one encoding boundary', () => {
-  const messagePath = ['channels', { name: 'channel_id', kind: 'snowflake' }, 'messages', { name: 'message_id', kind: 'snowflake' }] as const;
+  const messagePath = [
+    'channels',
+    { name: 'channel_id', kind: 'snowflake' },
+    'messages',
+    { name: 'message_id', kind: 'snowflake' },
+  ] as const;
 
   it('ids: decimal strings and bigints, canonical', () => {
     expect(buildPath(messagePath, [C, 5n]).path).toBe(`/channels/${C}/messages/5`);
@@ -155,7 +164,9 @@ describe('path parameters: one encoding boundary', () => {
   it('percent-encodes invite codes and reaction emoji', () => {
     expect(buildPath(invitePath, ['a b?c#d']).path).toBe('/invites/a%20b%3Fc%23d');
     expect(buildPath(reactionPath, ['🔥']).path).toBe('/reactions/%F0%9F%94%A5/@me');
-    expect(buildPath(reactionPath, ['custom:41771983429993937']).path).toBe('/reactions/custom%3A41771983429993937/@me');
+    expect(buildPath(reactionPath, ['custom:41771983429993937']).path).toBe(
+      '/reactions/custom%3A41771983429993937/@me',
+    );
     expect(buildPath(invitePath, ['%2e%2e']).path).toBe('/invites/%252e%252e');
   });
 
@@ -164,6 +175,8 @@ describe('path parameters: one encoding boundary', () => {
   });
 
   it('never echoes a secret parameter in its error', () => {
-    expect(() => buildPath(tokenPath, ['s3cret/../x'])).toThrow(/webhookToken must not contain a slash: got \(hidden\)/);
+    expect(() => buildPath(tokenPath, ['s3cret/../x'])).toThrow(
+      /webhookToken must not contain a slash: got \(hidden\)/,
+    );
   });
 });
