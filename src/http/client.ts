@@ -201,14 +201,12 @@ class ClientCore {
       query: input?.query ?? options?.query,
       authenticated: !operation.unauthenticated,
     });
-    const timeoutMs = this.#timeoutMs;
-    const parsed = await (timeoutMs === false
-      ? readBody(response)
-      : readBody(
-          response,
-          timeoutMs,
-          () => new RequestTimeoutError(operation.method, operation.routeKey, bucketKey, timeoutMs),
-        ));
+    const timeoutMs = this.#timeoutMs || undefined;
+    const parsed = await readBody(
+      response,
+      timeoutMs,
+      () => new RequestTimeoutError(operation.method, operation.routeKey, bucketKey, timeoutMs!),
+    );
     if (!response.ok) throw new HttpError(operation.method, operation.routeKey, response, parsed);
     return parsed;
   }
