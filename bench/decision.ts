@@ -5,8 +5,10 @@
  * - pure rules: reserve() + judgeResponse() over plain header values + settle();
  * - hook pair: the async shell as ky calls it (beforeRequest → afterResponse) with a Response,
  *   no HTTP: what the limiter adds to every request.
+ * Runs in a process of its own (see child.ts).
  */
 import { Bench } from 'tinybench';
+import { CHILD_FLAG, runInChild } from './child.ts';
 import { systemClock } from '../src/clock.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { MemoryStore } from '../src/limiter/store.ts';
@@ -22,7 +24,7 @@ export interface DecisionResult {
   readonly samples: number;
 }
 
-export async function runDecisionBench(): Promise<DecisionResult[]> {
+async function measure(): Promise<DecisionResult[]> {
   const nowMs = Date.now();
   const reset = String(Math.floor(nowMs / 1000) + 3600);
   const values: Record<string, string> = {
@@ -78,3 +80,7 @@ export async function runDecisionBench(): Promise<DecisionResult[]> {
     };
   });
 }
+
+export const runDecisionBench = (): Promise<DecisionResult[]> => runInChild<DecisionResult[]>(import.meta.url);
+
+if (process.argv.includes(CHILD_FLAG)) console.log(JSON.stringify(await measure()));

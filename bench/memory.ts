@@ -9,11 +9,10 @@
  * 3. one million distinct ids again while windows keep ending (1 000 calls per second of clock
  *    time, 1 s windows): the most buckets held at once and the heap at the end.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Clock } from '../src/clock.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { MemoryStore } from '../src/limiter/store.ts';
+import { CHILD_FLAG, runInChild } from './child.ts';
 
 export interface MemoryResult {
   readonly buckets: number;
@@ -109,15 +108,6 @@ async function measure(): Promise<MemoryResult> {
 }
 
 /** Runs the measurement in a child process with --expose-gc. */
-export async function runMemoryBench(): Promise<MemoryResult> {
-  const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`memory bench: child exited with ${code}`);
-  return JSON.parse(output) as MemoryResult;
-}
+export const runMemoryBench = (): Promise<MemoryResult> => runInChild<MemoryResult>(import.meta.url, ['--expose-gc']);
 
-if (process.argv.includes('--child')) console.log(JSON.stringify(await measure()));
+if (process.argv.includes(CHILD_FLAG)) console.log(JSON.stringify(await measure()));

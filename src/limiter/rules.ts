@@ -96,6 +96,8 @@ const I64_TEXT = /^[+-]?[0-9]+$/;
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// eslint-disable-next-line no-control-regex -- every byte above 0x7f, control characters aside
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Reads one rate-limit header as a signed 64-bit integer. Fetch exposes header values as byte
@@ -120,14 +122,9 @@ export function parseI64Header(read: HeaderReader, name: string): HeaderParse {
 
 /** A ByteString's UTF-8 text, or undefined when its bytes are not valid UTF-8. */
 function decodeByteString(raw: string): string | undefined {
-  let ascii = true;
-  for (let index = 0; index < raw.length; index++) {
-    if (raw.charCodeAt(index) > 0x7f) {
-      ascii = false;
-      break;
-    }
-  }
-  if (ascii) return raw;
+  // A regular expression rather than a charCodeAt loop: the loop's speed varies sixfold with
+  // what else the process has loaded (V8), the expression's does not.
+  if (!NON_ASCII.test(raw)) return raw;
   const bytes = new Uint8Array(raw.length);
   for (let index = 0; index < raw.length; index++) {
     const code = raw.charCodeAt(index);
