@@ -1,17 +1,29 @@
 /**
  * Runs a benchmark module in a process of its own and returns the JSON line it prints. For
  * measurements that the rest of the bench process would skew: heap figures (with --expose-gc),
- * and micro-benchmarks (loading ioredis into the same process doubles the decision figure,
- * a V8-level effect on unrelated code).
+ * and timings (what else a process has loaded changes V8's speed on unrelated code: loading
+ * ioredis once doubled the decision figure), so each client is measured in a fresh process.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CHILD_FLAG = '--child';
 
-export async function runInChild<T>(moduleUrl: string, nodeArgs: readonly string[] = []): Promise<T> {
+/** The JSON argument given to this child process (after the flag), if any. */
+export function childArgument<T>(): T | undefined {
+  const index = process.argv.indexOf(CHILD_FLAG);
+  const raw = index === -1 ? undefined : process.argv[index + 1];
+  return raw === undefined ? undefined : (JSON.parse(raw) as T);
+}
+
+export async function runInChild<T>(
+  moduleUrl: string,
+  nodeArgs: readonly string[] = [],
+  argument?: unknown,
+): Promise<T> {
   const file = fileURLToPath(moduleUrl);
-  const child = spawn(process.execPath, [...nodeArgs, file, CHILD_FLAG], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [...nodeArgs, file, CHILD_FLAG, ...(argument === undefined ? [] : [JSON.stringify(argument)])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -2,19 +2,19 @@
  * Overhead: requests per second through each client against one upstream in a separate process
  * (the reference service with limits far above what is sent, keep-alive, Discord's header
  * dialect on top of the spec's so @discordjs/rest reads its limits too). Every client runs the
- * same request mix at the same concurrency for the same time; rounds are interleaved so drift
- * of the machine hits every client alike, and the median round counts.
+ * same request mixes at the same concurrency for the same time, in a fresh process of its own
+ * (what else a process has loaded changes V8's speed), after a warm-up; the median of the rounds
+ * counts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { REST } from '@discordjs/rest';
 import ky from 'ky';
 import { Agent, request as undiciRequest } from 'undici';
-import { createClient } from '../src/index.ts';
-import { RedisStore } from '../src/redis/index.ts';
+import { createClient, type RateLimitStore } from '../src/index.ts';
 import { undiciFetch } from '../src/undici/index.ts';
+import { childArgument, CHILD_FLAG, runInChild } from './child.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TOKEN = 'Bot overhead-bench';
@@ -64,7 +64,10 @@ interface BenchClient {
 type ClientFactory = (baseUrl: string) => Promise<BenchClient>;
 
 /** tollgate on a store (memory unless given) and a transport (the runtime's fetch, or undiciFetch). */
-function tollgate(transport: 'fetch' | 'undici', openStore?: () => Promise<RedisStore>): ClientFactory {
+function tollgate(
+  transport: 'fetch' | 'undici',
+  openStore?: () => Promise<RateLimitStore & { close(): Promise<void> }>,
+): ClientFactory {
   return async (baseUrl) => {
     const store = await openStore?.();
     const send = transport === 'undici' ? undiciFetch() : undefined;
@@ -85,7 +88,9 @@ function tollgate(transport: 'fetch' | 'undici', openStore?: () => Promise<Redis
   };
 }
 
-async function redisStore(): Promise<RedisStore> {
+async function redisStore() {
+  // Loaded only in the process that measures it (see child.ts).
+  const { RedisStore } = await import('../src/redis/index.ts');
   const store = new RedisStore({ url: REDIS_URL, prefix: `tollgate-bench:${randomUUID().slice(0, 8)}` });
   await store.connect();
   return store;
@@ -119,6 +124,7 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
     return { send: (call) => api.get(pathOf(call).slice(1)).json(), close: () => transport.close() };
   },
   '@discordjs/rest': async (baseUrl) => {
+    const { REST } = await import('@discordjs/rest');
     const { origin, pathname } = new URL(baseUrl);
     const version = /\/v(\d+)$/.exec(pathname)?.[1] ?? '6';
     // Its proactive global limit (50/s by default) raised, so it is compared like for like.
@@ -177,38 +183,56 @@ export async function runOverheadBench(
   names = Object.keys(CLIENTS),
 ): Promise<OverheadResult[]> {
   const { baseUrl, child } = await startUpstream();
-  const results: OverheadResult[] = [];
+  const mixes = Object.keys(MIXES) as Mix[];
+  // rounds[name][mix]: requests/s of each round.
+  const rounds = new Map<string, Record<Mix, number[]>>();
   try {
-    for (const mix of Object.keys(MIXES) as Mix[]) {
-      const rounds = new Map<string, number[]>(names.map((name) => [name, []]));
-      for (let round = 0; round < options.rounds; round++) {
-        for (const name of names) {
-          const client = await CLIENTS[name]!(baseUrl);
-          try {
-            await drive(client, mix, options.warmupSeconds, options.concurrency);
-            const completed = await drive(client, mix, options.seconds, options.concurrency);
-            rounds.get(name)!.push(completed / options.seconds);
-          } finally {
-            await client.close();
-          }
-        }
-      }
-      const ceiling = median(rounds.get(names[0]!)!);
-      for (const name of names) {
-        const requestsPerSecond = median(rounds.get(name)!);
-        results.push({
-          mix,
-          client: name,
-          requestsPerSecond,
-          rounds: rounds.get(name)!,
-          ofCeiling: requestsPerSecond / ceiling,
-        });
-      }
-    }
+    for (const name of names)
+      rounds.set(name, await runInChild<Record<Mix, number[]>>(import.meta.url, [], { name, baseUrl, ...options }));
   } finally {
     child.kill();
   }
-  return results;
+  return mixes.flatMap((mix) => {
+    const ceiling = median(rounds.get(names[0]!)![mix]);
+    return names.map((name) => {
+      const perRound = rounds.get(name)![mix];
+      const requestsPerSecond = median(perRound);
+      return { mix, client: name, requestsPerSecond, rounds: perRound, ofCeiling: requestsPerSecond / ceiling };
+    });
+  });
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Measurement extends OverheadOptions {
+  readonly name: string;
+  readonly baseUrl: string;
+}
+
+/**
+ * One client in this (fresh) process: a warm-up over both mixes (the JIT needs a while for
+ * ky's code paths), then `rounds` rounds of each mix, interleaved.
+ */
+async function measure({
+  name,
+  baseUrl,
+  concurrency,
+  seconds,
+  warmupSeconds,
+  rounds,
+}: Measurement): Promise<Record<Mix, number[]>> {
+  const client = await CLIENTS[name]!(baseUrl);
+  const mixes = Object.keys(MIXES) as Mix[];
+  const perMix = Object.fromEntries(mixes.map((mix) => [mix, [] as number[]])) as Record<Mix, number[]>;
+  try {
+    for (const mix of mixes) await drive(client, mix, warmupSeconds / mixes.length, concurrency);
+    for (let round = 0; round < rounds; round++) {
+      for (const mix of mixes) perMix[mix].push((await drive(client, mix, seconds, concurrency)) / seconds);
+    }
+  } finally {
+    await client.close();
+  }
+  return perMix;
+}
+
+if (process.argv.includes(CHILD_FLAG)) console.log(JSON.stringify(await measure(childArgument<Measurement>()!)));

@@ -68,9 +68,9 @@ if (suites.has('decision')) {
 
 if (suites.has('overhead')) {
   console.log(
-    '\n2. Overhead: requests/s against one upstream in its own process (32 concurrent, median of 3 rounds of 1.5 s)',
+    '\n2. Overhead: requests/s against one upstream in its own process (32 concurrent; each client in a process of its own, 2 s warm-up, median of 3 rounds of 1.5 s)',
   );
-  const overhead = await runOverheadBench({ concurrency: 32, seconds: 1.5, warmupSeconds: 0.5, rounds: 3 });
+  const overhead = await runOverheadBench({ concurrency: 32, seconds: 1.5, warmupSeconds: 2, rounds: 3 });
   console.table(
     overhead.map((r) => ({
       mix: r.mix,

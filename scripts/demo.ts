@@ -38,11 +38,20 @@ const token = values.token ?? 'Bot demo-token';
 
 const calls = plan(requests);
 const stats = newStats(calls);
-const client = createClient({ baseUrl, token, fetch: countingFetch(stats), onWait: (event) => recordWait(stats, event) });
+const client = createClient({
+  baseUrl,
+  token,
+  fetch: countingFetch(stats),
+  onWait: (event) => recordWait(stats, event),
+});
 
-console.log(`tollgate demo: ${requests} calls, ${concurrency} concurrent callers, against ${service ? 'the bundled reference service' : baseUrl}`);
+console.log(
+  `tollgate demo: ${requests} calls, ${concurrency} concurrent callers, against ${service ? 'the bundled reference service' : baseUrl}`,
+);
 if (service) {
-  console.log(`limits: ${BUCKET_LIMIT.limit} per ${BUCKET_LIMIT.windowMs} ms per bucket, ${GLOBAL_LIMIT.limit} per ${GLOBAL_LIMIT.windowMs} ms globally\n`);
+  console.log(
+    `limits: ${BUCKET_LIMIT.limit} per ${BUCKET_LIMIT.windowMs} ms per bucket, ${GLOBAL_LIMIT.limit} per ${GLOBAL_LIMIT.windowMs} ms globally\n`,
+  );
 }
 
 const bars = new cliProgress.MultiBar(
@@ -102,13 +111,17 @@ if (service) {
   const bucketRate = (buckets * BUCKET_LIMIT.limit * 1000) / BUCKET_LIMIT.windowMs;
   const globalRate = (GLOBAL_LIMIT.limit * 1000) / GLOBAL_LIMIT.windowMs;
   const allowed = Math.min(bucketRate, globalRate);
-  rows.push(['allowed rate', `${allowed.toFixed(1)} requests/s (min of ${buckets} buckets × ${BUCKET_LIMIT.limit}/s and global ${globalRate}/s)`]);
+  rows.push([
+    'allowed rate',
+    `${allowed.toFixed(1)} requests/s (min of ${buckets} buckets × ${BUCKET_LIMIT.limit}/s and global ${globalRate}/s)`,
+  ]);
   rows.push(['achieved / allowed', `${((100 * stats.responses) / seconds / allowed).toFixed(0)} %`]);
   let worst = 0;
   for (const bucketKey of stats.perBucket.keys()) worst = Math.max(worst, service.maxPerWindow(bucketKey));
   rows.push(['most per bucket window', `${worst} (limit ${BUCKET_LIMIT.limit})`]);
 }
-for (const [reason, ms] of [...stats.waitMsByReason].sort()) rows.push([`waited: ${reason}`, `${(ms / 1000).toFixed(1)} s (summed over callers)`]);
+for (const [reason, ms] of [...stats.waitMsByReason].sort())
+  rows.push([`waited: ${reason}`, `${(ms / 1000).toFixed(1)} s (summed over callers)`]);
 console.log('\nReport');
 for (const [label, value] of rows) console.log(`  ${label.padEnd(24)} ${value}`);
 if (stats.failures > 0) process.exitCode = 1;

@@ -19,7 +19,12 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const check = argv.includes('--check');
   const started = performance.now();
-  const result = await generate({ catalog, outDir: join(root, 'generated'), check, configFile: join(root, 'package.json') });
+  const result = await generate({
+    catalog,
+    outDir: join(root, 'generated'),
+    check,
+    configFile: join(root, 'package.json'),
+  });
   const summary = `${result.routeKeys} route keys, ${result.operations} operations, ${result.files} files (${(performance.now() - started).toFixed(0)} ms)`;
   if (!check) {
     console.log(`generated/ written: ${summary}; ${result.differences.length} changed`);
@@ -29,7 +34,9 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(`generated/ is up to date: ${summary}`);
     return 0;
   }
-  console.error(`generated/ is not what the catalog produces; run \`npm run generate\`:\n  ${result.differences.join('\n  ')}`);
+  console.error(
+    `generated/ is not what the catalog produces; run \`npm run generate\`:\n  ${result.differences.join('\n  ')}`,
+  );
   return 1;
 }
 

@@ -31,7 +31,10 @@ const EXAMPLE_VALUES: Record<string, string> = {
   webhook_token: 'webhookToken',
 };
 
-export async function emitGenerated(model: CatalogModel, prettierOptions: prettier.Options): Promise<Map<string, string>> {
+export async function emitGenerated(
+  model: CatalogModel,
+  prettierOptions: prettier.Options,
+): Promise<Map<string, string>> {
   const project = new Project({ useInMemoryFileSystem: true });
   const files = new Map<string, string>();
 
@@ -76,7 +79,9 @@ function emitRoutes(file: SourceFile, model: CatalogModel): void {
       },
     ],
   });
-  const entries = model.operations.map((op) => `${JSON.stringify(op.definition.name)}: ${JSON.stringify(op.definition)}`);
+  const entries = model.operations.map(
+    (op) => `${JSON.stringify(op.definition.name)}: ${JSON.stringify(op.definition)}`,
+  );
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
@@ -106,7 +111,9 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
   for (const op of operations) {
     if (!op.source.query) continue;
     // A type alias, not an interface: it must be assignable to QueryInput's index signature.
-    const fields = op.source.query.map((name) => `${/^[a-z_][a-z0-9_]*$/i.test(name) ? name : `'${name}'`}?: QueryValue;`);
+    const fields = op.source.query.map(
+      (name) => `${/^[a-z_][a-z0-9_]*$/i.test(name) ? name : `'${name}'`}?: QueryValue;`,
+    );
     file.addTypeAlias({
       name: queryTypeName(op),
       isExported: true,
@@ -191,10 +198,12 @@ function methodDoc(op: OperationModel): string {
     `\`${definition.method} ${op.pathText}\` · route key \`${route.key}\` · bucket \`${bucket}\``,
   ];
   if (source.userOnly) lines.push('', 'Only user accounts may call this endpoint.');
-  if (source.unauthenticated) lines.push('', 'Sent without the Authorization header: the webhook token in the path is the credential.');
+  if (source.unauthenticated)
+    lines.push('', 'Sent without the Authorization header: the webhook token in the path is the credential.');
   if (source.multipart) lines.push('', 'Pass a `FormData` body to upload files (multipart), or a JSON body.');
   if (route.note) lines.push('', route.note);
-  if (route.pathSource === 'documented') lines.push('', "The spec does not show this path; it is the service's documented one.");
+  if (route.pathSource === 'documented')
+    lines.push('', "The spec does not show this path; it is the service's documented one.");
   lines.push('');
   for (const parameter of op.parameters) {
     const what =
@@ -207,14 +216,27 @@ function methodDoc(op: OperationModel): string {
             : 'percent-encoded for you';
     lines.push(`@param ${camelCase(parameter.name)} - \`{${parameter.name}}\`, ${what}.`);
   }
-  if (definition.body !== 'none') lines.push(`@param body - The request body${definition.body === 'optional' ? ' (optional)' : ''}.`);
-  else if (source.query) lines.push(`@param query - Query parameters: ${source.query.map((q) => `\`${q}\``).join(', ')}.`);
-  lines.push('@param options - `signal`, `headers`, `maxWait`' + (definition.body !== 'none' && source.query ? ', `query`.' : '.'));
-  lines.push('@returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.');
+  if (definition.body !== 'none')
+    lines.push(`@param body - The request body${definition.body === 'optional' ? ' (optional)' : ''}.`);
+  else if (source.query)
+    lines.push(`@param query - Query parameters: ${source.query.map((q) => `\`${q}\``).join(', ')}.`);
+  lines.push(
+    '@param options - `signal`, `headers`, `maxWait`' +
+      (definition.body !== 'none' && source.query ? ', `query`.' : '.'),
+  );
+  lines.push(
+    '@returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.',
+  );
   const exampleArguments = op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'");
-  if (definition.body !== 'none') exampleArguments.push(source.name === 'channels.messages.create' ? "{ content: 'Hello' }" : 'body');
+  if (definition.body !== 'none')
+    exampleArguments.push(source.name === 'channels.messages.create' ? "{ content: 'Hello' }" : 'body');
   const call = `client.${source.name}(${exampleArguments.join(', ')})`;
-  lines.push('@example', '```ts', definition.method === 'GET' ? `const result = await ${call};` : `await ${call};`, '```');
+  lines.push(
+    '@example',
+    '```ts',
+    definition.method === 'GET' ? `const result = await ${call};` : `await ${call};`,
+    '```',
+  );
   if (source.deprecated) lines.push(`@deprecated ${source.deprecated}`);
   return lines.join('\n');
 }
@@ -239,7 +261,10 @@ function emitIndex(file: SourceFile, model: CatalogModel): void {
   file.addExportDeclaration({ moduleSpecifier: './routes.ts', namedExports: ['operations', 'routeTable'] });
   for (const root of model.namespaces) {
     const types = flatten(root)
-      .flatMap((namespace) => [namespace.className, ...namespace.operations.filter((op) => op.source.query).map(queryTypeName)])
+      .flatMap((namespace) => [
+        namespace.className,
+        ...namespace.operations.filter((op) => op.source.query).map(queryTypeName),
+      ])
       .sort();
     file.addExportDeclaration({ moduleSpecifier: `./${root.path}.ts`, namedExports: types, isTypeOnly: true });
   }
@@ -255,7 +280,9 @@ function emitIndex(file: SourceFile, model: CatalogModel): void {
     docs: ['@internal Builds the resource tree over one operation caller.'],
     parameters: [{ name: 'call', type: 'OperationCaller' }],
     returnType: 'Resources',
-    statements: [`return { ${model.namespaces.map((root) => `${root.path}: new ${root.className}(call)`).join(', ')} };`],
+    statements: [
+      `return { ${model.namespaces.map((root) => `${root.path}: new ${root.className}(call)`).join(', ')} };`,
+    ],
   });
 }
 

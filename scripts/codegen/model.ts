@@ -84,7 +84,10 @@ export function buildModel(catalog: Catalog): CatalogModel {
       if (!namespace) {
         namespace = {
           path,
-          className: `${parts.slice(0, index + 1).map(pascal).join('')}Api`,
+          className: `${parts
+            .slice(0, index + 1)
+            .map(pascal)
+            .join('')}Api`,
           operations: [],
           children: new Map(),
         };

@@ -33,9 +33,15 @@ export function plan(total: number): Call[] {
         run: (client) => client.channels.messages.create(channel, { content: `demo message ${i}` }),
       });
     } else if (kind === 2) {
-      calls.push({ bucketKey: `ChannelsIdMessages:${channel}`, run: (client) => client.channels.messages.list(channel, { limit: 5 }) });
+      calls.push({
+        bucketKey: `ChannelsIdMessages:${channel}`,
+        run: (client) => client.channels.messages.list(channel, { limit: 5 }),
+      });
     } else if (kind === 3) {
-      calls.push({ bucketKey: `GuildsIdMembers:${guild}`, run: (client) => client.guilds.members.list(guild, { limit: 100 }) });
+      calls.push({
+        bucketKey: `GuildsIdMembers:${guild}`,
+        run: (client) => client.guilds.members.list(guild, { limit: 100 }),
+      });
     } else if (kind === 4) {
       calls.push({ bucketKey: 'Gateway', run: (client) => client.gateway.get() });
     } else {
