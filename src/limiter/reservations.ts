@@ -9,8 +9,12 @@
  * - a window is refilled once (row 2), not once per caller, less the requests still in flight
  *   (they may land in the new window); once the spec's row-3 sleep has run, its window counts
  *   as over, as the spec lets the request proceed then;
- * - a response's `remaining` is lowered by the reservations still in flight, and a response
- *   from an older window (smaller reset) does not move the window back.
+ * - a response's `remaining` is lowered by the reservations still in flight (the service may not
+ *   have counted them yet), and a response from an older window (smaller reset) does not move
+ *   the window back;
+ * - after a local refill, the local count is exact (see `BucketState.counting`) and is kept
+ *   unless the service says fewer are left: subtracting requests in flight from the service's
+ *   figure would count twice those it has already counted, and lose places.
  *
  * Pure: the state is passed in and changed in place (it is the shell's per-bucket record);
  * time comes in as an argument.
@@ -34,6 +38,12 @@ export interface BucketState {
   openedWindow: number | undefined;
   /** The reset value whose row-3 sleep has run: that window is over. */
   sleptPast: number | undefined;
+  /**
+   * Since the last local refill, `remaining` counts every request the service can count in its
+   * current window: those in flight at the refill and every grant since (all sent after the old
+   * window ended). Off until a refill, and after an uncounted probe.
+   */
+  counting: boolean;
 }
 
 export const newBucketState = (): BucketState => ({
@@ -41,6 +51,7 @@ export const newBucketState = (): BucketState => ({
   inFlight: 0,
   openedWindow: undefined,
   sleptPast: undefined,
+  counting: false,
 });
 
 /**
@@ -78,13 +89,18 @@ export function reserve(state: BucketState, nowMs: number): ReserveDecision {
     // from the new window says how many are left.
     record.remaining = Math.max(0, record.limit - state.inFlight);
     state.openedWindow = record.reset;
+    state.counting = true;
   }
   if (record.remaining > 0) {
     record.remaining -= 1; // row 4
     return grant(state, { counted: true, reset: record.reset });
   }
   // The window was refilled and used up; its successor's reset is not known yet.
-  if (windowOver) return probe(state);
+  if (windowOver) {
+    const decision = probe(state);
+    if (decision.kind === 'grant') state.counting = false; // a request the count does not hold
+    return decision;
+  }
   // Row 3 (a negative remaining, which no service sends, is treated as 0 here).
   return { kind: 'sleep', ms: exhaustedSleepMs(record.reset, nowSeconds), reset: record.reset };
 }
@@ -119,10 +135,19 @@ export function settle(state: BucketState, update: BucketUpdate): void {
   if (update.reset !== undefined && update.reset < previous.reset) return; // a response from an older window
   const newWindow = update.reset !== undefined && update.reset !== previous.reset;
   if (update.reset !== undefined) previous.reset = update.reset;
-  if (update.remaining !== undefined) {
-    const fromServer = update.remaining - state.inFlight;
+  if (update.remaining === undefined) return;
+  // Requests in flight may or may not be counted in the service's figure: assume not.
+  const fromServer = update.remaining - state.inFlight;
+  if (!state.counting) {
     previous.remaining = newWindow ? fromServer : Math.min(previous.remaining, fromServer);
+    return;
   }
+  // Counting since a refill: the local count is exact, and the service's figure (which may
+  // already include requests still in flight here) would count those twice. A response from the
+  // refilled window itself says nothing of the next one; the service's figure lowers the count
+  // only when it says fewer are left than the count does (someone else used the token).
+  if (!newWindow && update.reset === state.openedWindow) return;
+  if (update.remaining < previous.remaining) previous.remaining = fromServer;
 }
 
 /** A reservation ended without a processed response (network error, global response, abort). */

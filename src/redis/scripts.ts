@@ -5,7 +5,8 @@
  *
  * Keys of one token share a hash tag (`{prefix:hash}`), so every script's keys sit in one
  * cluster slot:
- *   bucket  (hash)  limit, remaining, reset, opened, slept  — the spec's record + window markers
+ *   bucket  (hash)  limit, remaining, reset, opened, slept, counting — the spec's record, window
+ *                   markers, and whether `remaining` is an exact count since a refill
  *   leases  (zset)  reservation id → lease end (ms): requests in flight; a crashed holder's
  *                   lease runs out instead of blocking the bucket forever
  *   global  (string with PX expiry) — the global lock
@@ -77,7 +78,7 @@ local over = now_s > reset or slept == reset
 if over and opened ~= reset then
   -- Row 2, once per window, less the requests in flight (they may land in the new window).
   remaining = math.max(0, limit - in_flight)
-  redis.call('HSET', KEYS[1], 'remaining', int(remaining), 'opened', int(reset))
+  redis.call('HSET', KEYS[1], 'remaining', int(remaining), 'opened', int(reset), 'counting', 1)
 end
 if remaining > 0 then
   -- Row 4.
@@ -85,7 +86,10 @@ if remaining > 0 then
   return grant(1, reset)
 end
 if over then
-  if in_flight == 0 then return grant(0, reset) end
+  if in_flight == 0 then
+    redis.call('HSET', KEYS[1], 'counting', 0) -- a request the count does not hold
+    return grant(0, reset)
+  end
   return await()
 end
 -- Row 3: sleep (reset - now) s + 500 ms.
@@ -102,7 +106,7 @@ local in_flight = live_leases()
 local limit = tonumber(ARGV[2])
 local remaining = tonumber(ARGV[3])
 local reset = tonumber(ARGV[4])
-local h = redis.call('HMGET', KEYS[1], 'limit', 'remaining', 'reset')
+local h = redis.call('HMGET', KEYS[1], 'limit', 'remaining', 'reset', 'opened', 'counting')
 if h[1] == false then
   local r = 0
   if remaining then r = remaining - in_flight end
@@ -111,14 +115,21 @@ if h[1] == false then
 else
   local cur_remaining = field(h[2], 'remaining') or 0
   local cur_reset = field(h[3], 'reset') or 0
+  local opened = field(h[4], 'opened')
+  local counting = field(h[5], 'counting') == 1
   if limit then redis.call('HSET', KEYS[1], 'limit', int(limit)) end
   if not (reset and reset < cur_reset) then
     local new_window = reset ~= nil and reset ~= cur_reset
     if reset then redis.call('HSET', KEYS[1], 'reset', int(reset)); cur_reset = reset end
     if remaining then
       local from_server = remaining - in_flight
-      if not new_window then from_server = math.min(cur_remaining, from_server) end
-      redis.call('HSET', KEYS[1], 'remaining', int(from_server))
+      if not counting then
+        if not new_window then from_server = math.min(cur_remaining, from_server) end
+        redis.call('HSET', KEYS[1], 'remaining', int(from_server))
+      elseif not (not new_window and reset ~= nil and reset == opened) and remaining < cur_remaining then
+        -- Counting since a refill: only a figure below the count lowers it (see reservations.ts).
+        redis.call('HSET', KEYS[1], 'remaining', int(from_server))
+      end
     end
   end
   expire_bucket(cur_reset, now)

@@ -57,7 +57,10 @@ async function drive<T>(promises: Promise<T>[], stepMs = 50, maxSteps = 2000): P
 const global429 = (retryAfter: string | undefined) => () =>
   HttpResponse.json(
     { message: 'global' },
-    { status: 429, headers: { 'x-ratelimit-global': 'true', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) } },
+    {
+      status: 429,
+      headers: { 'x-ratelimit-global': 'true', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) },
+    },
   );
 
 describe('route classification in the procedure', () => {
@@ -127,7 +130,13 @@ describe('pre-check rows through the client', () => {
     await settle();
     const expectedSleep = (bucket.reset - Math.floor(start / 1000)) * 1000 + 500;
     expect(events).toEqual([
-      { reason: 'bucket', routeKey: 'ChannelsId', bucketKey: `ChannelsId:${CHANNEL_A}`, method: 'GET', waitMs: expectedSleep },
+      {
+        reason: 'bucket',
+        routeKey: 'ChannelsId',
+        bucketKey: `ChannelsId:${CHANNEL_A}`,
+        method: 'GET',
+        waitMs: expectedSleep,
+      },
     ]);
     await clock.advance(expectedSleep - 1);
     expect(api.requests).toHaveLength(2); // still asleep
@@ -188,7 +197,11 @@ describe('429 handling (steps 5 and 6)', () => {
     api.script(global429('1500'));
     const first = client.channels.get(CHANNEL_A);
     await settle();
-    const others = [client.channels.get(CHANNEL_B), client.guilds.get(GUILD), client.request('GET', '/oauth2/applications/@me')];
+    const others = [
+      client.channels.get(CHANNEL_B),
+      client.guilds.get(GUILD),
+      client.request('GET', '/oauth2/applications/@me'),
+    ];
     await clock.advance(1499);
     expect(api.requests).toHaveLength(1);
     await clock.advance(1);
@@ -332,7 +345,11 @@ describe('cancellation and maximum wait', () => {
   it('a client-wide maxWait applies to 429 waits too', async () => {
     client = makeClient({ maxWait: 500 });
     api.script(() => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '600000' } }));
-    await expect(client.gateway.get()).rejects.toMatchObject({ name: 'RateLimitWaitError', reason: 'retry-after', waitMs: 600000 });
+    await expect(client.gateway.get()).rejects.toMatchObject({
+      name: 'RateLimitWaitError',
+      reason: 'retry-after',
+      waitMs: 600000,
+    });
   });
 
   it('close() fails waiting calls and leaves no timer behind', async () => {

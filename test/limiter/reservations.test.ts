@@ -59,6 +59,32 @@ describe('reservation policy (concurrency beyond the spec table)', () => {
     expect(reserve(state, at(T, 999)).kind).toBe('await-response');
   });
 
+  it('after a refill the local count is exact: in-flight requests the service already counted are not subtracted twice', () => {
+    // Traced in the 4-process benchmark: three requests sent after a refill; the service answers
+    // the second one first ("2 left" — it counted all three); the other two are still in flight.
+    const state = known(5, 0, T);
+    markSleptPast(state, T);
+    for (let i = 0; i < 3; i++) expect(reserve(state, at(T, 600)).kind).toBe('grant');
+    settle(state, { limit: 5, remaining: 2, reset: T + 3 });
+    expect(state.record).toEqual({ limit: 5, remaining: 2, reset: T + 3 }); // not 2 − 2 in flight
+    settle(state, { limit: 5, remaining: 4, reset: T + 3 });
+    settle(state, { limit: 5, remaining: 3, reset: T + 3 });
+    expect(state.record!.remaining).toBe(2);
+  });
+
+  it('after a refill, a response from the refilled window says nothing of the next; a figure below the count lowers it', () => {
+    const state = known(5, 0, T);
+    reserve(state, at(T)); // row 3 sleep (remaining 0): nothing granted
+    markSleptPast(state, T);
+    expect(reserve(state, at(T, 600)).kind).toBe('grant');
+    expect(reserve(state, at(T, 600)).kind).toBe('grant');
+    settle(state, { limit: 5, remaining: 0, reset: T }); // counted in the old window
+    expect(state.record!.remaining).toBe(3);
+    // The service says 1 left where the count says 3: someone else used the token.
+    settle(state, { limit: 5, remaining: 1, reset: T + 3 });
+    expect(state.record!.remaining).toBe(1);
+  });
+
   it('row 2 (now > reset) refills once per reset value', () => {
     const state = known(2, 0, T);
     expect(reserve(state, at(T + 1)).kind).toBe('grant');

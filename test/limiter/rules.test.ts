@@ -138,14 +138,23 @@ describe('Request procedure: steps 4–6', () => {
     });
   });
   it('step 5: x-ratelimit-global present with retry-after → wait that long and repeat; bucket untouched', () => {
-    const verdict = judgeResponse(false, 429, headers({ 'x-ratelimit-global': '', 'retry-after': '1500', 'x-ratelimit-limit': '5' }));
+    const verdict = judgeResponse(
+      false,
+      429,
+      headers({ 'x-ratelimit-global': '', 'retry-after': '1500', 'x-ratelimit-limit': '5' }),
+    );
     expect(verdict).toEqual({ action: 'wait-global', step: '5', waitMs: 1500 });
   });
   it('step 5: presence is enough, whatever the value and the status', () => {
-    expect(judgeResponse(false, 200, headers({ 'x-ratelimit-global': 'false', 'retry-after': '10' })).action).toBe('wait-global');
+    expect(judgeResponse(false, 200, headers({ 'x-ratelimit-global': 'false', 'retry-after': '10' })).action).toBe(
+      'wait-global',
+    );
   });
   it('step 5: global without retry-after → return the response', () => {
-    expect(judgeResponse(false, 429, headers({ 'x-ratelimit-global': 'true' }))).toEqual({ action: 'return', step: '5' });
+    expect(judgeResponse(false, 429, headers({ 'x-ratelimit-global': 'true' }))).toEqual({
+      action: 'return',
+      step: '5',
+    });
   });
   it('step 5 / Errors: an unparseable retry-after in the global branch reaches the caller', () => {
     const i64 = judgeResponse(false, 429, headers({ 'x-ratelimit-global': 'true', 'retry-after': 'soon' }));
