@@ -126,8 +126,9 @@ function rateLimitRow(r: RateLimitRun) {
   return {
     client: r.client,
     s: fixed(r.seconds, 2),
-    'spec minimum s': fixed(r.specMinimumSeconds, 2),
-    'of spec minimum': fixed(r.specMinimumSeconds / r.seconds, 2),
+    'span s': fixed(r.spanSeconds, 2),
+    'spec client s': fixed(r.specClientSeconds, 2),
+    'of spec client': fixed(r.specClientSeconds / r.spanSeconds, 2),
     'limits minimum s': fixed(r.limitsMinimumSeconds, 2),
     sent: r.requestsSent,
     '429s': r.status429,
@@ -143,7 +144,8 @@ function sharedRow(r: SharedStoreResult) {
     requests: r.requests,
     s: fixed(r.seconds, 2),
     'requests/s': fixed(r.requestsPerSecond, 1),
-    'of spec minimum': r.specMinimumSeconds === undefined ? '' : fixed(r.specMinimumSeconds / r.seconds, 2),
+    'span s': fixed(r.spanSeconds, 2),
+    'of spec client': r.specClientSeconds === undefined ? '' : fixed(r.specClientSeconds / r.spanSeconds, 2),
     'round trips/request': fixed(r.roundTripsPerRequest, 2),
     'bucket 429s': r.bucket429s,
     'max/window (limit)': `${r.maxPerWindow} (${r.limitPerWindow})`,
@@ -216,10 +218,10 @@ function summarise(results: {
     });
   }
   const four = results.shared?.find((r) => r.scenario === 'limited' && r.processes === 4);
-  if (four?.specMinimumSeconds !== undefined) {
-    const ratio = four.specMinimumSeconds / four.seconds;
+  if (four?.specClientSeconds !== undefined) {
+    const ratio = four.specClientSeconds / four.spanSeconds;
     targets.push({
-      target: '4 processes on Redis ≥ 0.9× the aggregate the spec’s rules allow',
+      target: '4 processes on Redis ≥ 0.9× a spec client (time of a zero-latency client / span)',
       measured: `${fixed(ratio, 2)}×`,
       met: yes(ratio >= 0.9),
     });
