@@ -24,7 +24,6 @@ export async function renderRateLimitChart(
   scenario: RateLimitScenario,
 ): Promise<string> {
   const total = scenario.buckets * scenario.requestsPerBucket;
-  const end = Math.max(...runs.map((run) => run.spanSeconds));
   // The limits: a window's worth per bucket at the start of each window.
   const windowSeconds = scenario.limit.windowMs / 1000;
   const allowed: number[] = [];
@@ -34,6 +33,7 @@ export async function renderRateLimitChart(
   }
   // The spec's schedule depends on the point of the second each bucket began at: tollgate's run's.
   const spec = runs[0]!.specScheduleSeconds;
+  const end = Math.max(...runs.map((run) => run.spanSeconds), spec.at(-1) ?? 0);
   const points: Point[] = [
     ...cumulative('the limits allow', allowed),
     ...cumulative('a spec client, zero latency', spec),
