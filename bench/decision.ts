@@ -39,10 +39,6 @@ async function measure(): Promise<DecisionResult[]> {
   const limiter = new Limiter({
     clock: systemClock,
     store: new MemoryStore().forToken(undefined, systemClock),
-    onWait: undefined,
-    maxWaitMs: Infinity,
-    maxHeaderResends: 3,
-    transportRetries: 2,
   });
   const hooks = limiter.hooks();
   const beforeRequest = hooks.beforeRequest![0]!;

@@ -49,10 +49,6 @@ async function measure(): Promise<MemoryResult> {
   const limiter = new Limiter({
     clock,
     store: store.forToken('Bot memory-bench', clock),
-    onWait: undefined,
-    maxWaitMs: Infinity,
-    maxHeaderResends: 3,
-    transportRetries: 2,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
   const request = new Request('http://bench.invalid/channels/1');

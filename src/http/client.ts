@@ -144,9 +144,9 @@ class ClientCore {
       clock,
       store: (options.store ?? new MemoryStore()).forToken(options.token, clock),
       onWait: options.onWait,
-      maxWaitMs: options.maxWait ?? Number.POSITIVE_INFINITY,
-      maxHeaderResends: options.maxHeaderResends ?? 3,
-      transportRetries: options.transportRetries ?? 2,
+      maxWaitMs: options.maxWait,
+      maxHeaderResends: options.maxHeaderResends,
+      transportRetries: options.transportRetries,
     });
     this.#ky = ky.create({
       ...(options.fetch && { fetch: options.fetch }),

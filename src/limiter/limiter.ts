@@ -30,13 +30,13 @@ export interface LimiterOptions {
   readonly clock: Clock;
   /** This client's view of the bucket store. */
   readonly store: BucketStore;
-  readonly onWait: ((event: WaitEvent) => void) | undefined;
-  /** Longest single wait a call accepts before failing with RateLimitWaitError. */
-  readonly maxWaitMs: number;
-  /** How many times a response with unparseable rate-limit headers is sent again (step 6.4). */
-  readonly maxHeaderResends: number;
-  /** Transport retries for network errors and 5xx, idempotent methods only. */
-  readonly transportRetries: number;
+  readonly onWait?: ((event: WaitEvent) => void) | undefined;
+  /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
+  readonly maxWaitMs?: number | undefined;
+  /** How many times a response with unparseable rate-limit headers is sent again (step 6.4). Default: 3. */
+  readonly maxHeaderResends?: number | undefined;
+  /** Transport retries for network errors and 5xx, idempotent methods only. Default: 2. */
+  readonly transportRetries?: number | undefined;
 }
 
 /** One typed or raw call, carried on ky's `context` through every attempt. */
@@ -97,7 +97,10 @@ interface BucketEntry {
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
 
 export class Limiter {
-  readonly #options: LimiterOptions;
+  readonly #onWait: LimiterOptions['onWait'];
+  readonly #maxWaitMs: number;
+  readonly #maxHeaderResends: number;
+  readonly #transportRetries: number;
   readonly #clock: Clock;
   readonly #store: BucketStore;
   readonly #buckets = new Map<string, BucketEntry>();
@@ -110,7 +113,10 @@ export class Limiter {
   readonly #closing = new AbortController();
 
   constructor(options: LimiterOptions) {
-    this.#options = options;
+    this.#onWait = options.onWait;
+    this.#maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
+    this.#maxHeaderResends = options.maxHeaderResends ?? 3;
+    this.#transportRetries = options.transportRetries ?? 2;
     this.#clock = options.clock;
     this.#store = options.store;
     // Other processes sharing the store: a bucket moved on, or a global wait began.
@@ -135,7 +141,7 @@ export class Limiter {
       bucketKey,
       method,
       signal,
-      maxWaitMs: maxWaitMs ?? this.#options.maxWaitMs,
+      maxWaitMs: maxWaitMs ?? this.#maxWaitMs,
       idempotent: IDEMPOTENT.has(method),
       reservation: undefined,
       headerResends: 0,
@@ -204,7 +210,7 @@ export class Limiter {
           if (call.reservation) await this.#release(call);
           const forced = error instanceof ForceRetryError;
           if (!forced || error.code === RETRY_SERVER_ERROR) {
-            if (!forced && call.transportRetries >= this.#options.transportRetries) throw error;
+            if (!forced && call.transportRetries >= this.#transportRetries) throw error;
             call.transportRetries += 1;
             const waitMs = transportBackoffMs(call.transportRetries);
             await this.#wait(call, forced ? 'server-error' : 'network-error', waitMs);
@@ -233,7 +239,7 @@ export class Limiter {
         if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
           await this.#settle(call, verdict.update);
         else await this.#release(call);
-        if (response.status >= 500 && call.idempotent && call.transportRetries < this.#options.transportRetries) {
+        if (response.status >= 500 && call.idempotent && call.transportRetries < this.#transportRetries) {
           return ky.retry({ code: RETRY_SERVER_ERROR });
         }
         return undefined;
@@ -255,7 +261,7 @@ export class Limiter {
         // limit without its reset) would read as a window already over.
         await this.#release(call);
         call.headerResends += 1;
-        if (call.headerResends > this.#options.maxHeaderResends) throw verdict.error;
+        if (call.headerResends > this.#maxHeaderResends) throw verdict.error;
         return ky.retry({ code: 'RATE_LIMIT_HEADER_UNPARSEABLE' });
     }
   }
@@ -564,7 +570,7 @@ export class Limiter {
   }
 
   #emit(call: CallState, reason: WaitReason, waitMs: number): void {
-    const listener = this.#options.onWait;
+    const listener = this.#onWait;
     if (!listener) return;
     try {
       listener({ reason, routeKey: call.routeKey, bucketKey: call.bucketKey, method: call.method, waitMs });

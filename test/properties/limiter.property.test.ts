@@ -47,9 +47,6 @@ async function run(steps: readonly Step[], limit: number, windowMs: number, star
   const limiter = new Limiter({
     clock,
     store: new MemoryStore().forToken('Bot model', clock),
-    onWait: undefined,
-    maxWaitMs: Infinity,
-    maxHeaderResends: 3,
     transportRetries: 0,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
