@@ -76,6 +76,8 @@ export class ReferenceService {
   readonly #sockets = new Set<Socket>();
   readonly #clock: Clock;
   readonly #options: ReferenceServiceOptions;
+  /** The API's path prefix, without a trailing slash. */
+  readonly #basePath: string;
   readonly #limits: LimitEnforcer;
   readonly #faults: { rule: FaultRule; left: number }[] = [];
   #inFlight = 0;
@@ -103,6 +105,7 @@ export class ReferenceService {
         `reference service: dialect must be 'spec' or 'discord', got ${JSON.stringify(options.dialect)}`,
       );
     }
+    this.#basePath = (basePath ?? '/api/v6').replace(/\/+$/, '');
   }
 
   /** Starts listening on 127.0.0.1; resolves once the port is bound. */
@@ -118,7 +121,7 @@ export class ReferenceService {
     });
     this.#server = server;
     const { port } = server.address() as AddressInfo;
-    this.#url = `http://127.0.0.1:${port}${this.#basePath()}`;
+    this.#url = `http://127.0.0.1:${port}${this.#basePath}`;
     return this;
   }
 
@@ -174,10 +177,6 @@ export class ReferenceService {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  #basePath(): string {
-    return (this.#options.basePath ?? '/api/v6').replace(/\/+$/, '');
-  }
-
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     this.#inFlight += 1;
     this.#maxInFlight = Math.max(this.#maxInFlight, this.#inFlight);
@@ -187,9 +186,8 @@ export class ReferenceService {
       for await (const chunk of request) size += (chunk as Buffer).length;
       const url = new URL(request.url ?? '/', 'http://reference.invalid');
       const method = request.method ?? 'GET';
-      const path = url.pathname.startsWith(this.#basePath())
-        ? url.pathname.slice(this.#basePath().length)
-        : url.pathname;
+      const basePath = this.#basePath;
+      const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
       const bucketKey = routeKeyOf(method, path);
       const routeKey = bucketKey.split(':')[0]!;
       const fault = this.#takeFault(bucketKey);
@@ -212,25 +210,18 @@ export class ReferenceService {
         return send(response, 200, { route: 'None', received: size });
       }
       const auth = request.headers.authorization ?? '';
-      if (fault?.kind === 'global') {
+      const globalLimited = (retryAfterMs: number | undefined) => {
         record(429, true);
-        return send(
+        send(
           response,
           429,
           { message: 'You are being rate limited.', global: true },
-          this.#globalHeaders(fault.retryAfterMs),
+          this.#globalHeaders(retryAfterMs),
         );
-      }
+      };
+      if (fault?.kind === 'global') return globalLimited(fault.retryAfterMs);
       const decision = this.#limits.count(bucketKey, auth);
-      if (decision.global) {
-        record(429, true);
-        return send(
-          response,
-          429,
-          { message: 'You are being rate limited.', global: true },
-          this.#globalHeaders(decision.retryAfterMs),
-        );
-      }
+      if (decision.global) return globalLimited(decision.retryAfterMs);
       const headers =
         this.#options.dialect === 'discord'
           ? { ...decision.headers, ...discordBucketHeaders(bucketKey, decision.retryAfterMs) }
