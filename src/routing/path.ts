@@ -12,11 +12,11 @@ const DECIMAL = /^0*([0-9]{1,20})$/;
 
 /** The canonical decimal text (no leading zeros) of an unsigned 64-bit id, or undefined. */
 export function parseSnowflake(text: string): string | undefined {
+  // The greedy `0*` leaves the digits without leading zeros (or a lone "0"): already canonical.
   const digits = DECIMAL.exec(text)?.[1];
   if (digits === undefined) return undefined;
-  if (digits.length < 16) return String(Number(digits));
-  const number = BigInt(digits);
-  return number > U64_MAX ? undefined : number.toString();
+  // Up to 19 digits always fit; 20 may pass u64's maximum.
+  return digits.length < 20 || BigInt(digits) <= U64_MAX ? digits : undefined;
 }
 
 /** Checks an id and returns its canonical decimal text (no leading zeros). */
