@@ -176,11 +176,11 @@ export class Limiter {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closing.abort(new ClientClosedError());
+    const closed = new ClientClosedError();
+    this.#closing.abort(closed);
     this.#unsubscribe();
     this.#gateTimer?.();
     this.#gateTimer = undefined;
-    const closed = new ClientClosedError();
     for (const waiter of [...this.#gateWaiters]) waiter.fail(closed);
     this.#gateWaiters.clear();
     for (const entry of this.#buckets.values()) {
