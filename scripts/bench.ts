@@ -109,17 +109,18 @@ if (suites.has('memory')) {
 }
 
 // The targets, from the latest results of every suite (this run's where it ran them).
-const targets = summarise({
+const latest: Latest = {
   decision: await load<DecisionResult[]>('decision'),
   overhead: await load<OverheadResult[]>('overhead'),
   rateLimits: await load<RateLimitRun[]>('rate-limits'),
   shared: await load<SharedStoreResult[]>('shared-store'),
   memory: await load<MemoryResult>('memory'),
-});
+};
+const targets = summarise(latest);
 console.log('\nTargets');
 console.table(targets);
 await save('targets', targets);
-await updateReadme();
+await updateReadme(latest, targets);
 console.log(`\nbench finished in ${fixed((performance.now() - benchStarted) / 1000, 1)} s`);
 
 function rateLimitRow(r: RateLimitRun) {
@@ -171,13 +172,16 @@ interface Target {
   readonly met: string;
 }
 
-function summarise(results: {
-  decision: DecisionResult[] | undefined;
-  overhead: OverheadResult[] | undefined;
-  rateLimits: RateLimitRun[] | undefined;
-  shared: SharedStoreResult[] | undefined;
-  memory: MemoryResult | undefined;
-}): Target[] {
+/** The latest results of every suite, from bench/results/. */
+interface Latest {
+  readonly decision: DecisionResult[] | undefined;
+  readonly overhead: OverheadResult[] | undefined;
+  readonly rateLimits: RateLimitRun[] | undefined;
+  readonly shared: SharedStoreResult[] | undefined;
+  readonly memory: MemoryResult | undefined;
+}
+
+function summarise(results: Latest): Target[] {
   const targets: Target[] = [];
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
   if (results.overhead) {
@@ -239,7 +243,10 @@ function summarise(results: {
 }
 
 /** Rewrites the README between its bench markers with the latest tables (a Markdown copy of them). */
-async function updateReadme(): Promise<void> {
+async function updateReadme(
+  { decision, overhead, rateLimits, shared, memory }: Latest,
+  targets: Target[],
+): Promise<void> {
   const readmePath = join(root, 'README.md');
   const readme = await readFile(readmePath, 'utf8');
   const start = '<!-- bench:start -->';
@@ -248,13 +255,7 @@ async function updateReadme(): Promise<void> {
   const to = readme.indexOf(end);
   if (from === -1 || to < from) throw new Error('README.md: the bench markers are missing');
   const sections: string[] = [];
-  const decision = await load<DecisionResult[]>('decision');
-  const overhead = await load<OverheadResult[]>('overhead');
-  const rateLimits = await load<RateLimitRun[]>('rate-limits');
-  const shared = await load<SharedStoreResult[]>('shared-store');
-  const memory = await load<MemoryResult>('memory');
-  const targets = await load<Target[]>('targets');
-  if (targets) sections.push('**Targets**\n\n' + markdownTable(targets.map((t) => ({ ...t }))));
+  sections.push('**Targets**\n\n' + markdownTable(targets.map((t) => ({ ...t }))));
   if (overhead) {
     sections.push(
       '**Overhead** (requests/s, 32 concurrent, upstream in its own process)\n\n' +
