@@ -503,11 +503,12 @@ export class Limiter {
     remove: () => boolean,
   ): Waiter {
     const signal = call.signal;
+    // Through `waiter.fail`, which a queue deadline wraps: an abort must cancel that timer too.
     const onAbort = () => {
-      if (remove()) reject(signal!.reason);
+      if (remove()) waiter.fail(signal!.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    return {
+    const waiter: Waiter = {
       call,
       since: this.#clock.now(),
       reported: false,
@@ -520,6 +521,7 @@ export class Limiter {
         reject(error);
       },
     };
+    return waiter;
   }
 
   // ── The global gate ────────────────────────────────────────────────────────────────────────

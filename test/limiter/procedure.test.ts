@@ -352,6 +352,25 @@ describe('cancellation and maximum wait', () => {
     });
   });
 
+  it('aborting a queued call with maxWait set cancels its queue deadline (no timer left after close)', async () => {
+    // The first call probes; the second queues behind it (limits unknown) with a deadline timer.
+    let answer: (response: Response) => void = () => {};
+    api.script(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const probe = client.channels.get(CHANNEL_A).catch(() => undefined);
+    await settle();
+    const controller = new AbortController();
+    const queued = client.channels.get(CHANNEL_A, { maxWait: 3_600_000, signal: controller.signal });
+    await settle();
+    const timersWhileQueued = clock.pendingTimers;
+    controller.abort(new Error('gave up'));
+    await expect(queued).rejects.toThrow('gave up');
+    expect(clock.pendingTimers).toBe(timersWhileQueued - 1);
+    await client.close();
+    answer(HttpResponse.json({}));
+    await probe;
+    expect(clock.pendingTimers).toBe(0);
+  });
+
   it('close() fails waiting calls and leaves no timer behind', async () => {
     api = reopen({ limits: { default: 1 }, windowMs: 5000 });
     await client.channels.get(CHANNEL_A);
