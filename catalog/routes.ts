@@ -4,8 +4,8 @@
  * endpoints behind it with one operation name per method. Data only: `scripts/generate.ts`
  * validates it with `schema.ts` and turns it into `generated/`.
  *
- * Sources: `shared/spec/rate-limit-spec.md` (keys, path shapes, major parameters) and
- * `shared/spec/routes-v6.md` (methods, documented names, query parameters).
+ * Sources: `docs/spec/rate-limit-spec.md` (keys, path shapes, major parameters) and
+ * `docs/spec/routes-v6.md` (methods, documented names, query parameters).
  *
  * To add a route: add an entry (or an operation to an entry) and run `npm run generate`.
  */

@@ -11,19 +11,8 @@ import { createClient } from '../src/index.ts';
 import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
 import { countingFetch, newStats, plan, recordWait, runBurst } from './demo/burst.ts';
 
-const { values } = parseArgs({
-  options: {
-    'base-url': { type: 'string' },
-    token: { type: 'string' },
-    requests: { type: 'string', default: '300' },
-    concurrency: { type: 'string', default: '24' },
-    help: { type: 'boolean', default: false },
-  },
-});
-if (values.help) {
-  console.log('usage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]');
-  process.exit(0);
-}
+const USAGE = 'usage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]';
+const values = parseOptions();
 const requests = wholeNumber('requests', 1, 100_000);
 const concurrency = wholeNumber('concurrency', 1, 1000);
 
@@ -87,12 +76,18 @@ try {
       bar.update(entry.sent, { waits: entry.waits });
     }
   });
+} catch (error) {
+  // One clear line (a closed port, a refused token), not a stack trace.
+  bars.stop();
+  console.error(`demo: ${describe(error)}`);
+  process.exitCode = 1;
 } finally {
   clearTimeout(deadline);
   bars.stop();
   await client.close();
   await service?.stop();
 }
+if (process.exitCode === 1) process.exit(1);
 const seconds = (performance.now() - started) / 1000;
 
 // ── Report ──────────────────────────────────────────────────────────────────────────────────
@@ -133,4 +128,32 @@ function wholeNumber(name: 'requests' | 'concurrency', min: number, max: number)
     process.exit(2);
   }
   return value;
+}
+
+function parseOptions() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+        requests: { type: 'string', default: '300' },
+        concurrency: { type: 'string', default: '24' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    return values;
+  } catch (error) {
+    console.error(`demo: ${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.name}: ${error.message}${cause}`;
 }

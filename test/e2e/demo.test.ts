@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -19,4 +19,31 @@ it('the demo drives the SDK against the bundled reference service and reports', 
   expect(stdout).toMatch(/429s received\s+\d+ \(global: \d+, bucket: 0\)/);
   expect(stdout).toMatch(/most per bucket window\s+[1-5] \(limit 5\)/);
   expect(stdout).toMatch(/achieved \/ allowed/);
+}, 70_000);
+
+describe('the demo reports bad input and unreachable services in one line', () => {
+  const run = (args: string[]) =>
+    promisify(execFile)(process.execPath, ['scripts/demo.ts', ...args], { cwd: root, timeout: 60_000 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  it('-h prints the usage', async () => {
+    const { code, stdout } = await run(['-h']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^usage: npm start/);
+  });
+
+  it('an unknown flag: the problem and the usage, exit 2, no stack trace', async () => {
+    const { code, stderr } = await run(['--bogus']);
+    expect(code).toBe(2);
+    expect(stderr).toBe("demo: Unknown option '--bogus'\nusage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n");
+  });
+
+  it('a closed port: one line naming the network error, exit 1', async () => {
+    const { code, stderr } = await run(['--base-url', 'http://127.0.0.1:1/api', '--requests', '2', '--concurrency', '1']);
+    expect(code).toBe(1);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('demo:') || line.includes('    at '));
+    expect(lines).toEqual([expect.stringMatching(/^demo: NetworkError: .* failed on the network \(fetch failed\)$/)]);
+  });
 }, 70_000);
