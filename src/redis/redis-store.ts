@@ -36,6 +36,12 @@ export interface RedisStoreOptions {
    * starts unknown: one request in flight until its headers arrive), until Redis is back.
    */
   readonly onUnavailable?: 'fail' | 'local';
+  /**
+   * Whose clock decides windows and leases: `redis` (default: Redis's own, so machines with
+   * skewed clocks agree) or `client` (the limiter's clock: tests on a manual clock, or machines
+   * kept in step by NTP).
+   */
+  readonly time?: 'redis' | 'client';
 }
 
 /** Redis cannot be reached; nothing was sent. */
@@ -62,6 +68,7 @@ interface Scripts {
     leaseMs: number,
     id: string,
     none: string,
+    now: string,
   ): Promise<unknown[]>;
   tollgateSettle(
     bucket: string,
@@ -72,6 +79,7 @@ interface Scripts {
     reset: string,
     channel: string,
     key: string,
+    now: string,
   ): Promise<number>;
   tollgateRelease(
     bucket: string,
@@ -82,10 +90,11 @@ interface Scripts {
     giveBack: string,
     counted: string,
     reset: string,
+    now: string,
   ): Promise<number>;
-  tollgateSlept(bucket: string, reset: string): Promise<number>;
-  tollgateLockGlobal(global: string, ms: string, channel: string): Promise<number>;
-  tollgateRead(bucket: string): Promise<[string, string, string] | null>;
+  tollgateSlept(bucket: string, reset: string, now: string): Promise<number>;
+  tollgateLockGlobal(global: string, ms: string, channel: string, now: string): Promise<number>;
+  tollgateRead(bucket: string, now: string): Promise<[string, string, string] | null>;
 }
 
 const CONNECTION_ERROR =
@@ -97,6 +106,7 @@ export class RedisStore implements RateLimitStore {
   readonly #prefix: string;
   readonly #leaseMs: number;
   readonly #onUnavailable: 'fail' | 'local';
+  readonly #clientTime: boolean;
   readonly #description: string;
   readonly #listeners = new Map<string, Set<(event: StoreEvent) => void>>();
   #subscriber: Redis | undefined;
@@ -113,6 +123,9 @@ export class RedisStore implements RateLimitStore {
       throw new TypeError('RedisStore: leaseMs must be a whole number of ms, at least 100');
     if (options.onUnavailable !== undefined && !['fail', 'local'].includes(options.onUnavailable)) {
       throw new TypeError("RedisStore: onUnavailable must be 'fail' or 'local'");
+    }
+    if (options.time !== undefined && !['redis', 'client'].includes(options.time)) {
+      throw new TypeError("RedisStore: time must be 'redis' or 'client'");
     }
     if (options.url !== undefined && options.client !== undefined)
       throw new TypeError('RedisStore: pass either url or client, not both');
@@ -133,6 +146,7 @@ export class RedisStore implements RateLimitStore {
     this.#prefix = prefix;
     this.#leaseMs = leaseMs;
     this.#onUnavailable = options.onUnavailable ?? 'fail';
+    this.#clientTime = options.time === 'client';
     this.#redis.on('error', () => {
       // Connection errors surface as StoreUnavailableError on the calls that need Redis.
     });
@@ -205,6 +219,9 @@ export class RedisStore implements RateLimitStore {
   get leaseMs(): number {
     return this.#leaseMs;
   }
+  get usesClientTime(): boolean {
+    return this.#clientTime;
+  }
   get fallsBackLocally(): boolean {
     return this.#onUnavailable === 'local';
   }
@@ -266,6 +283,7 @@ class RedisBucketStore implements BucketStore {
   readonly #channel: string;
   readonly #global: string;
   readonly #local: BucketStore;
+  readonly #clock: Clock;
   readonly #listeners = new Set<(event: StoreEvent) => void>();
 
   constructor(store: RedisStore, namespace: string, clock: Clock) {
@@ -274,6 +292,12 @@ class RedisBucketStore implements BucketStore {
     this.#channel = `${namespace}:events`;
     this.#global = `${namespace}:global`;
     this.#local = new MemoryStore().forToken(undefined, clock);
+    this.#clock = clock;
+  }
+
+  /** The scripts' last argument: the limiter's clock, or '' for Redis's. */
+  #now(): string {
+    return this.#store.usesClientTime ? String(Math.floor(this.#clock.now())) : '';
   }
 
   #bucket(bucketKey: string): string {
@@ -305,6 +329,7 @@ class RedisBucketStore implements BucketStore {
           this.#store.leaseMs,
           id,
           bucketKey === null ? '1' : '0',
+          this.#now(),
         );
         return parseAdmission(reply);
       },
@@ -314,7 +339,7 @@ class RedisBucketStore implements BucketStore {
 
   async markSleptPast(bucketKey: string, reset: number): Promise<void> {
     await this.#run(
-      () => this.#store.redis.tollgateSlept(this.#bucket(bucketKey), String(reset)),
+      () => this.#store.redis.tollgateSlept(this.#bucket(bucketKey), String(reset), this.#now()),
       () => this.#local.markSleptPast(bucketKey, reset),
     );
   }
@@ -332,6 +357,7 @@ class RedisBucketStore implements BucketStore {
           text(update.reset),
           this.#channel,
           bucketKey,
+          this.#now(),
         ),
       () => this.#local.settle(bucketKey, reservation, update),
     );
@@ -357,6 +383,7 @@ class RedisBucketStore implements BucketStore {
           never ? '1' : '0',
           reservation.counted ? '1' : '0',
           String(reservation.reset),
+          this.#now(),
         ),
       () => (never ? this.#local.giveBack(bucketKey, reservation) : this.#local.release(bucketKey, reservation)),
     );
@@ -364,7 +391,7 @@ class RedisBucketStore implements BucketStore {
 
   async lockGlobal(ms: number): Promise<void> {
     await this.#run(
-      () => this.#store.redis.tollgateLockGlobal(this.#global, String(Math.ceil(ms)), this.#channel),
+      () => this.#store.redis.tollgateLockGlobal(this.#global, String(Math.ceil(ms)), this.#channel, this.#now()),
       () => this.#local.lockGlobal(ms),
     );
   }
@@ -372,7 +399,7 @@ class RedisBucketStore implements BucketStore {
   async get(bucketKey: string): Promise<BucketRecord | undefined> {
     return this.#run(
       async () => {
-        const reply = await this.#store.redis.tollgateRead(this.#bucket(bucketKey));
+        const reply = await this.#store.redis.tollgateRead(this.#bucket(bucketKey), this.#now());
         if (reply === null) return undefined;
         return { limit: Number(reply[0]), remaining: Number(reply[1]), reset: Number(reply[2]) };
       },

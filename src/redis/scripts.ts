@@ -9,14 +9,20 @@
  *                   markers, and whether `remaining` is an exact count since a refill
  *   leases  (zset)  reservation id → lease end (ms): requests in flight; a crashed holder's
  *                   lease runs out instead of blocking the bucket forever
- *   global  (string with PX expiry) — the global lock
+ *   global  (string: the lock's end in ms, expiring 10 s after it) — the global lock
  * Buckets expire once their window is over and nothing is in flight: Redis holds live state only.
  */
 
-/** Shared prelude: Redis time in ms, number formatting, strict field reads. */
+/**
+ * Shared prelude: "now" in ms, number formatting, strict field reads. Every script's last
+ * argument is the caller's clock in ms, or '' for Redis's own clock (the default).
+ */
 const PRELUDE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(ARGV[#ARGV])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 local function int(n) return string.format('%.0f', n) end
 local function field(v, name)
   if v == false or v == nil then return nil end
@@ -28,8 +34,9 @@ local function field(v, name)
 end
 local function expire_bucket(reset, lease_end)
   -- A bucket says something until 10 s after its window ends (or its last lease runs out).
+  -- Relative (PEXPIRE), so that it holds whichever clock "now" comes from.
   local at = math.max(reset * 1000 + 10000, lease_end, now + 10000)
-  redis.call('PEXPIREAT', KEYS[1], int(at))
+  redis.call('PEXPIRE', KEYS[1], int(at - now))
 end
 local function live_leases()
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', int(now))
@@ -42,8 +49,8 @@ end
  * → {'global', ms} | {'grant', counted, reset, id} | {'sleep', ms, reset} | {'await', retry ms}
  */
 export const ADMIT = `${PRELUDE}
-local gttl = redis.call('PTTL', KEYS[3])
-if gttl > 0 then return {'global', gttl} end
+local global_until = tonumber(redis.call('GET', KEYS[3]) or '')
+if global_until and global_until > now then return {'global', int(global_until - now)} end
 if ARGV[3] == '1' then return {'grant', 0, 0, ''} end
 local lease_ms = tonumber(ARGV[1])
 local id = ARGV[2]
@@ -156,11 +163,12 @@ return 1
 `;
 
 /** lock: KEYS global · ARGV ms, channel — holds the global lock for ms unless it already runs longer. */
-export const LOCK_GLOBAL = `
+export const LOCK_GLOBAL = `${PRELUDE}
 local ms = tonumber(ARGV[1])
 if ms <= 0 then return 0 end
-if redis.call('PTTL', KEYS[1]) < ms then
-  redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+local current = tonumber(redis.call('GET', KEYS[1]) or '') or 0
+if current < now + ms then
+  redis.call('SET', KEYS[1], int(now + ms), 'PX', int(ms + 10000))
   redis.call('PUBLISH', ARGV[2], 'g:' .. ARGV[1])
 end
 return 1

@@ -2,14 +2,17 @@
  * The limiter against a model of the service: for any interleaving of calls, responses (in any
  * order, after any delay), aborts and clock steps, the service never sees more requests in a
  * window than the bucket allows, and every call ends (no deadlock, no waiter left behind).
- * The limiter runs as ky calls it (the hook pair) on the memory store, with a manual clock.
+ * The limiter runs as ky calls it (the hook pair) on each store, with a manual clock (the Redis
+ * store takes the client's clock here).
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Limiter, type CallState } from '../../src/limiter/limiter.ts';
-import { MemoryStore } from '../../src/limiter/store.ts';
+import { MemoryStore, type RateLimitStore } from '../../src/limiter/store.ts';
+import type { RedisStore } from '../../src/redis/index.ts';
 import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
+import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
 import { runs } from './config.ts';
 
 type Step =
@@ -34,11 +37,59 @@ interface Call {
 }
 
 /** A few event-loop turns: no HTTP here, only promise chains. */
-const turns = async () => {
+const loopTurns = async () => {
   for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-async function run(steps: readonly Step[], limit: number, windowMs: number, startOffsetMs: number): Promise<void> {
+interface StoreUnderTest {
+  readonly store: RateLimitStore;
+  /** Lets every decision under way finish. */
+  readonly idle: () => Promise<void>;
+}
+
+let redisStore: RedisStore | undefined;
+const redisPrefix = testPrefix('property');
+afterAll(async () => {
+  await redisStore?.close();
+  const redis = rawRedis();
+  try {
+    await dropPrefix(redis, redisPrefix);
+  } finally {
+    redis.disconnect();
+  }
+});
+
+const stores: [string, number, () => Promise<StoreUnderTest>][] = [
+  ['MemoryStore', 500, async () => ({ store: new MemoryStore(), idle: loopTurns })],
+  [
+    'RedisStore',
+    150,
+    async () => {
+      redisStore ??= await connectedStore('property', { prefix: redisPrefix, time: 'client' });
+      const store = redisStore;
+      // A PING on the scripts' connection answers after every script sent before it; chains
+      // of several decisions need a few rounds.
+      const idle = async () => {
+        for (let round = 0; round < 4; round++) {
+          await store.redis.ping();
+          await loopTurns();
+        }
+      };
+      return { store, idle };
+    },
+  ],
+];
+
+let runNumber = 0;
+
+async function run(
+  target: StoreUnderTest,
+  steps: readonly Step[],
+  limit: number,
+  windowMs: number,
+  startOffsetMs: number,
+): Promise<void> {
+  const turns = target.idle;
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 12, 0, 0) + startOffsetMs, turns);
   const service = new LimitEnforcer(
     { defaultLimit: { limit, windowMs }, global: { limit: 1_000_000, windowMs: 1000 } },
@@ -46,7 +97,8 @@ async function run(steps: readonly Step[], limit: number, windowMs: number, star
   );
   const limiter = new Limiter({
     clock,
-    store: new MemoryStore().forToken('Bot model', clock),
+    // A token of each run's own: runs on a shared store never see each other's buckets.
+    store: target.store.forToken(`Bot model ${++runNumber}`, clock),
     transportRetries: 0,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
@@ -109,17 +161,18 @@ async function run(steps: readonly Step[], limit: number, windowMs: number, star
   expect(clock.pendingTimers).toBe(0);
 }
 
-describe('properties: the limiter against a model of the service', () => {
+describe.each(stores)('properties: the limiter against a model of the service, on %s', (_, count, make) => {
   it('never more than a bucket allows per window, and every call ends', async () => {
+    const target = await make();
     await fc.assert(
       fc.asyncProperty(
         fc.array(step, { minLength: 1, maxLength: 60, size: 'max' }),
         fc.integer({ min: 1, max: 4 }),
         fc.constantFrom(500, 1000, 1500, 3000),
         fc.integer({ min: 0, max: 999 }),
-        (steps, limit, windowMs, startOffsetMs) => run(steps, limit, windowMs, startOffsetMs),
+        (steps, limit, windowMs, startOffsetMs) => run(target, steps, limit, windowMs, startOffsetMs),
       ),
-      runs(500),
+      runs(count),
     );
   }, 120_000);
 });
