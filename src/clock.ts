@@ -31,3 +31,13 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * A monotonic clock on the epoch's scale: `performance.timeOrigin + performance.now()`. Wall-clock
+ * steps (NTP, a user changing the time) do not move it (v10, V3 and §8: Reset-After is counted
+ * from a response's arrival on a monotonic clock).
+ */
+export const monotonicClock: Clock = {
+  now: () => performance.timeOrigin + performance.now(),
+  setTimeout: systemClock.setTimeout,
+};

@@ -19,7 +19,7 @@ export async function readBody(response: Response, timeoutMs?: number, expired?:
   }
 }
 
-async function readTextWithin(
+export async function readTextWithin(
   body: ReadableStream<Uint8Array>,
   timeoutMs: number,
   expired: () => Error,

@@ -5,23 +5,36 @@
 import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import { z } from 'zod';
 import { createResources, type Resources } from '../../generated/index.ts';
-import { systemClock, type Clock } from '../clock.ts';
+import { monotonicClock, systemClock, type Clock } from '../clock.ts';
 import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { kyRetryOptions, Limiter, type WaitEvent } from '../limiter/limiter.ts';
+import { kyRetryOptions, Limiter, type InvalidRequestsEvent, type WaitEvent } from '../limiter/limiter.ts';
 import type { BucketRecord } from '../limiter/rules.ts';
 import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
+import { v10Judge } from '../limiter/v10/judge.ts';
+import { DEFAULT_GLOBAL_LIMIT, DEFAULT_INVALID_REQUEST_LIMIT, DEFAULT_RESET_MARGIN_MS } from '../limiter/v10/rules.ts';
 import { bucketKeyOf } from '../routing/classify.ts';
+import { classifyV10 } from '../routing/v10-route.ts';
 import { catalogClassifier } from '../routing/route-key.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { readBody } from './body.ts';
 
-/** The service's public v6 API. */
-export const DEFAULT_BASE_URL = 'https://discord.com/api/v6';
+/** The service's public API, current version (v10). */
+export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
+/** The service's public v6 API (the seed rules of docs/spec/rate-limit-spec.md). */
+export const V6_BASE_URL = 'https://discord.com/api/v6';
+
+/** Which rules the client follows: v10 (docs/spec/v10-rate-limits.md) or v6 (docs/spec/rate-limit-spec.md). */
+export type ApiVersion = 'v10' | 'v6';
 
 export interface ClientOptions {
-  /** API base URL, e.g. `http://127.0.0.1:8080/api`. Default: the service's public v6 base URL. */
+  /**
+   * The API version and so the rate-limit rules (V1). Default: from `baseUrl` (`…/v8`–`/v10`:
+   * v10; `…/api`, `…/v6`, `…/v7`: v6), else v10. A base URL of the other version is an error.
+   */
+  readonly api?: ApiVersion;
+  /** API base URL, e.g. `http://127.0.0.1:8080/api/v10`. Default: the service's public URL of `api`. */
   readonly baseUrl?: string;
   /** Sent verbatim as the Authorization header (`Bot …`). Optional. */
   readonly token?: string;
@@ -43,6 +56,14 @@ export interface ClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Called for every rate-limit or retry wait: bucket key, reason, wait in ms. Never sees the token. */
   readonly onWait?: (event: WaitEvent) => void;
+  /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
+  readonly globalLimit?: number;
+  /** v10, V8: ms added after a window's end (and to the 1 s global window) before sending again. Default 50. */
+  readonly resetMargin?: number;
+  /** v10, V15: invalid requests (401, 403, non-shared 429) in 10 minutes at which nothing more is sent. Default 9000 (the service bans at 10 000). */
+  readonly invalidRequestLimit?: number;
+  /** v10, V15: told when the invalid-request count reaches 50 % and 80 % of `invalidRequestLimit`. */
+  readonly onInvalidRequests?: (event: InvalidRequestsEvent) => void;
 }
 
 /** Options of `client.request`. */
@@ -60,6 +81,10 @@ export interface BucketView {
 }
 
 export type TollgateClient = Resources & {
+  /** The API version this client speaks, and so the rate-limit rules it follows. */
+  readonly api: ApiVersion;
+  /** v10, V15: invalid requests of the last 10 minutes, every client of the store (0 under v6). */
+  invalidRequests(): Promise<number>;
   /** A raw call: the path is relative to the base URL. Resolves to the Response as received, whatever its status. */
   request(method: string, path: string, options?: RawRequestOptions): Promise<Response>;
   readonly buckets: BucketView;
@@ -77,6 +102,7 @@ const count = (what: string) =>
     .max(100);
 
 const optionsSchema = z.strictObject({
+  api: z.enum(['v10', 'v6'], { error: "api must be 'v10' or 'v6'" }).optional(),
   baseUrl: z
     .string()
     .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'baseUrl must be an absolute http(s) URL')
@@ -108,7 +134,34 @@ const optionsSchema = z.strictObject({
   onWait: z
     .custom<(event: WaitEvent) => void>((value) => typeof value === 'function', 'onWait must be a function')
     .optional(),
+  globalLimit: z
+    .number({ error: 'globalLimit must be a whole number of requests per second' })
+    .int('globalLimit must be a whole number of requests per second')
+    .min(1, 'globalLimit must be at least 1')
+    .max(100_000)
+    .optional(),
+  resetMargin: nonNegative('resetMargin').max(60_000).optional(),
+  invalidRequestLimit: z
+    .number({ error: 'invalidRequestLimit must be a whole number' })
+    .int('invalidRequestLimit must be a whole number')
+    .min(1, 'invalidRequestLimit must be at least 1')
+    .max(10_000, 'invalidRequestLimit above 10000 would let the service ban the IP first')
+    .optional(),
+  onInvalidRequests: z
+    .custom<(event: InvalidRequestsEvent) => void>(
+      (value) => typeof value === 'function',
+      'onInvalidRequests must be a function',
+    )
+    .optional(),
 });
+
+/** V1: the version a base URL names (`/api` alone is v6), or undefined when it names none. */
+export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
+  const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const version = /\/v(\d+)$/.exec(path)?.[1];
+  if (version !== undefined) return Number(version) >= 8 ? 'v10' : 'v6';
+  return /\/api$/.test(path) ? 'v6' : undefined;
+}
 
 const METHOD = /^[A-Z]+$/;
 
@@ -117,7 +170,12 @@ export function createClient(options: ClientOptions = {}): TollgateClient {
   if (!parsed.success) {
     throw new TollgateArgumentError(`createClient: ${parsed.error.issues.map(describeIssue).join('; ')}`);
   }
-  return new ClientCore(parsed.data).client;
+  const { api: chosen, baseUrl } = parsed.data;
+  const named = baseUrl === undefined ? undefined : apiOfBaseUrl(baseUrl);
+  if (chosen !== undefined && named !== undefined && chosen !== named) {
+    throw new TollgateArgumentError(`createClient: api is '${chosen}' but baseUrl names ${named}`);
+  }
+  return new ClientCore(parsed.data, chosen ?? named ?? 'v10').client;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -132,22 +190,44 @@ class ClientCore {
   readonly #origin: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number | false;
+  readonly #api: ApiVersion;
+  readonly #clock: Clock;
   #closed = false;
 
-  constructor(options: z.infer<typeof optionsSchema>) {
-    this.#baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  constructor(options: z.infer<typeof optionsSchema>, api: ApiVersion) {
+    this.#api = api;
+    this.#baseUrl = (options.baseUrl ?? (api === 'v10' ? DEFAULT_BASE_URL : V6_BASE_URL)).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
     this.#token = options.token;
     this.#timeoutMs = options.timeout ?? 15_000;
-    const clock = options.clock ?? systemClock;
-    this.#limiter = new Limiter({
+    // v6's reset is wall time (whole Unix seconds); v10 counts Reset-After on a monotonic clock (V3).
+    const clock = options.clock ?? (api === 'v10' ? monotonicClock : systemClock);
+    this.#clock = clock;
+    const store = options.store ?? new MemoryStore();
+    const common = {
       clock,
-      store: (options.store ?? new MemoryStore()).forToken(options.token, clock),
       onWait: options.onWait,
       maxWaitMs: options.maxWait,
       maxHeaderResends: options.maxHeaderResends,
       transportRetries: options.transportRetries,
-    });
+    };
+    if (api === 'v10') {
+      const invalidRequestLimit = options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT;
+      this.#limiter = new Limiter({
+        ...common,
+        store: store.forToken(options.token, clock, {
+          globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
+          marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
+          invalidRequestLimit,
+        }),
+        judge: v10Judge(this.#timeoutMs || 15_000),
+        sharedBuckets: true,
+        invalidRequestLimit,
+        onInvalidRequests: options.onInvalidRequests,
+      });
+    } else {
+      this.#limiter = new Limiter({ ...common, store: store.forToken(options.token, clock) });
+    }
     this.#ky = ky.create({
       ...(options.fetch && { fetch: options.fetch }),
       ...(options.headers && { headers: options.headers }),
@@ -164,6 +244,8 @@ class ClientCore {
     const limiter = this.#limiter;
     this.client = Object.freeze({
       ...resources,
+      api,
+      invalidRequests: () => limiter.invalidRequests(),
       request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
         this.#request(method, path, requestOptions),
       buckets: Object.freeze({
@@ -193,13 +275,16 @@ class ClientCore {
     checkOptions(label, options);
     const { path, values } = buildPath(operation.path, args);
     const body = checkBody(label, operation, input?.body);
-    const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
-    const bucketKey = bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId);
-    const response = await this.#send(operation.method, path, operation.routeKey, bucketKey, {
+    const target = this.#target(operation.method, path, operation.routeKey, () => {
+      const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
+      return bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId);
+    });
+    const bucketKey = target.bucketKey;
+    const response = await this.#send(operation.method, path, target, {
       ...options,
       ...body,
       query: input?.query ?? options?.query,
-      authenticated: !operation.unauthenticated,
+      authenticated: !operation.unauthenticated && !target.exempt,
     });
     const timeoutMs = this.#timeoutMs || undefined;
     const parsed = await readBody(
@@ -227,8 +312,29 @@ class ClientCore {
       throw new TollgateArgumentError('request: pass either json or body, not both');
     }
     const upper = method.toUpperCase();
-    const { routeKey, bucketKey } = catalogClassifier.classify(upper, path);
-    return this.#send(upper, path, routeKey, bucketKey, { ...options, authenticated: true });
+    const target =
+      this.#api === 'v10'
+        ? this.#target(upper, path, undefined, () => '')
+        : { ...catalogClassifier.classify(upper, path), exempt: false, webhookWithToken: false };
+    return this.#send(upper, path, target, { ...options, authenticated: !target.exempt });
+  }
+
+  /**
+   * Where a call's state lives. v6: the catalog's route key and bucket key. v10: the local key
+   * (route + top-level resource, V4), and whether the route is exempt (V13) or a webhook with
+   * its token (V19); events and errors name the catalog key where there is one.
+   */
+  #target(method: string, path: string, catalogKey: string | undefined, v6BucketKey: () => string): CallTarget {
+    if (this.#api === 'v6') {
+      return { routeKey: catalogKey!, bucketKey: v6BucketKey(), exempt: false, webhookWithToken: false };
+    }
+    const route = classifyV10(method, path, this.#clock.now());
+    return {
+      routeKey: catalogKey ?? route.route,
+      bucketKey: route.bucketKey,
+      exempt: route.exempt,
+      webhookWithToken: route.webhookWithToken,
+    };
   }
 
   /** The call's own headers plus Authorization (unless the call set its own). A plain object on the common path: ky merges it cheaply. */
@@ -243,17 +349,17 @@ class ClientCore {
   async #send(
     method: string,
     path: string,
-    routeKey: string,
-    bucketKey: string,
+    target: CallTarget,
     options: RawRequestOptions & { readonly authenticated: boolean },
   ): Promise<Response> {
+    const { routeKey, bucketKey } = target;
     if (this.#closed) throw new ClientClosedError();
     const maxWait = options.maxWait;
     if (maxWait !== undefined && !(typeof maxWait === 'number' && maxWait >= 0)) {
       throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
     }
     const headers = this.#headersOf(options);
-    const call = this.#limiter.newCall(routeKey, bucketKey, method, options.signal, maxWait);
+    const call = this.#limiter.newCall(routeKey, bucketKey, method, options.signal, maxWait, target);
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
       const kyOptions: Options = { method, headers, context: Limiter.context(call) };
@@ -274,6 +380,13 @@ class ClientCore {
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+interface CallTarget {
+  readonly routeKey: string;
+  readonly bucketKey: string;
+  readonly exempt: boolean;
+  readonly webhookWithToken: boolean;
+}
 
 const OPTION_KEYS = new Set(['signal', 'headers', 'maxWait', 'query']);
 const RAW_OPTION_KEYS = new Set([...OPTION_KEYS, 'json', 'body']);

@@ -13,8 +13,45 @@ import { sleep, type Clock } from '../clock.ts';
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { NONE } from '../routing/classify.ts';
 import type { Reservation } from './reservations.ts';
-import { judgeResponse, type BucketRecord, type BucketUpdate } from './rules.ts';
-import type { Admission, BucketStore, MaybePromise } from './store.ts';
+import { judgeResponse, type BucketRecord } from './rules.ts';
+import type { Admission, BucketStore, MaybePromise, SettleResult } from './store.ts';
+import { INVALID_WARNING_LEVELS } from './v10/rules.ts';
+
+/**
+ * What to do with a response, whatever the dialect (v6: `rules.ts` judgeResponse; v10:
+ * `v10/judge.ts`). `update` is the dialect's own record of what the response said; the store
+ * applies it.
+ */
+export type Verdict =
+  /** Return the response; with an update, settle the bucket first (without, release it). */
+  | { readonly action: 'return'; readonly update?: unknown }
+  /** Settle, then send again through the queue (which the update may hold). */
+  | { readonly action: 'retry'; readonly update: unknown }
+  /** Settle, wait `waitMs` (this call only), send again. */
+  | { readonly action: 'wait-retry'; readonly update: unknown; readonly waitMs: number }
+  /** Hold every caller of the token for `waitMs`, send again. */
+  | { readonly action: 'wait-global'; readonly waitMs: number; readonly invalid?: boolean }
+  /** Raise `error`; nothing of the response is kept. */
+  | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean }
+  /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
+  | { readonly action: 'resend'; readonly error: Error };
+
+/** Judges a response for a call. */
+export type Judge = (call: CallState, response: Response) => MaybePromise<Verdict>;
+
+/** v6: the spec's steps 4–6. */
+export const judgeV6: Judge = (call, response) =>
+  judgeResponse(call.routeKey === NONE, response.status, (name) => response.headers.get(name));
+
+/** Reported when the invalid-request count (V15) reaches a warning level (50 %, 80 % of the guard's limit). */
+export interface InvalidRequestsEvent {
+  /** Invalid requests (401, 403, non-shared 429) in the last 10 minutes, every token of the store. */
+  readonly count: number;
+  /** The guard's limit: at this count nothing more is sent. */
+  readonly limit: number;
+  /** The level reached, as a fraction of the limit (0.5, 0.8). */
+  readonly level: number;
+}
 
 /** Reported for every wait a call makes; never carries the token or the request path. */
 export interface WaitEvent {
@@ -29,7 +66,18 @@ export interface WaitEvent {
 export interface LimiterOptions {
   readonly clock: Clock;
   /** This client's view of the bucket store. */
-  readonly store: BucketStore;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the update type is the judge's and the store's business
+  readonly store: BucketStore<any>;
+  /** Reads responses. Default: v6 (`judgeV6`). */
+  readonly judge?: Judge;
+  /**
+   * Buckets shared by several local keys (v10: routes with one hash): a settle or release wakes
+   * every queue awaiting a response, not only the call's own.
+   */
+  readonly sharedBuckets?: boolean;
+  /** V15: the guard's limit (for the warning levels) and who hears of them. */
+  readonly invalidRequestLimit?: number;
+  readonly onInvalidRequests?: ((event: InvalidRequestsEvent) => void) | undefined;
   readonly onWait?: ((event: WaitEvent) => void) | undefined;
   /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
   readonly maxWaitMs?: number | undefined;
@@ -47,6 +95,10 @@ export interface CallState {
   readonly signal: AbortSignal | undefined;
   readonly maxWaitMs: number;
   readonly idempotent: boolean;
+  /** v10: exempt from the global gate and pace (V13). */
+  readonly exempt: boolean;
+  /** v10: a webhook addressed by id + token (V19). */
+  readonly webhookWithToken: boolean;
   /** The reservation of the attempt in flight, until its response is processed. */
   reservation: Reservation | undefined;
   headerResends: number;
@@ -55,6 +107,7 @@ export interface CallState {
 
 const CALL = 'tollgate';
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const NOT_SPECIAL = { exempt: false, webhookWithToken: false };
 const RETRY_SERVER_ERROR = 'SERVER_ERROR';
 
 /** ky's own retry settings: only the transport retries; every wait happens in our hooks. */
@@ -92,6 +145,8 @@ interface BucketEntry {
   poll: (() => void) | undefined;
   pumping: boolean;
   repump: boolean;
+  /** The head of the queue awaits a response (of any local key, with shared buckets). */
+  awaiting: boolean;
 }
 
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => value instanceof Promise;
@@ -102,7 +157,14 @@ export class Limiter {
   readonly #maxHeaderResends: number;
   readonly #transportRetries: number;
   readonly #clock: Clock;
-  readonly #store: BucketStore;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see LimiterOptions.store
+  readonly #store: BucketStore<any>;
+  readonly #judge: Judge;
+  readonly #sharedBuckets: boolean;
+  readonly #invalidRequestLimit: number;
+  readonly #onInvalidRequests: LimiterOptions['onInvalidRequests'];
+  /** The highest warning level reported since the count was last below the first level. */
+  #warnedLevel = 0;
   readonly #buckets = new Map<string, BucketEntry>();
   readonly #gateWaiters = new Set<Waiter>();
   readonly #unsubscribe: () => void;
@@ -119,13 +181,14 @@ export class Limiter {
     this.#transportRetries = options.transportRetries ?? 2;
     this.#clock = options.clock;
     this.#store = options.store;
+    this.#judge = options.judge ?? judgeV6;
+    this.#sharedBuckets = options.sharedBuckets ?? false;
+    this.#invalidRequestLimit = options.invalidRequestLimit ?? Number.POSITIVE_INFINITY;
+    this.#onInvalidRequests = options.onInvalidRequests;
     // Other processes sharing the store: a bucket moved on, or a global wait began.
     this.#unsubscribe = this.#store.subscribe((event) => {
       if (event.kind === 'global') this.#holdGlobal(event.ms);
-      else {
-        const entry = this.#buckets.get(event.bucketKey);
-        if (entry) this.#pump(entry);
-      }
+      else this.#wake(event.bucketKey);
     });
   }
 
@@ -135,6 +198,7 @@ export class Limiter {
     method: string,
     signal: AbortSignal | undefined,
     maxWaitMs?: number,
+    route: { readonly exempt: boolean; readonly webhookWithToken: boolean } = NOT_SPECIAL,
   ): CallState {
     return {
       routeKey,
@@ -143,6 +207,8 @@ export class Limiter {
       signal,
       maxWaitMs: maxWaitMs ?? this.#maxWaitMs,
       idempotent: IDEMPOTENT.has(method),
+      exempt: route.exempt,
+      webhookWithToken: route.webhookWithToken,
       reservation: undefined,
       headerResends: 0,
       transportRetries: 0,
@@ -157,6 +223,11 @@ export class Limiter {
   /** A copy of a bucket's record, or undefined when none exists. */
   async snapshot(bucketKey: string): Promise<BucketRecord | undefined> {
     return this.#store.get(bucketKey);
+  }
+
+  /** V15: invalid requests of the last 10 minutes (0 for v6, which does not count them). */
+  async invalidRequests(): Promise<number> {
+    return (await this.#store.invalidRequests?.()) ?? 0;
   }
 
   /**
@@ -228,14 +299,14 @@ export class Limiter {
     };
   }
 
-  // ── Steps 4–6 ──────────────────────────────────────────────────────────────────────────────
+  // ── Steps 4–6 (v6), V7–V19 (v10) ──────────────────────────────────────────────────────────
   async #afterResponse(call: CallState, response: Response) {
-    const verdict = judgeResponse(call.routeKey === NONE, response.status, (name) => response.headers.get(name));
+    const verdict = await this.#judge(call, response);
     switch (verdict.action) {
       case 'return':
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
         // it is handled as a failed attempt, so it cannot create a {0, 0, 0} bucket, which
-        // row 1 would read as "no limit".
+        // row 1 (v6) and V14 (v10) would read as "no limit".
         if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
           await this.#settle(call, verdict.update);
         else await this.#release(call);
@@ -243,14 +314,19 @@ export class Limiter {
           return ky.retry({ code: RETRY_SERVER_ERROR });
         }
         return undefined;
+      case 'retry':
+        await this.#settle(call, verdict.update);
+        return ky.retry({ code: 'RATE_LIMITED' });
       case 'wait-global':
         await this.#release(call);
         await this.#store.lockGlobal(verdict.waitMs);
+        if (verdict.invalid) await this.#noteInvalid();
         this.#holdGlobal(verdict.waitMs);
         // The wait itself happens at step 1 of the retry, where every caller waits alike.
         return ky.retry({ code: 'GLOBAL_RATE_LIMIT' });
       case 'fail':
         await this.#release(call);
+        if (verdict.invalid) await this.#noteInvalid();
         throw verdict.error;
       case 'wait-retry':
         await this.#settle(call, verdict.update);
@@ -266,13 +342,34 @@ export class Limiter {
     }
   }
 
-  async #settle(call: CallState, update: BucketUpdate): Promise<void> {
+  async #settle(call: CallState, update: unknown): Promise<void> {
     const reservation = call.reservation;
     // Route None (step 4) holds none: it skips the post-response processing.
     if (!reservation) return;
     call.reservation = undefined;
-    await this.#store.settle(call.bucketKey, reservation, update);
+    const result = await this.#store.settle(call.bucketKey, reservation, update);
     this.#wake(call.bucketKey);
+    if (result) this.#reportInvalid(result);
+  }
+
+  async #noteInvalid(): Promise<void> {
+    const result = await this.#store.noteInvalid?.();
+    if (result) this.#reportInvalid(result);
+  }
+
+  /** V15: a warning each time the count reaches a level it had not reached since it was last low. */
+  #reportInvalid({ invalidRequests: count }: SettleResult): void {
+    if (count === undefined || !Number.isFinite(this.#invalidRequestLimit)) return;
+    const fraction = count / this.#invalidRequestLimit;
+    if (fraction < INVALID_WARNING_LEVELS[0]) this.#warnedLevel = 0;
+    const level = [...INVALID_WARNING_LEVELS].reverse().find((candidate) => fraction >= candidate);
+    if (level === undefined || level <= this.#warnedLevel) return;
+    this.#warnedLevel = level;
+    try {
+      this.#onInvalidRequests?.({ count, limit: this.#invalidRequestLimit, level });
+    } catch {
+      // A failing listener must not fail the request it observes.
+    }
   }
 
   async #release(call: CallState): Promise<void> {
@@ -286,6 +383,8 @@ export class Limiter {
   #wake(bucketKey: string): void {
     const entry = this.#buckets.get(bucketKey);
     if (entry) this.#pump(entry);
+    // With shared buckets, another key's queue may be awaiting this response.
+    if (this.#sharedBuckets) for (const other of this.#buckets.values()) if (other.awaiting) this.#pump(other);
   }
 
   // ── Steps 1–2 ──────────────────────────────────────────────────────────────────────────────
@@ -293,7 +392,7 @@ export class Limiter {
     for (;;) {
       if (this.#closed) throw new ClientClosedError();
       if (call.signal?.aborted) throw call.signal.reason;
-      if (this.#clock.now() < this.#globalUntil) await this.#waitAtGate(call);
+      if (!call.exempt && this.#clock.now() < this.#globalUntil) await this.#waitAtGate(call);
       if (call.routeKey === NONE) {
         // Route None skips the pre-check, but not step 1.
         const admission = await this.#store.admit(null);
@@ -304,7 +403,7 @@ export class Limiter {
       const outcome =
         (await this.#reserveNow(call.bucketKey)) ?? (await this.#queue(this.#entry(call.bucketKey), call));
       if (outcome === HELD) continue;
-      if (this.#clock.now() >= this.#globalUntil) {
+      if (call.exempt || this.#clock.now() >= this.#globalUntil) {
         call.reservation = outcome;
         return;
       }
@@ -326,6 +425,7 @@ export class Limiter {
         poll: undefined,
         pumping: false,
         repump: false,
+        awaiting: false,
       };
       this.#buckets.set(bucketKey, entry);
     }
@@ -343,6 +443,7 @@ export class Limiter {
       this.#holdGlobal(admission.ms);
       return HELD;
     }
+    if (admission.kind === 'refuse') throw admission.error;
     return undefined;
   }
 
@@ -405,7 +506,12 @@ export class Limiter {
   /** Acts on one admission for the head of the queue; false when the queue must wait. */
   #grantHead(entry: BucketEntry, admission: Admission): boolean {
     const now = this.#clock.now();
+    entry.awaiting = admission.kind === 'await-response';
     switch (admission.kind) {
+      case 'refuse':
+        // Nothing of this key may be sent: every caller queued on it gets the reason.
+        for (const waiter of entry.waiters.splice(0)) waiter.fail(admission.error);
+        return false;
       case 'grant': {
         const waiter = entry.waiters.shift();
         if (!waiter) {

@@ -62,6 +62,8 @@ export interface Reservation {
   readonly counted: boolean;
   readonly reset: number;
   readonly id?: string;
+  /** v10: the bucket (hash and resource, or the local key) it was counted in. */
+  readonly bucket?: string;
 }
 
 export type ReserveDecision =

@@ -1,0 +1,201 @@
+/**
+ * The v10 bucket policy (V3, V5, V7–V9, V14), the global pace (V13) and the invalid-request log
+ * (V15), pure: state is passed in and changed in place, time is an argument. The memory store
+ * applies these; the Redis store's Lua (`../../redis/v10-scripts.ts`) ports them line for line.
+ *
+ * The concurrency policy is v6's (`../reservations.ts`) on v10's clock: windows end at a
+ * monotonic instant (arrival + Reset-After), not at a whole second.
+ * - limits unknown: one request in flight (V5); a route without headers has no limit (V14);
+ * - at most `remaining` reservations per window; at 0, sleep until the end + margin (V8);
+ * - a window is refilled once, less the requests still in flight (they may count in the new one);
+ * - `remaining` is the lowest seen in a window, less what is in flight, unless the limit changed
+ *   (V7); an end within the tolerance of the known one is the same window (V7, §8);
+ * - after a local refill the count is exact and only a lower figure from the service lowers it.
+ */
+import type { Reservation } from '../reservations.ts';
+import { GLOBAL_WINDOW_MS, INVALID_WINDOW_MS, SAME_WINDOW_TOLERANCE_MS, type V10Update } from './rules.ts';
+
+export interface V10Record {
+  limit: number;
+  remaining: number;
+  /** When the window ends, in ms on the store's clock. */
+  windowEnd: number;
+}
+
+export interface V10BucketState {
+  record: V10Record | undefined;
+  inFlight: number;
+  /** The window end refilled locally, so it is refilled once. */
+  openedWindow: number | undefined;
+  /** `remaining` is an exact count since the last local refill. */
+  counting: boolean;
+  /** V9: the key is held until then (a user-scope 429 at Remaining 0). */
+  holdUntil: number;
+}
+
+export const newV10BucketState = (): V10BucketState => ({
+  record: undefined,
+  inFlight: 0,
+  openedWindow: undefined,
+  counting: false,
+  holdUntil: 0,
+});
+
+export type V10ReserveDecision =
+  | { readonly kind: 'grant'; readonly reservation: Reservation }
+  | { readonly kind: 'sleep'; readonly ms: number; readonly reset: number }
+  | { readonly kind: 'await-response' };
+
+const UNCOUNTED: Reservation = { counted: false, reset: 0 };
+
+/** Tries to take a reservation at `now`; `marginMs` is V8's margin after a window's end. */
+export function reserveV10(state: V10BucketState, now: number, marginMs: number): V10ReserveDecision {
+  const record = state.record;
+  // V9: a held key waits out its retry_after.
+  if (state.holdUntil > now) return { kind: 'sleep', ms: state.holdUntil - now, reset: record?.windowEnd ?? 0 };
+  // V5: limits unknown, one request in flight.
+  if (record === undefined) return probe(state);
+  // V14: a route that answered without headers has no per-route limit.
+  if (record.limit === 0) return grant(state, UNCOUNTED);
+
+  const windowOver = now >= record.windowEnd + marginMs;
+  if (windowOver && state.openedWindow !== record.windowEnd) {
+    record.remaining = Math.max(0, record.limit - state.inFlight);
+    state.openedWindow = record.windowEnd;
+    state.counting = true;
+  }
+  if (record.remaining > 0) {
+    record.remaining -= 1;
+    return grant(state, { counted: true, reset: record.windowEnd });
+  }
+  if (windowOver) {
+    const decision = probe(state);
+    if (decision.kind === 'grant') state.counting = false;
+    return decision;
+  }
+  // V8: hold the key until the window ends plus the margin.
+  return { kind: 'sleep', ms: record.windowEnd + marginMs - now, reset: record.windowEnd };
+}
+
+function probe(state: V10BucketState): V10ReserveDecision {
+  return state.inFlight === 0 ? grant(state, UNCOUNTED) : { kind: 'await-response' };
+}
+
+function grant(state: V10BucketState, reservation: Reservation): V10ReserveDecision {
+  state.inFlight += 1;
+  return { kind: 'grant', reservation };
+}
+
+/** V7: a response for a reservation of this bucket, processed at `now`. */
+export function settleV10(state: V10BucketState, update: V10Update, now: number): void {
+  state.inFlight = Math.max(0, state.inFlight - 1);
+  if (update.holdBucketMs !== undefined) state.holdUntil = Math.max(state.holdUntil, now + update.holdBucketMs);
+  const end = update.windowLeftMs === undefined ? undefined : now + update.windowLeftMs;
+  const record = state.record;
+  if (record === undefined) {
+    const reported = update.remaining ?? update.limit ?? 0;
+    state.record = { limit: update.limit ?? 0, remaining: reported - state.inFlight, windowEnd: end ?? now };
+    return;
+  }
+  const limitChanged = update.limit !== undefined && update.limit !== record.limit;
+  if (update.limit !== undefined) record.limit = update.limit;
+  // A response from an older window does not move the window back.
+  if (end !== undefined && end < record.windowEnd - SAME_WINDOW_TOLERANCE_MS) return;
+  const newWindow = end !== undefined && end > record.windowEnd + SAME_WINDOW_TOLERANCE_MS;
+  if (newWindow) record.windowEnd = end;
+  if (update.remaining === undefined) return;
+  // Requests in flight may or may not be counted in the service's figure: assume not.
+  const fromServer = update.remaining - state.inFlight;
+  if (!state.counting || limitChanged) {
+    record.remaining = newWindow || limitChanged ? fromServer : Math.min(record.remaining, fromServer);
+    return;
+  }
+  // Counting since a refill: a response from the refilled window says nothing of the next one;
+  // a lower figure than the count means someone else used the token.
+  const fromRefilledWindow =
+    !newWindow && end !== undefined && state.openedWindow !== undefined && Math.abs(end - state.openedWindow) <= SAME_WINDOW_TOLERANCE_MS;
+  if (fromRefilledWindow) return;
+  if (update.remaining < record.remaining) record.remaining = fromServer;
+}
+
+/** A reservation ended without a processed response. */
+export function releaseV10(state: V10BucketState): void {
+  state.inFlight = Math.max(0, state.inFlight - 1);
+}
+
+/** A reservation never sent: its place comes back if its window is still the current one. */
+export function giveBackV10(state: V10BucketState, reservation: Reservation): void {
+  releaseV10(state);
+  if (reservation.counted && state.record && state.record.windowEnd === reservation.reset) state.record.remaining += 1;
+}
+
+/** Nothing needs the bucket any more: nothing in flight, no hold, and its window (plus margin) is over. */
+export function isIdleV10(state: V10BucketState, now: number, marginMs: number): boolean {
+  return (
+    state.inFlight === 0 &&
+    state.holdUntil <= now &&
+    (state.record === undefined || now >= state.record.windowEnd + marginMs)
+  );
+}
+
+/**
+ * V13: at most `limit` grants in any `GLOBAL_WINDOW_MS + marginMs`: a ring of the last `limit`
+ * grant times. O(1) per decision, `limit` numbers of memory.
+ */
+export class GlobalPace {
+  readonly #times: Float64Array;
+  readonly #windowMs: number;
+  #head = 0;
+  #count = 0;
+
+  constructor(limit: number, marginMs: number) {
+    this.#times = new Float64Array(limit);
+    this.#windowMs = GLOBAL_WINDOW_MS + marginMs;
+  }
+
+  /** ms until one more request may go (0: now). */
+  waitMs(now: number): number {
+    if (this.#count < this.#times.length) return 0;
+    return Math.max(0, this.#times[this.#head]! + this.#windowMs - now);
+  }
+
+  record(now: number): void {
+    const size = this.#times.length;
+    if (this.#count < size) {
+      this.#times[(this.#head + this.#count) % size] = now;
+      this.#count += 1;
+    } else {
+      this.#times[this.#head] = now;
+      this.#head = (this.#head + 1) % size;
+    }
+  }
+}
+
+/** V15: the invalid requests of the last 10 minutes, oldest first. */
+export class InvalidRequestLog {
+  #times: number[] = [];
+  #head = 0;
+
+  add(now: number): void {
+    this.#times.push(now);
+  }
+
+  count(now: number): number {
+    const since = now - INVALID_WINDOW_MS;
+    while (this.#head < this.#times.length && this.#times[this.#head]! <= since) this.#head += 1;
+    // Compact now and then: the array never holds more than the window's entries for long.
+    if (this.#head > 1024 && this.#head * 2 > this.#times.length) {
+      this.#times = this.#times.slice(this.#head);
+      this.#head = 0;
+    }
+    return this.#times.length - this.#head;
+  }
+
+  /** ms until fewer than `limit` remain in the window. */
+  msUntilBelow(limit: number, now: number): number {
+    const count = this.count(now);
+    if (count < limit) return 0;
+    const oldestThatMustGo = this.#times[this.#head + count - limit]!;
+    return Math.max(0, oldestThatMustGo + INVALID_WINDOW_MS - now);
+  }
+}

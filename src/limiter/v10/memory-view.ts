@@ -1,0 +1,179 @@
+/**
+ * One token's v10 state in process memory: the learned route → hash map (V4, V7), buckets per
+ * (hash, resource) (V6), route holds (V10), the global lock and pace (V12, V13), the token's
+ * validity (V16) and retired webhooks (V19). The invalid-request log (V15) belongs to the whole
+ * store (every token of the process), and is passed in.
+ */
+import type { Clock } from '../../clock.ts';
+import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
+import { isExemptRoute, splitBucketKey } from '../../routing/v10-route.ts';
+import type { Reservation } from '../reservations.ts';
+import type { Admission, BucketStore, SettleResult, V10Settings } from '../store.ts';
+import {
+  GlobalPace,
+  giveBackV10,
+  isIdleV10,
+  newV10BucketState,
+  releaseV10,
+  reserveV10,
+  settleV10,
+  type InvalidRequestLog,
+  type V10BucketState,
+} from './buckets.ts';
+import type { V10Update } from './rules.ts';
+
+/** How often, at most, idle buckets and holds are dropped (inside calls: no timer of its own). */
+const SHED_INTERVAL_MS = 1000;
+
+/** A bucket as `buckets.get` shows it: `reset` in seconds on the store's clock, `bucket` the hash. */
+export interface V10BucketRecord {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
+  readonly bucket?: string;
+}
+
+export class MemoryV10View implements BucketStore<V10Update> {
+  readonly #clock: Clock;
+  readonly #settings: V10Settings;
+  readonly #invalid: InvalidRequestLog;
+  readonly #routes = new Map<string, string>();
+  readonly #buckets = new Map<string, V10BucketState>();
+  readonly #routeHolds = new Map<string, number>();
+  readonly #gone = new Set<string>();
+  readonly #pace: GlobalPace;
+  #globalUntil = 0;
+  #tokenInvalid = false;
+  #nextShedAt: number;
+
+  constructor(clock: Clock, settings: V10Settings, invalid: InvalidRequestLog) {
+    this.#clock = clock;
+    this.#settings = settings;
+    this.#invalid = invalid;
+    this.#pace = new GlobalPace(settings.globalLimit, settings.marginMs);
+    this.#nextShedAt = clock.now() + SHED_INTERVAL_MS;
+  }
+
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  /** The bucket a local key counts in now: its route's hash and resource once learned, else the key itself. */
+  #effective(bucketKey: string): string {
+    const { route, resource } = splitBucketKey(bucketKey);
+    const hash = this.#routes.get(route);
+    return hash === undefined ? bucketKey : `${hash} ${resource || '-'}`;
+  }
+
+  #state(effective: string): V10BucketState {
+    let state = this.#buckets.get(effective);
+    if (!state) {
+      state = newV10BucketState();
+      this.#buckets.set(effective, state);
+    }
+    return state;
+  }
+
+  admit(bucketKey: string | null): Admission {
+    const now = this.#clock.now();
+    if (now >= this.#nextShedAt) this.#shed(now);
+    const key = bucketKey ?? '- -';
+    const { route, resource } = splitBucketKey(key);
+    const exempt = isExemptRoute(route);
+    if (!exempt && this.#tokenInvalid) return { kind: 'refuse', error: new TokenInvalidError() };
+    if (this.#gone.has(resource)) return { kind: 'refuse', error: new WebhookGoneError(resource) };
+    const invalid = this.#invalid.count(now);
+    const guard = this.#settings.invalidRequestLimit;
+    if (invalid >= guard) {
+      return {
+        kind: 'refuse',
+        error: new InvalidRequestGuardError(invalid, guard, this.#invalid.msUntilBelow(guard, now)),
+      };
+    }
+    if (!exempt) {
+      if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
+      const pace = this.#pace.waitMs(now);
+      if (pace > 0) return { kind: 'global', ms: pace };
+    }
+    const routeHold = this.#routeHolds.get(key) ?? 0;
+    if (routeHold > now) return { kind: 'sleep', ms: routeHold - now, reset: 0 };
+    const effective = this.#effective(key);
+    const decision = reserveV10(this.#state(effective), now, this.#settings.marginMs);
+    if (decision.kind !== 'grant') return decision;
+    if (!exempt) this.#pace.record(now);
+    return { kind: 'grant', reservation: { ...decision.reservation, bucket: effective } };
+  }
+
+  markSleptPast(): void {
+    // v10 windows end at an instant: the clock alone says when one is over.
+  }
+
+  settle(bucketKey: string, reservation: Reservation, update: V10Update): SettleResult {
+    const now = this.#clock.now();
+    const { route, resource } = splitBucketKey(bucketKey);
+    if (update.tokenInvalid) this.#tokenInvalid = true;
+    if (update.gone) this.#gone.add(resource);
+    if (update.holdRouteMs !== undefined) {
+      this.#routeHolds.set(bucketKey, Math.max(this.#routeHolds.get(bucketKey) ?? 0, now + update.holdRouteMs));
+    }
+    const source = reservation.bucket ?? this.#effective(bucketKey);
+    // V7: a new hash remaps the route; the reservation moves to the bucket it names.
+    if (update.hash !== undefined) this.#routes.set(route, update.hash);
+    const target = this.#effective(bucketKey);
+    if (source !== target) {
+      releaseV10(this.#state(source));
+      this.#state(target).inFlight += 1;
+    }
+    settleV10(this.#state(target), update, now);
+    return update.invalid ? this.noteInvalid() : {};
+  }
+
+  release(bucketKey: string, reservation: Reservation): void {
+    releaseV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)));
+  }
+
+  giveBack(bucketKey: string, reservation: Reservation): void {
+    giveBackV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)), reservation);
+  }
+
+  lockGlobal(ms: number): void {
+    this.#globalUntil = Math.max(this.#globalUntil, this.#clock.now() + ms);
+  }
+
+  noteInvalid(): SettleResult {
+    const now = this.#clock.now();
+    this.#invalid.add(now);
+    return { invalidRequests: this.#invalid.count(now) };
+  }
+
+  invalidRequests(): number {
+    return this.#invalid.count(this.#clock.now());
+  }
+
+  get(bucketKey: string): V10BucketRecord | undefined {
+    const { route } = splitBucketKey(bucketKey);
+    const record = this.#buckets.get(this.#effective(bucketKey))?.record;
+    if (!record) return undefined;
+    const hash = this.#routes.get(route);
+    return {
+      limit: record.limit,
+      remaining: record.remaining,
+      reset: record.windowEnd / 1000,
+      ...(hash !== undefined && { bucket: hash }),
+    };
+  }
+
+  subscribe(): () => void {
+    return () => {};
+  }
+
+  async close(): Promise<void> {}
+
+  #shed(now: number): void {
+    this.#nextShedAt = now + SHED_INTERVAL_MS;
+    for (const [key, state] of this.#buckets) {
+      if (isIdleV10(state, now, this.#settings.marginMs)) this.#buckets.delete(key);
+    }
+    for (const [key, until] of this.#routeHolds) if (until <= now) this.#routeHolds.delete(key);
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The v10 dialect's rules (docs/spec/v10-rate-limits.md §10, V1–V22) as pure functions: reading
+ * a response's headers and body, and what the limiter must do about it. No I/O, no clock of its
+ * own. Each rule is named in a comment (and in the title of its test). The bucket policy
+ * (windows, reservations) is `buckets.ts`; the async shell is `../limiter.ts`.
+ */
+import { CdnBanError } from '../../errors.ts';
+import type { HeaderReader } from '../rules.ts';
+
+export const V10_HEADER = {
+  limit: 'x-ratelimit-limit',
+  remaining: 'x-ratelimit-remaining',
+  reset: 'x-ratelimit-reset',
+  resetAfter: 'x-ratelimit-reset-after',
+  bucket: 'x-ratelimit-bucket',
+  global: 'x-ratelimit-global',
+  scope: 'x-ratelimit-scope',
+  retryAfter: 'retry-after',
+} as const;
+
+/** V8: default margin after a window's end before the key is used again. */
+export const DEFAULT_RESET_MARGIN_MS = 50;
+/** V13: default requests per token per second (§5). */
+export const DEFAULT_GLOBAL_LIMIT = 50;
+/** V13: the global window the pace is kept over (plus the margin). */
+export const GLOBAL_WINDOW_MS = 1000;
+/** V15: the invalid-request window (§7: 10,000 per 10 minutes bans the IP). */
+export const INVALID_WINDOW_MS = 10 * 60 * 1000;
+export const SERVICE_INVALID_LIMIT = 10_000;
+/** V15: the guard stops sending at this many by default, leaving room for other clients of the IP. */
+export const DEFAULT_INVALID_REQUEST_LIMIT = 9_000;
+/** V15: warning levels, as fractions of the guard's limit. */
+export const INVALID_WARNING_LEVELS = [0.5, 0.8] as const;
+/** V7: a window end this close to the known one is the same window (`Reset` jitters by a few ms). */
+export const SAME_WINDOW_TOLERANCE_MS = 100;
+
+// ── V2: numbers ────────────────────────────────────────────────────────────────────────────────
+const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)\s*$/;
+
+/** V2: a decimal number of seconds (fractions allowed); anything that is not a finite number is ignored. */
+export function parseDecimal(text: string | null | undefined): number | undefined {
+  if (text === null || text === undefined || !DECIMAL.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** A count (limit, remaining): a whole number ≥ 0, or ignored. */
+export function parseCount(text: string | null): number | undefined {
+  const value = parseDecimal(text);
+  return value !== undefined && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+const secondsToMs = (seconds: number) => Math.max(0, Math.round(seconds * 1000));
+
+// ── V3: the window ─────────────────────────────────────────────────────────────────────────────
+/**
+ * V3: how long from this response until the window ends, in ms: `Reset-After`; else `Reset`
+ * against the response's `Date`; else `Reset` against local wall time. Negative waits are 0.
+ */
+export function windowLeftMs(read: HeaderReader, wallNowMs: number): number | undefined {
+  const resetAfter = parseDecimal(read(V10_HEADER.resetAfter));
+  if (resetAfter !== undefined) return secondsToMs(resetAfter);
+  const reset = parseDecimal(read(V10_HEADER.reset));
+  if (reset === undefined) return undefined;
+  const date = Date.parse(read('date') ?? '');
+  const base = Number.isFinite(date) ? date : wallNowMs;
+  return Math.max(0, Math.round(reset * 1000 - base));
+}
+
+// ── §3: 429s ───────────────────────────────────────────────────────────────────────────────────
+/** The JSON body of a 429, as far as the rules need it; undefined when it is not that JSON. */
+export interface RateLimitBody {
+  readonly retryAfterSeconds?: number;
+  readonly global?: boolean;
+}
+
+/** Reads a 429's body text: `retry_after` (float seconds) and `global`. Anything else: undefined. */
+export function parseRateLimitBody(text: string): RateLimitBody | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { retry_after: retryAfter, global } = json as { retry_after?: unknown; global?: unknown };
+  return {
+    ...(typeof retryAfter === 'number' && Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
+    ...(typeof global === 'boolean' && { global }),
+  };
+}
+
+/**
+ * V2, §3, §11: the wait a 429 asks for, in ms: the body's `retry_after` (precise); the header's
+ * `Retry-After` (whole seconds, rounded up) when the body has none; the larger of the two when
+ * they differ by more than the header's rounding.
+ */
+export function retryAfterMs(read: HeaderReader, body: RateLimitBody | undefined): number | undefined {
+  const header = parseDecimal(read(V10_HEADER.retryAfter));
+  const precise = body?.retryAfterSeconds;
+  if (precise === undefined) return header === undefined ? undefined : secondsToMs(header);
+  if (header !== undefined && Math.abs(header - precise) > 1) return secondsToMs(Math.max(header, precise));
+  return secondsToMs(precise);
+}
+
+/** True when a response carries any x-ratelimit-* header the rules read. */
+export function hasRateLimitHeaders(read: HeaderReader): boolean {
+  for (const name of [
+    V10_HEADER.limit,
+    V10_HEADER.remaining,
+    V10_HEADER.reset,
+    V10_HEADER.resetAfter,
+    V10_HEADER.bucket,
+    V10_HEADER.global,
+    V10_HEADER.scope,
+  ]) {
+    if (read(name) !== null) return true;
+  }
+  return false;
+}
+
+// ── What a response does to the limiter's state ────────────────────────────────────────────────
+/** What one response tells the store (V7, V9–V11, V14–V16, V19). */
+export interface V10Update {
+  readonly limit?: number;
+  readonly remaining?: number;
+  /** ms from now until the window ends (V3). */
+  readonly windowLeftMs?: number;
+  /** The bucket hash (V4, V7): the route maps to it from now on. */
+  readonly hash?: string;
+  /** V9: hold the whole key (hash + resource) this long. */
+  readonly holdBucketMs?: number;
+  /** V10: hold only this route + resource this long. */
+  readonly holdRouteMs?: number;
+  /** V15: counts toward the invalid-request limit. */
+  readonly invalid?: boolean;
+  /** V16: the token is invalid; later requests with it fail unsent. */
+  readonly tokenInvalid?: boolean;
+  /** V19: the webhook is gone; later requests to it fail unsent. */
+  readonly gone?: boolean;
+}
+
+export type V10Verdict =
+  /** Return the response to the caller, after the update. */
+  | { readonly action: 'return'; readonly rule: string; readonly update: V10Update }
+  /** V9, V10: update (which holds the key or route), then send again through the queue. */
+  | { readonly action: 'retry'; readonly rule: string; readonly update: V10Update }
+  /** V11: update, wait `waitMs` (this request only), then send again. */
+  | { readonly action: 'wait-retry'; readonly rule: string; readonly update: V10Update; readonly waitMs: number }
+  /** V12: pause every non-exempt request of the token for `waitMs`, then send again. */
+  | { readonly action: 'wait-global'; readonly rule: string; readonly waitMs: number; readonly invalid: true }
+  /** V17: a CDN ban: raise, never retry, change nothing but the invalid-request count. */
+  | { readonly action: 'fail'; readonly rule: string; readonly error: CdnBanError; readonly invalid: true };
+
+export interface V10Response {
+  readonly status: number;
+  readonly read: HeaderReader;
+  /** The parsed 429 body (undefined for other statuses or a body that is not the §3 JSON). */
+  readonly body: RateLimitBody | undefined;
+  /** Local wall time now (ms), for the `Reset` fallback of V3. */
+  readonly wallNowMs: number;
+  /** The request went to a webhook by id + token (V19). */
+  readonly webhookWithToken: boolean;
+}
+
+/** The bucket fields of a response (V7): every header present and valid, junk ignored (V2). */
+export function bucketFields(read: HeaderReader, wallNowMs: number): V10Update {
+  const limit = parseCount(read(V10_HEADER.limit));
+  const remaining = parseCount(read(V10_HEADER.remaining));
+  const left = windowLeftMs(read, wallNowMs);
+  const hash = read(V10_HEADER.bucket)?.trim();
+  return {
+    ...(limit !== undefined && { limit }),
+    ...(remaining !== undefined && { remaining }),
+    ...(left !== undefined && { windowLeftMs: left }),
+    ...(hash && { hash }),
+  };
+}
+
+/** Judges one response by the v10 rules. */
+export function judgeV10(response: V10Response): V10Verdict {
+  const { status, read, body, wallNowMs } = response;
+  const fields = bucketFields(read, wallNowMs);
+  if (status !== 429) {
+    // V16: 401 → the token is invalid. V15: 401 and 403 count. V19: a webhook's 404 retires it.
+    if (status === 401) return { action: 'return', rule: 'V16', update: { ...fields, invalid: true, tokenInvalid: true } };
+    if (status === 403) return { action: 'return', rule: 'V15', update: { ...fields, invalid: true } };
+    if (status === 404 && response.webhookWithToken) return { action: 'return', rule: 'V19', update: { ...fields, gone: true } };
+    // V7 (headers) or V14 (none: no per-route limit for this method + route).
+    return { action: 'return', rule: hasRateLimitHeaders(read) ? 'V7' : 'V14', update: fields };
+  }
+  const wait = retryAfterMs(read, body);
+  // V17: no rate-limit header and no JSON retry_after: a ban at the CDN, not a rate limit.
+  if (!hasRateLimitHeaders(read) && body?.retryAfterSeconds === undefined) {
+    return { action: 'fail', rule: 'V17', error: new CdnBanError(wait), invalid: true };
+  }
+  const scope = read(V10_HEADER.scope)?.trim().toLowerCase();
+  // V12: the token's global limit; buckets untouched.
+  if (read(V10_HEADER.global) !== null || scope === 'global' || body?.global === true) {
+    return { action: 'wait-global', rule: 'V12', waitMs: wait ?? 1000, invalid: true };
+  }
+  const waitMs = wait ?? fields.windowLeftMs ?? 1000;
+  // V10: a per-resource limit spent by everyone; only this route + resource waits; not invalid.
+  if (scope === 'shared') return { action: 'retry', rule: 'V10', update: { ...fields, holdRouteMs: waitMs } };
+  // V11: user scope (or unknown scope, §11) with places left: an unadvertised sublimit.
+  if (fields.remaining !== undefined && fields.remaining > 0) {
+    return { action: 'wait-retry', rule: 'V11', update: { ...fields, invalid: true }, waitMs };
+  }
+  // V9: the key is spent: hold it for retry_after, then send again.
+  return { action: 'retry', rule: 'V9', update: { ...fields, remaining: 0, holdBucketMs: waitMs, invalid: true } };
+}

@@ -1,0 +1,125 @@
+/**
+ * What the v10 dialect keys state by (docs/spec/v10-rate-limits.md §4, V4, V13, V19, V20): the
+ * method + route template a bucket hash is learned for, and the top-level resource the service
+ * counts that hash per. Pure: the time (for message ages) is an argument.
+ *
+ *   DELETE /channels/81384788765712384/messages/1  →  route  "DELETE /channels/:id/messages/:id#old"
+ *                                                     resource "channels/81384788765712384"
+ *
+ * Ids become `:id`; reaction emoji, invite and template codes, and webhook and interaction
+ * tokens become placeholders, so the set of routes stays bounded. A token never appears: a
+ * webhook or interaction addressed with one is the resource `webhooks/<id>/token` (one webhook id
+ * has one token).
+ */
+import { parseSnowflake } from './path.ts';
+
+export interface V10Route {
+  /** Method and route template: the unit a bucket hash is learned for. */
+  readonly route: string;
+  /** The top-level resource (`channels/<id>`, `guilds/<id>`, `webhooks/<id>[/token]`, `interactions/<id>/token`), or '' for none. */
+  readonly resource: string;
+  /** Exempt from the global limit and sent without Authorization: interaction callbacks, webhooks with a token (V13). */
+  readonly exempt: boolean;
+  /** A webhook addressed by id + token: a 404 there retires it (V19). */
+  readonly webhookWithToken: boolean;
+  /** The local key: route and resource, one space apart (neither holds a space). */
+  readonly bucketKey: string;
+}
+
+/** The service's epoch of ids: ms since the Unix epoch at id 0 (V20). */
+export const ID_EPOCH_MS = 1_420_070_400_000;
+/** Message deletes are limited by the message's age (V20, §6): under 10 s, up to 14 days, older. */
+export const YOUNG_MESSAGE_MS = 10_000;
+export const OLD_MESSAGE_MS = 14 * 24 * 60 * 60 * 1000;
+
+const VERSION_PREFIX = /^\/(?:api(?:\/v\d+)?|v\d+)(?=\/|$)/;
+const TEXT_PARAMETER_AFTER = new Set(['reactions', 'invites', 'templates']);
+
+/** When an id was made, in ms since the Unix epoch. */
+export function idCreatedAt(id: string): number {
+  return Number(BigInt(id) >> 22n) + ID_EPOCH_MS;
+}
+
+/** The age class of a message deleted at `nowMs`: '#new', '' (10 s – 14 d) or '#old'. */
+export function messageAgeClass(messageId: string, nowMs: number): string {
+  const age = nowMs - idCreatedAt(messageId);
+  if (age < YOUNG_MESSAGE_MS) return '#new';
+  if (age > OLD_MESSAGE_MS) return '#old';
+  return '';
+}
+
+/** Classifies a request path (relative to the API base; a leading `/api`, `/v<N>`, query and fragment are ignored). */
+export function classifyV10(method: string, path: string, nowMs: number): V10Route {
+  const verb = method.toUpperCase();
+  const segments = splitPath(path);
+  const [top, first, second] = segments;
+  let resource = '';
+  let webhookWithToken = false;
+  let from = 0;
+  let template = '';
+  const firstId = first === undefined ? undefined : parseSnowflake(first);
+
+  if ((top === 'channels' || top === 'guilds') && firstId !== undefined) {
+    resource = `${top}/${firstId}`;
+    template = `/${top}/:id`;
+    from = 2;
+  } else if (top === 'webhooks' && firstId !== undefined) {
+    webhookWithToken = second !== undefined;
+    resource = webhookWithToken ? `webhooks/${firstId}/token` : `webhooks/${firstId}`;
+    template = webhookWithToken ? '/webhooks/:id/:token' : '/webhooks/:id';
+    from = webhookWithToken ? 3 : 2;
+  } else if (top === 'interactions' && firstId !== undefined && second !== undefined) {
+    resource = `interactions/${firstId}/token`;
+    template = '/interactions/:id/:token';
+    from = 3;
+  }
+
+  let previous = '';
+  for (let index = from; index < segments.length; index++) {
+    const segment = segments[index]!;
+    if (TEXT_PARAMETER_AFTER.has(previous) && parseSnowflake(segment) === undefined) {
+      template += previous === 'reactions' ? '/:reaction' : '/:code';
+    } else if (parseSnowflake(segment) !== undefined) {
+      template += '/:id';
+    } else {
+      template += `/${segment}`;
+    }
+    previous = segment;
+  }
+  if (template === '') template = '/';
+
+  if (verb === 'DELETE' && template === '/channels/:id/messages/:id') {
+    template += messageAgeClass(parseSnowflake(segments[3]!)!, nowMs);
+  }
+  const route = `${verb} ${template}`;
+  const exempt = isExemptRoute(route);
+  return { route, resource, exempt, webhookWithToken, bucketKey: `${route} ${resource || '-'}` };
+}
+
+function splitPath(path: string): string[] {
+  let end = path.length;
+  for (const stop of ['?', '#']) {
+    const at = path.indexOf(stop);
+    if (at !== -1 && at < end) end = at;
+  }
+  let clean = path.slice(0, end);
+  if (!clean.startsWith('/')) clean = `/${clean}`;
+  clean = clean.replace(VERSION_PREFIX, '');
+  // Spaces separate route and resource in a key; a raw space never belongs in a path.
+  return clean
+    .split('/')
+    .filter((segment) => segment !== '')
+    .map((segment) => segment.replaceAll(' ', '%20'));
+}
+
+/** Splits a local key back into its route and resource. */
+export function splitBucketKey(bucketKey: string): { route: string; resource: string } {
+  const at = bucketKey.lastIndexOf(' ');
+  const resource = bucketKey.slice(at + 1);
+  return { route: bucketKey.slice(0, at), resource: resource === '-' ? '' : resource };
+}
+
+/** V13: routes exempt from the global limit, by their route (method + template). */
+export function isExemptRoute(route: string): boolean {
+  return route === 'POST /interactions/:id/:token/callback' || route.includes(' /webhooks/:id/:token');
+}

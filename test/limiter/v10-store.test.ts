@@ -1,0 +1,203 @@
+/**
+ * The v10 store contract (V5–V10, V13–V16, V19, V21), on a manual clock, against every store:
+ * what a decision answers for each state of a route, its hash's bucket and the token.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Reservation } from '../../src/limiter/reservations.ts';
+import { MemoryStore, type Admission, type BucketStore, type RateLimitStore, type V10Settings } from '../../src/limiter/store.ts';
+import type { V10Update } from '../../src/limiter/v10/rules.ts';
+import type { RedisStore } from '../../src/redis/index.ts';
+import { ManualClock } from '../support/manual-clock.ts';
+import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
+
+const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, invalidRequestLimit: 100 };
+const PUT_REACTION = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
+const DELETE_REACTION = 'DELETE /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
+const ON_OTHER_CHANNEL = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/2';
+const CREATE = 'POST /channels/:id/messages channels/1';
+const WEBHOOK = 'POST /webhooks/:id/:token webhooks/5/token';
+
+const redisStores: RedisStore[] = [];
+const prefixes: string[] = [];
+afterAll(async () => {
+  await Promise.all(redisStores.map((store) => store.close()));
+  const redis = rawRedis();
+  try {
+    for (const prefix of prefixes) await dropPrefix(redis, prefix);
+  } finally {
+    redis.disconnect();
+  }
+});
+
+export const v10Factories: [string, () => Promise<RateLimitStore>][] = [
+  ['MemoryStore', async () => new MemoryStore()],
+  [
+    'RedisStore',
+    async () => {
+      const prefix = testPrefix('v10');
+      prefixes.push(prefix);
+      const store = await connectedStore('v10', { prefix, time: 'client' });
+      redisStores.push(store);
+      return store;
+    },
+  ],
+];
+
+describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
+  let clock: ManualClock;
+  const view = async (token = 'Bot v10', settings = SETTINGS) => {
+    clock = new ManualClock();
+    const store = await make();
+    return { store, view: store.forToken(token, clock, settings) };
+  };
+  const grant = async (view: BucketStore<V10Update>, key: string): Promise<Reservation> => {
+    const admission = await view.admit(key);
+    if (admission.kind !== 'grant') throw new Error(`expected a grant on ${key}, got ${JSON.stringify(admission)}`);
+    return admission.reservation;
+  };
+  const kind = async (view: BucketStore<V10Update>, key: string): Promise<Admission['kind']> => (await view.admit(key)).kind;
+
+  it('V5: limits unknown: one request per route + resource in flight; other resources go', async () => {
+    const { view: v } = await view();
+    await grant(v, PUT_REACTION);
+    expect(await kind(v, PUT_REACTION)).toBe('await-response');
+    expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant');
+  });
+
+  it('V6, V7: routes reporting one hash share one count per resource', async () => {
+    const { view: v } = await view();
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), { limit: 3, remaining: 2, windowLeftMs: 1000, hash: 'react' });
+    // DELETE is unknown until its own response names the same hash.
+    await v.settle(DELETE_REACTION, await grant(v, DELETE_REACTION), { limit: 3, remaining: 1, windowLeftMs: 1000, hash: 'react' });
+    expect(await v.get(PUT_REACTION)).toMatchObject({ limit: 3, remaining: 1, bucket: 'react' });
+    expect(await kind(v, DELETE_REACTION)).toBe('grant');
+    expect(await kind(v, PUT_REACTION)).toBe('sleep'); // one count: 1 left, taken by the DELETE
+    expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant'); // another channel: its own count
+  });
+
+  it('V7: Remaining is the lowest seen in a window; a changed Limit takes the reported one', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 5, remaining: 2, windowLeftMs: 1000, hash: 'm' });
+    const late = await grant(v, CREATE);
+    await v.settle(CREATE, late, { limit: 5, remaining: 4, windowLeftMs: 995 }); // a late, higher figure
+    expect((await v.get(CREATE))!.remaining).toBe(1);
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 10, remaining: 7, windowLeftMs: 990 });
+    expect(await v.get(CREATE)).toMatchObject({ limit: 10, remaining: 7 });
+  });
+
+  it('V7: a Reset a few ms off is not a new window', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 5, remaining: 1, windowLeftMs: 1000 });
+    const reset = (await v.get(CREATE))!.reset;
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 5, remaining: 3, windowLeftMs: 1030 });
+    expect(await v.get(CREATE)).toMatchObject({ remaining: 0, reset });
+  });
+
+  it('V8: at Remaining 0 the key is held until the window ends plus the margin', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 1, remaining: 0, windowLeftMs: 800 });
+    expect(await v.admit(CREATE)).toEqual({ kind: 'sleep', ms: 850, reset: expect.any(Number) });
+    clock.set(clock.now() + 849);
+    expect(await kind(v, CREATE)).toBe('sleep');
+    clock.set(clock.now() + 1);
+    expect(await kind(v, CREATE)).toBe('grant'); // refilled: limit 1, less nothing in flight
+    expect(await kind(v, CREATE)).toBe('await-response'); // the window's successor is not known yet
+  });
+
+  it('V9: a held key waits out retry_after even when its window has ended', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 5, remaining: 0, windowLeftMs: 100, holdBucketMs: 5000 });
+    clock.set(clock.now() + 1000);
+    expect(await v.admit(CREATE)).toMatchObject({ kind: 'sleep', ms: 4000 });
+    clock.set(clock.now() + 4000);
+    expect(await kind(v, CREATE)).toBe('grant');
+  });
+
+  it('V10: a shared-scope hold delays only that route + resource', async () => {
+    const { view: v } = await view();
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), { limit: 5, remaining: 4, windowLeftMs: 1000, hash: 'react' });
+    await v.settle(DELETE_REACTION, await grant(v, DELETE_REACTION), { limit: 5, remaining: 3, windowLeftMs: 1000, hash: 'react' });
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), { limit: 5, remaining: 9, windowLeftMs: 1000, holdRouteMs: 60_000 });
+    expect(await v.admit(PUT_REACTION)).toMatchObject({ kind: 'sleep', ms: 60_000 });
+    expect(await kind(v, DELETE_REACTION)).toBe('grant');
+    expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant');
+  });
+
+  it('V12: the global lock holds non-exempt routes only', async () => {
+    const { view: v } = await view();
+    await v.lockGlobal(2000);
+    expect(await v.admit(CREATE)).toEqual({ kind: 'global', ms: 2000 });
+    expect(await kind(v, WEBHOOK)).toBe('grant');
+  });
+
+  it('V13: at most N requests per token in any second plus the margin; exempt routes are not counted', async () => {
+    const { view: v } = await view('Bot pace', { ...SETTINGS, globalLimit: 3 });
+    const keys = ['GET /a -', 'GET /b -', 'GET /c -', 'GET /d -'];
+    for (const key of keys.slice(0, 3)) await grant(v, key);
+    expect(await kind(v, WEBHOOK)).toBe('grant');
+    expect(await v.admit(keys[3]!)).toEqual({ kind: 'global', ms: 1050 });
+    clock.set(clock.now() + 1049);
+    expect(await kind(v, keys[3]!)).toBe('global');
+    clock.set(clock.now() + 1);
+    expect(await kind(v, keys[3]!)).toBe('grant');
+  });
+
+  it('V14: a route that answered without headers has no per-route limit', async () => {
+    const { view: v } = await view();
+    const key = 'DELETE /channels/:id/messages/:id#new channels/1';
+    await v.settle(key, await grant(v, key), {});
+    for (let i = 0; i < 5; i++) await grant(v, key);
+  });
+
+  it('V15: the guard refuses every request once the invalid requests reach its limit; they age out after 10 minutes', async () => {
+    const { view: v } = await view('Bot guard', { ...SETTINGS, invalidRequestLimit: 3 });
+    for (let i = 0; i < 3; i++) {
+      const result = await v.settle(CREATE, await grant(v, CREATE), { limit: 50, remaining: 40, windowLeftMs: 1000, invalid: true });
+      expect(result).toEqual({ invalidRequests: i + 1 });
+      clock.set(clock.now() + 1000);
+    }
+    const refused = await v.admit(CREATE);
+    expect(refused).toMatchObject({ kind: 'refuse', error: { name: 'InvalidRequestGuardError', count: 3, limit: 3 } });
+    expect(await v.invalidRequests!()).toBe(3);
+    clock.set(clock.now() + 10 * 60_000 - 3000);
+    expect(await kind(v, CREATE)).toBe('grant');
+    expect(await v.invalidRequests!()).toBe(2);
+  });
+
+  it('V15, V21: one invalid-request count for every token of the store; buckets stay apart', async () => {
+    const { store, view: first } = await view('Bot one');
+    const second = store.forToken('Bot two', clock, SETTINGS);
+    await first.settle(CREATE, await grant(first, CREATE), { limit: 1, remaining: 0, windowLeftMs: 5000, invalid: true });
+    await second.noteInvalid!();
+    expect(await first.invalidRequests!()).toBe(2);
+    expect(await second.invalidRequests!()).toBe(2);
+    expect(await kind(first, CREATE)).toBe('sleep');
+    expect(await kind(second, CREATE)).toBe('grant');
+  });
+
+  it('V16: after a 401 the token is refused unsent; exempt routes (sent without it) go on', async () => {
+    const { view: v } = await view('Bot revoked');
+    await v.settle(CREATE, await grant(v, CREATE), { invalid: true, tokenInvalid: true });
+    expect(await v.admit('GET /users/@me -')).toMatchObject({ kind: 'refuse', error: { name: 'TokenInvalidError' } });
+    expect(await kind(v, WEBHOOK)).toBe('grant');
+  });
+
+  it('V19: a webhook that answered 404 is refused unsent', async () => {
+    const { view: v } = await view();
+    await v.settle(WEBHOOK, await grant(v, WEBHOOK), { gone: true });
+    expect(await v.admit('PATCH /webhooks/:id/:token/messages/:id webhooks/5/token')).toMatchObject({
+      kind: 'refuse',
+      error: { name: 'WebhookGoneError' },
+    });
+    expect(await kind(v, 'POST /webhooks/:id/:token webhooks/6/token')).toBe('grant');
+  });
+
+  it('a reservation never sent gives its place back in its own window', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 2, remaining: 1, windowLeftMs: 1000, hash: 'm' });
+    const held = await grant(v, CREATE);
+    expect(await kind(v, CREATE)).toBe('sleep');
+    await v.giveBack(CREATE, held);
+    expect(await kind(v, CREATE)).toBe('grant');
+  });
+});
