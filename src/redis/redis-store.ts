@@ -18,8 +18,20 @@ import {
   type BucketStore,
   type RateLimitStore,
   type StoreEvent,
+  type V10Settings,
 } from '../limiter/store.ts';
+import type { V10Update } from '../limiter/v10/rules.ts';
 import { ADMIT, LOCK_GLOBAL, READ, RELEASE, SETTLE, SLEPT } from './scripts.ts';
+import {
+  ADMIT_V10,
+  INVALID_COUNT_V10,
+  LOCK_GLOBAL_V10,
+  NOTE_INVALID_V10,
+  READ_V10,
+  RELEASE_V10,
+  SETTLE_V10,
+} from './v10-scripts.ts';
+import { RedisV10View, type V10Scripts } from './v10-view.ts';
 
 export interface RedisStoreOptions {
   /** Default `redis://127.0.0.1:6379`. */
@@ -101,7 +113,7 @@ const CONNECTION_ERROR =
   /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|Connection is closed|Stream isn't writeable|enableOfflineQueue|connect/i;
 
 export class RedisStore implements RateLimitStore {
-  readonly #redis: Redis & Scripts;
+  readonly #redis: Redis & Scripts & V10Scripts;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
   readonly #leaseMs: number;
@@ -141,7 +153,9 @@ export class RedisStore implements RateLimitStore {
     const url = options.url ?? 'redis://127.0.0.1:6379';
     this.#ownsClient = options.client === undefined;
     this.#redis = (options.client ??
-      new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 })) as Redis & Scripts;
+      new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 })) as Redis &
+      Scripts &
+      V10Scripts;
     this.#description = options.client ? 'the given Redis connection' : `Redis at ${redactUrl(url)}`;
     this.#prefix = prefix;
     this.#leaseMs = leaseMs;
@@ -158,6 +172,13 @@ export class RedisStore implements RateLimitStore {
     define('tollgateSlept', 1, SLEPT);
     define('tollgateLockGlobal', 1, LOCK_GLOBAL);
     define('tollgateRead', 1, READ);
+    define('tollgateAdmitV10', 2, ADMIT_V10);
+    define('tollgateSettleV10', 2, SETTLE_V10);
+    define('tollgateReleaseV10', 2, RELEASE_V10);
+    define('tollgateLockGlobalV10', 2, LOCK_GLOBAL_V10);
+    define('tollgateNoteInvalidV10', 2, NOTE_INVALID_V10);
+    define('tollgateInvalidCountV10', 2, INVALID_COUNT_V10);
+    define('tollgateReadV10', 2, READ_V10);
   }
 
   /** Connects (and subscribes) now; rejects with StoreUnavailableError when Redis cannot be reached. */
@@ -194,12 +215,15 @@ export class RedisStore implements RateLimitStore {
     }
   }
 
-  forToken(token: string | undefined, clock: Clock): BucketStore {
+  forToken(token: string | undefined, clock: Clock): BucketStore;
+  forToken(token: string | undefined, clock: Clock, v10: V10Settings): BucketStore<V10Update>;
+  forToken(token: string | undefined, clock: Clock, v10?: V10Settings): BucketStore | BucketStore<V10Update> {
     // One-way: the token never reaches Redis, only a hash of it.
     const hash = createHash('sha256')
       .update(token ?? '')
       .digest('hex')
       .slice(0, 32);
+    if (v10) return new RedisV10View(this, this.#redis, this.#prefix, hash, clock, v10);
     const namespace = `${this.#prefix}:{${hash}}`;
     return new RedisBucketStore(this, namespace, clock);
   }
@@ -222,9 +246,6 @@ export class RedisStore implements RateLimitStore {
   get usesClientTime(): boolean {
     return this.#clientTime;
   }
-  get fallsBackLocally(): boolean {
-    return this.#onUnavailable === 'local';
-  }
 
   /** Runs one Redis call, counting round trips and turning failures into clear errors. */
   async call<T>(run: () => Promise<T>): Promise<T> {
@@ -241,6 +262,16 @@ export class RedisStore implements RateLimitStore {
       if (CONNECTION_ERROR.test(message)) {
         throw new StoreUnavailableError(`${this.#description} is unreachable: ${message}`, { cause: error });
       }
+      throw error;
+    }
+  }
+
+  /** Redis, or (if the user chose it) the view's conservative local limiter while Redis is away. */
+  async run<T>(remote: () => Promise<T>, local: () => T | Promise<T>): Promise<T> {
+    try {
+      return await this.call(remote);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && this.#onUnavailable === 'local') return local();
       throw error;
     }
   }
@@ -307,14 +338,8 @@ class RedisBucketStore implements BucketStore {
     return `${this.#namespace}:leases:${bucketKey}`;
   }
 
-  /** Redis, or (if the user chose it) this process's conservative local limiter while Redis is away. */
-  async #run<T>(remote: () => Promise<unknown>, local: () => T | Promise<T>): Promise<T> {
-    try {
-      return (await this.#store.call(remote)) as T;
-    } catch (error) {
-      if (error instanceof StoreUnavailableError && this.#store.fallsBackLocally) return local();
-      throw error;
-    }
+  #run<T>(remote: () => Promise<unknown>, local: () => T | Promise<T>): Promise<T> {
+    return this.#store.run(remote as () => Promise<T>, local);
   }
 
   async admit(bucketKey: string | null): Promise<Admission> {

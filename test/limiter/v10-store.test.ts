@@ -29,7 +29,7 @@ afterAll(async () => {
   }
 });
 
-export const v10Factories: [string, () => Promise<RateLimitStore>][] = [
+const v10Factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
   [
     'RedisStore',

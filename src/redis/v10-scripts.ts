@@ -1,0 +1,260 @@
+/**
+ * The v10 dialect's decisions as Lua, one script per decision, each atomic and one round trip.
+ * They port `../limiter/v10/buckets.ts` and `../limiter/v10/memory-view.ts` line for line.
+ *
+ * Every key of every token shares the hash tag `{prefix}`: the invalid-request log (V15) is one
+ * per store, over all tokens, and is read in the same decision as a token's bucket. Keys:
+ *   {p}:v10:invalid              zset  id → time: invalid requests of the last 10 minutes (V15)
+ *   {p}:v10:<token hash>:routes  hash  route → bucket hash (V4, V7)
+ *     …:b:<bucket>               hash  limit, remaining, end, opened, counting, hold (V7–V9)
+ *     …:l:<bucket>               zset  reservation id → lease end: requests in flight
+ *     …:hold:<local key>         string  end of a shared-scope hold (V10)
+ *     …:global                   string  end of the global lock (V12)
+ *     …:pace                     list  times of the last grants, at most the global limit (V13)
+ *     …:token-invalid            string  the token answered 401 (V16)
+ *     …:gone:<resource>          string  the webhook answered 404 (V19)
+ * where <bucket> is "<hash> <resource>" once the route's hash is known, else the local key.
+ */
+
+const PRELUDE = `
+local now = tonumber(ARGV[#ARGV])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function int(n) return string.format('%.0f', n) end
+local function num(v, key, name)
+  if v == false or v == nil then return nil end
+  local n = tonumber(v)
+  if n == nil then
+    return error({err = 'TOLLGATE_BAD_DATA ' .. key .. ' field ' .. name .. ' is not a number'})
+  end
+  return n
+end
+local INVALID_WINDOW = 600000
+local function invalid_count()
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', int(now - INVALID_WINDOW))
+  return redis.call('ZCARD', KEYS[2])
+end
+local function effective(ns, key, route, resource)
+  local hash = redis.call('HGET', KEYS[1], route)
+  if hash then
+    if resource == '' then resource = '-' end
+    return hash .. ' ' .. resource
+  end
+  return key
+end
+local function live(leases)
+  redis.call('ZREMRANGEBYSCORE', leases, '-inf', int(now))
+  return redis.call('ZCARD', leases)
+end
+local function expire_bucket(bucket, at_least)
+  local h = redis.call('HMGET', bucket, 'end', 'hold')
+  local at = math.max((tonumber(h[1] or '0') or 0) + 10000, (tonumber(h[2] or '0') or 0) + 10000, at_least, now + 10000)
+  redis.call('PEXPIRE', bucket, int(at - now))
+end
+`;
+
+/**
+ * admit: KEYS routes, invalid · ARGV ns, local key, route, resource, exempt, lease ms, id,
+ * global limit, margin ms, guard limit, now
+ * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms}
+ *   | {'refuse', 'token'} | {'refuse', 'gone'} | {'refuse', 'guard', count, ms}
+ */
+export const ADMIT_V10 = `${PRELUDE}
+local ns, key, route, resource = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local exempt = ARGV[5] == '1'
+local lease_ms, id = tonumber(ARGV[6]), ARGV[7]
+local global_limit, margin, guard = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+if not exempt and redis.call('EXISTS', ns .. ':token-invalid') == 1 then return {'refuse', 'token'} end
+if resource ~= '' and redis.call('EXISTS', ns .. ':gone:' .. resource) == 1 then return {'refuse', 'gone'} end
+local invalid = invalid_count()
+if invalid >= guard then
+  local oldest = redis.call('ZRANGE', KEYS[2], invalid - guard, invalid - guard, 'WITHSCORES')
+  return {'refuse', 'guard', invalid, int(math.max(0, tonumber(oldest[2]) + INVALID_WINDOW - now))}
+end
+local pace = ns .. ':pace'
+if not exempt then
+  local global_until = tonumber(redis.call('GET', ns .. ':global') or '')
+  if global_until and global_until > now then return {'global', int(global_until - now)} end
+  if redis.call('LLEN', pace) >= global_limit then
+    local wait = tonumber(redis.call('LINDEX', pace, 0)) + 1000 + margin - now
+    if wait > 0 then return {'global', int(wait)} end
+  end
+end
+local route_hold = tonumber(redis.call('GET', ns .. ':hold:' .. key) or '')
+if route_hold and route_hold > now then return {'sleep', int(route_hold - now), 0} end
+
+local eff = effective(ns, key, route, resource)
+local bucket, leases = ns .. ':b:' .. eff, ns .. ':l:' .. eff
+local in_flight = live(leases)
+local function grant(counted, reset)
+  redis.call('ZADD', leases, int(now + lease_ms), id)
+  redis.call('PEXPIRE', leases, int(lease_ms + 1000))
+  if redis.call('EXISTS', bucket) == 1 then expire_bucket(bucket, now + lease_ms) end
+  if not exempt then
+    redis.call('RPUSH', pace, int(now))
+    redis.call('LTRIM', pace, -global_limit, -1)
+    redis.call('PEXPIRE', pace, int(1000 + margin + 1000))
+  end
+  return {'grant', counted, int(reset), id, eff}
+end
+local function await()
+  local oldest = redis.call('ZRANGE', leases, 0, 0, 'WITHSCORES')
+  local wait = 1000
+  if oldest[2] then wait = math.max(1, tonumber(oldest[2]) - now) end
+  return {'await', int(wait)}
+end
+local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'hold')
+local hold = num(h[5], bucket, 'hold') or 0
+-- V9: a held key waits out its retry_after.
+if hold > now then return {'sleep', int(hold - now), int(num(h[3], bucket, 'end') or 0)} end
+-- V5: limits unknown, one request in flight.
+if h[1] == false then
+  if in_flight == 0 then return grant(0, 0) end
+  return await()
+end
+local limit = num(h[1], bucket, 'limit')
+local remaining = num(h[2], bucket, 'remaining') or 0
+local window_end = num(h[3], bucket, 'end') or 0
+local opened = num(h[4], bucket, 'opened')
+-- V14: no per-route limit.
+if limit == 0 then return grant(0, 0) end
+local over = now >= window_end + margin
+if over and opened ~= window_end then
+  remaining = math.max(0, limit - in_flight)
+  redis.call('HSET', bucket, 'remaining', int(remaining), 'opened', int(window_end), 'counting', 1)
+end
+if remaining > 0 then
+  redis.call('HSET', bucket, 'remaining', int(remaining - 1))
+  return grant(1, window_end)
+end
+if over then
+  if in_flight == 0 then
+    redis.call('HSET', bucket, 'counting', 0)
+    return grant(0, window_end)
+  end
+  return await()
+end
+-- V8: hold the key until the window ends plus the margin.
+return {'sleep', int(window_end + margin - now), int(window_end)}
+`;
+
+/**
+ * settle: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, limit,
+ * remaining, window left ms, hash, hold bucket ms, hold route ms, invalid, token invalid, gone,
+ * channel, now ('' for absent values) → the invalid-request count when this response counted, else -1
+ */
+export const SETTLE_V10 = `${PRELUDE}
+local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local limit, remaining, left = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+local hash, hold_bucket, hold_route = ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12])
+local TOLERANCE = 100
+if ARGV[14] == '1' then redis.call('SET', ns .. ':token-invalid', 1, 'PX', 86400000) end
+if ARGV[15] == '1' and resource ~= '' then redis.call('SET', ns .. ':gone:' .. resource, 1, 'PX', 86400000) end
+if hold_route then
+  local hold_key = ns .. ':hold:' .. key
+  local current = tonumber(redis.call('GET', hold_key) or '') or 0
+  if now + hold_route > current then redis.call('SET', hold_key, int(now + hold_route), 'PX', int(hold_route + 1000)) end
+end
+if source == '' then source = effective(ns, key, route, resource) end
+-- V7: a new hash remaps the route; the reservation moves to the bucket it names.
+if hash ~= '' then redis.call('HSET', KEYS[1], route, hash) end
+local target = effective(ns, key, route, resource)
+redis.call('ZREM', ns .. ':l:' .. source, id)
+local bucket = ns .. ':b:' .. target
+local in_flight = live(ns .. ':l:' .. target)
+local window_end = nil
+if left then window_end = now + left end
+local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'counting', 'hold')
+if hold_bucket then
+  local hold = math.max(num(h[6], bucket, 'hold') or 0, now + hold_bucket)
+  redis.call('HSET', bucket, 'hold', int(hold))
+end
+if h[1] == false then
+  local reported = remaining or limit or 0
+  redis.call('HSET', bucket, 'limit', int(limit or 0), 'remaining', int(reported - in_flight), 'end', int(window_end or now))
+else
+  local cur_limit = num(h[1], bucket, 'limit')
+  local cur_remaining = num(h[2], bucket, 'remaining') or 0
+  local cur_end = num(h[3], bucket, 'end') or 0
+  local opened = num(h[4], bucket, 'opened')
+  local counting = num(h[5], bucket, 'counting') == 1
+  local limit_changed = limit ~= nil and limit ~= cur_limit
+  if limit then redis.call('HSET', bucket, 'limit', int(limit)) end
+  if not (window_end and window_end < cur_end - TOLERANCE) then
+    local new_window = window_end ~= nil and window_end > cur_end + TOLERANCE
+    if new_window then redis.call('HSET', bucket, 'end', int(window_end)) end
+    if remaining then
+      local from_server = remaining - in_flight
+      if not counting or limit_changed then
+        if not (new_window or limit_changed) then from_server = math.min(cur_remaining, from_server) end
+        redis.call('HSET', bucket, 'remaining', int(from_server))
+      else
+        local from_refilled = (not new_window) and window_end ~= nil and opened ~= nil and math.abs(window_end - opened) <= TOLERANCE
+        if not from_refilled and remaining < cur_remaining then redis.call('HSET', bucket, 'remaining', int(from_server)) end
+      end
+    end
+  end
+end
+expire_bucket(bucket, now)
+redis.call('PUBLISH', ARGV[16], 'b:' .. key)
+if ARGV[13] == '1' then
+  redis.call('ZADD', KEYS[2], int(now), id .. ':' .. int(now))
+  redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + 1000)
+  return invalid_count()
+end
+return -1
+`;
+
+/**
+ * release: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, give back ('1':
+ * never sent), counted, reset, channel, now
+ */
+export const RELEASE_V10 = `${PRELUDE}
+local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+if source == '' then source = effective(ns, key, route, resource) end
+local removed = redis.call('ZREM', ns .. ':l:' .. source, id)
+if removed == 1 and ARGV[7] == '1' and ARGV[8] == '1' then
+  local bucket = ns .. ':b:' .. source
+  local window_end = redis.call('HGET', bucket, 'end')
+  if window_end and num(window_end, bucket, 'end') == tonumber(ARGV[9]) then redis.call('HINCRBY', bucket, 'remaining', 1) end
+end
+redis.call('PUBLISH', ARGV[10], 'b:' .. key)
+return removed
+`;
+
+/** lock: KEYS routes, invalid · ARGV ns, ms, channel, now — V12: holds the token's global lock. */
+export const LOCK_GLOBAL_V10 = `${PRELUDE}
+local global = ARGV[1] .. ':global'
+local ms = tonumber(ARGV[2])
+if ms <= 0 then return 0 end
+local current = tonumber(redis.call('GET', global) or '') or 0
+if current < now + ms then
+  redis.call('SET', global, int(now + ms), 'PX', int(ms + 10000))
+  redis.call('PUBLISH', ARGV[3], 'g:' .. ARGV[2])
+end
+return 1
+`;
+
+/** note: KEYS routes, invalid · ARGV id, now — V15: one invalid request; → the count. */
+export const NOTE_INVALID_V10 = `${PRELUDE}
+redis.call('ZADD', KEYS[2], int(now), ARGV[1])
+redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + 1000)
+return invalid_count()
+`;
+
+/** count: KEYS routes, invalid · ARGV now → V15's count. */
+export const INVALID_COUNT_V10 = `${PRELUDE}
+return invalid_count()
+`;
+
+/** read: KEYS routes, invalid · ARGV ns, local key, route, resource, now → {limit, remaining, end, hash} or nil. */
+export const READ_V10 = `${PRELUDE}
+local ns, key, route, resource = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local bucket = ns .. ':b:' .. effective(ns, key, route, resource)
+local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end')
+if h[1] == false then return nil end
+local hash = redis.call('HGET', KEYS[1], route) or ''
+return {int(num(h[1], bucket, 'limit')), int(num(h[2], bucket, 'remaining') or 0), int(num(h[3], bucket, 'end') or 0), hash}
+`;

@@ -1,0 +1,254 @@
+/**
+ * One token's v10 state in Redis (`v10-scripts.ts`): hashes, buckets, holds, the global lock and
+ * pace shared by every process on the token; the invalid-request log shared by every token of
+ * the store. One script, one round trip, per decision.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../errors.ts';
+import type { Reservation } from '../limiter/reservations.ts';
+import type { Admission, BucketStore, SettleResult, StoreEvent, V10Settings } from '../limiter/store.ts';
+import { InvalidRequestLog } from '../limiter/v10/buckets.ts';
+import { MemoryV10View, type V10BucketRecord } from '../limiter/v10/memory-view.ts';
+import type { V10Update } from '../limiter/v10/rules.ts';
+import { isExemptRoute, splitBucketKey } from '../routing/v10-route.ts';
+import { StoreDataError, type RedisStore } from './redis-store.ts';
+
+type Reply = (string | number)[];
+
+export interface V10Scripts {
+  tollgateAdmitV10(routes: string, invalid: string, ...args: string[]): Promise<Reply>;
+  tollgateSettleV10(routes: string, invalid: string, ...args: string[]): Promise<number>;
+  tollgateReleaseV10(routes: string, invalid: string, ...args: string[]): Promise<number>;
+  tollgateLockGlobalV10(routes: string, invalid: string, ...args: string[]): Promise<number>;
+  tollgateNoteInvalidV10(routes: string, invalid: string, ...args: string[]): Promise<number>;
+  tollgateInvalidCountV10(routes: string, invalid: string, ...args: string[]): Promise<number>;
+  tollgateReadV10(routes: string, invalid: string, ...args: string[]): Promise<[string, string, string, string] | null>;
+}
+
+const text = (value: number | undefined) => (value === undefined ? '' : String(value));
+const flag = (value: boolean | undefined) => (value ? '1' : '0');
+
+export class RedisV10View implements BucketStore<V10Update> {
+  readonly #store: RedisStore;
+  readonly #redis: V10Scripts;
+  readonly #namespace: string;
+  readonly #routes: string;
+  readonly #invalid: string;
+  readonly #channel: string;
+  readonly #clock: Clock;
+  readonly #settings: V10Settings;
+  readonly #local: MemoryV10View;
+  readonly #listeners = new Set<(event: StoreEvent) => void>();
+
+  constructor(store: RedisStore, redis: V10Scripts, prefix: string, tokenHash: string, clock: Clock, settings: V10Settings) {
+    this.#store = store;
+    this.#redis = redis;
+    this.#namespace = `{${prefix}}:v10:${tokenHash}`;
+    this.#routes = `${this.#namespace}:routes`;
+    this.#invalid = `{${prefix}}:v10:invalid`;
+    this.#channel = `${this.#namespace}:events`;
+    this.#clock = clock;
+    this.#settings = settings;
+    this.#local = new MemoryV10View(clock, settings, new InvalidRequestLog());
+  }
+
+  #now(): string {
+    return this.#store.usesClientTime ? String(Math.floor(this.#clock.now())) : '';
+  }
+
+  #run<T>(remote: () => Promise<T>, local: () => T): Promise<T> {
+    return this.#store.run(remote, local);
+  }
+
+  async admit(bucketKey: string | null): Promise<Admission> {
+    const key = bucketKey ?? '- -';
+    const { route, resource } = splitBucketKey(key);
+    const id = randomUUID();
+    return this.#run(
+      async () => {
+        const reply = await this.#redis.tollgateAdmitV10(
+          this.#routes,
+          this.#invalid,
+          this.#namespace,
+          key,
+          route,
+          resource,
+          flag(isExemptRoute(route)),
+          String(this.#store.leaseMs),
+          id,
+          String(this.#settings.globalLimit),
+          String(this.#settings.marginMs),
+          String(this.#settings.invalidRequestLimit),
+          this.#now(),
+        );
+        return parseAdmission(reply, resource, this.#settings.invalidRequestLimit);
+      },
+      () => this.#local.admit(bucketKey),
+    );
+  }
+
+  markSleptPast(): void {
+    // v10 windows end at an instant: the clock alone says when one is over.
+  }
+
+  async settle(bucketKey: string, reservation: Reservation, update: V10Update): Promise<SettleResult> {
+    const { route, resource } = splitBucketKey(bucketKey);
+    return this.#run(
+      async () => {
+        const count = await this.#redis.tollgateSettleV10(
+          this.#routes,
+          this.#invalid,
+          this.#namespace,
+          bucketKey,
+          route,
+          resource,
+          reservation.id ?? '',
+          reservation.bucket ?? '',
+          text(update.limit),
+          text(update.remaining),
+          text(update.windowLeftMs),
+          update.hash ?? '',
+          text(update.holdBucketMs),
+          text(update.holdRouteMs),
+          flag(update.invalid),
+          flag(update.tokenInvalid),
+          flag(update.gone),
+          this.#channel,
+          this.#now(),
+        );
+        return Number(count) >= 0 ? { invalidRequests: Number(count) } : {};
+      },
+      () => this.#local.settle(bucketKey, reservation, update),
+    );
+  }
+
+  release(bucketKey: string, reservation: Reservation): Promise<void> {
+    return this.#releaseOrGiveBack(bucketKey, reservation, false);
+  }
+
+  giveBack(bucketKey: string, reservation: Reservation): Promise<void> {
+    return this.#releaseOrGiveBack(bucketKey, reservation, true);
+  }
+
+  async #releaseOrGiveBack(bucketKey: string, reservation: Reservation, never: boolean): Promise<void> {
+    const { route, resource } = splitBucketKey(bucketKey);
+    await this.#run(
+      async () => {
+        await this.#redis.tollgateReleaseV10(
+          this.#routes,
+          this.#invalid,
+          this.#namespace,
+          bucketKey,
+          route,
+          resource,
+          reservation.id ?? '',
+          reservation.bucket ?? '',
+          flag(never),
+          flag(reservation.counted),
+          String(reservation.reset),
+          this.#channel,
+          this.#now(),
+        );
+      },
+      () => (never ? this.#local.giveBack(bucketKey, reservation) : this.#local.release(bucketKey, reservation)),
+    );
+  }
+
+  async lockGlobal(ms: number): Promise<void> {
+    await this.#run(
+      async () => {
+        await this.#redis.tollgateLockGlobalV10(
+          this.#routes,
+          this.#invalid,
+          this.#namespace,
+          String(Math.ceil(ms)),
+          this.#channel,
+          this.#now(),
+        );
+      },
+      () => this.#local.lockGlobal(ms),
+    );
+  }
+
+  async noteInvalid(): Promise<SettleResult> {
+    return this.#run(
+      async () => ({
+        invalidRequests: Number(
+          await this.#redis.tollgateNoteInvalidV10(this.#routes, this.#invalid, randomUUID(), this.#now()),
+        ),
+      }),
+      () => this.#local.noteInvalid(),
+    );
+  }
+
+  async invalidRequests(): Promise<number> {
+    return this.#run(
+      async () => Number(await this.#redis.tollgateInvalidCountV10(this.#routes, this.#invalid, this.#now())),
+      () => this.#local.invalidRequests(),
+    );
+  }
+
+  async get(bucketKey: string): Promise<V10BucketRecord | undefined> {
+    const { route, resource } = splitBucketKey(bucketKey);
+    return this.#run(
+      async () => {
+        const reply = await this.#redis.tollgateReadV10(
+          this.#routes,
+          this.#invalid,
+          this.#namespace,
+          bucketKey,
+          route,
+          resource,
+          this.#now(),
+        );
+        if (reply === null) return undefined;
+        const [limit, remaining, end, hash] = reply;
+        return {
+          limit: Number(limit),
+          remaining: Number(remaining),
+          reset: Number(end) / 1000,
+          ...(hash !== '' && { bucket: hash }),
+        };
+      },
+      () => this.#local.get(bucketKey),
+    );
+  }
+
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.#listeners.add(listener);
+    void this.#store.listen(this.#channel, listener).catch(() => {});
+    return () => {
+      this.#listeners.delete(listener);
+      this.#store.unlisten(this.#channel, listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const listener of this.#listeners) this.#store.unlisten(this.#channel, listener);
+    this.#listeners.clear();
+  }
+}
+
+function parseAdmission(reply: Reply, resource: string, guardLimit: number): Admission {
+  const [kind, a, b, c, d] = reply;
+  switch (kind) {
+    case 'global':
+      return { kind: 'global', ms: Number(a) };
+    case 'grant':
+      return {
+        kind: 'grant',
+        reservation: { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d) },
+      };
+    case 'sleep':
+      return { kind: 'sleep', ms: Number(a), reset: Number(b) };
+    case 'await':
+      return { kind: 'await-response', retryMs: Number(a) };
+    case 'refuse':
+      if (a === 'token') return { kind: 'refuse', error: new TokenInvalidError() };
+      if (a === 'gone') return { kind: 'refuse', error: new WebhookGoneError(resource) };
+      return { kind: 'refuse', error: new InvalidRequestGuardError(Number(b), guardLimit, Number(c)) };
+    default:
+      throw new StoreDataError(`unexpected reply from the v10 admit script: ${JSON.stringify(reply).slice(0, 100)}`);
+  }
+}
