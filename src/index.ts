@@ -1,10 +1,14 @@
 /**
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
  */
-export { createClient, DEFAULT_BASE_URL } from './http/client.ts';
-export type { BucketView, ClientOptions, RawRequestOptions, TollgateClient } from './http/client.ts';
+export { apiOfBaseUrl, createClient, DEFAULT_BASE_URL, V6_BASE_URL } from './http/client.ts';
+export type { ApiVersion, BucketView, ClientOptions, RawRequestOptions, TollgateClient } from './http/client.ts';
 export {
+  CdnBanError,
   ClientClosedError,
+  InvalidRequestGuardError,
+  TokenInvalidError,
+  WebhookGoneError,
   HttpError,
   NetworkError,
   RateLimitI64Error,
@@ -14,12 +18,22 @@ export {
   TollgateArgumentError,
   type WaitReason,
 } from './errors.ts';
-export type { WaitEvent } from './limiter/limiter.ts';
+export type { InvalidRequestsEvent, WaitEvent } from './limiter/limiter.ts';
+export type { V10Update } from './limiter/v10/rules.ts';
+export type { V10BucketRecord } from './limiter/v10/memory-view.ts';
 export type { BucketRecord, BucketUpdate } from './limiter/rules.ts';
 export { MemoryStore } from './limiter/store.ts';
-export type { Admission, BucketStore, MaybePromise, RateLimitStore, StoreEvent } from './limiter/store.ts';
+export type {
+  Admission,
+  BucketStore,
+  MaybePromise,
+  RateLimitStore,
+  SettleResult,
+  StoreEvent,
+  V10Settings,
+} from './limiter/store.ts';
 export type { Reservation } from './limiter/reservations.ts';
-export type { Clock } from './clock.ts';
+export { monotonicClock, systemClock, type Clock } from './clock.ts';
 export { NONE } from './routing/classify.ts';
 export { routeKeyOf } from './routing/route-key.ts';
 export type { JsonBody, QueryInput, QueryValue, RequestOptions, RequestOptionsWithQuery, Snowflake } from './sdk.ts';

@@ -168,7 +168,10 @@ export class Limiter {
   readonly #buckets = new Map<string, BucketEntry>();
   readonly #gateWaiters = new Set<Waiter>();
   readonly #unsubscribe: () => void;
+  /** The gate is closed until then: a global lock, or (v10) the global pace spent. */
   #globalUntil = 0;
+  /** A global lock (a global 429, here or in another process) holds until then; the pace aside. */
+  #lockedUntil = 0;
   #gateTimer: (() => void) | undefined;
   #closed = false;
   /** Aborted by close(): ends every wait of a call (retry-after, backoff) with ClientClosedError. */
@@ -397,13 +400,14 @@ export class Limiter {
         // Route None skips the pre-check, but not step 1.
         const admission = await this.#store.admit(null);
         if (admission.kind !== 'global') return;
-        this.#holdGlobal(admission.ms);
+        this.#holdGlobal(admission.ms, admission.pace);
         continue;
       }
       const outcome =
         (await this.#reserveNow(call.bucketKey)) ?? (await this.#queue(this.#entry(call.bucketKey), call));
       if (outcome === HELD) continue;
-      if (call.exempt || this.#clock.now() >= this.#globalUntil) {
+      // A grant already counted in the pace stands; a lock that began meanwhile does not let it go.
+      if (call.exempt || this.#clock.now() >= this.#lockedUntil) {
         call.reservation = outcome;
         return;
       }
@@ -440,7 +444,7 @@ export class Limiter {
     const admission = isPromise(result) ? await result : result;
     if (admission.kind === 'grant') return admission.reservation;
     if (admission.kind === 'global') {
-      this.#holdGlobal(admission.ms);
+      this.#holdGlobal(admission.ms, admission.pace);
       return HELD;
     }
     if (admission.kind === 'refuse') throw admission.error;
@@ -526,7 +530,7 @@ export class Limiter {
         return true;
       }
       case 'global':
-        this.#holdGlobal(admission.ms);
+        this.#holdGlobal(admission.ms, admission.pace);
         for (const waiter of entry.waiters.splice(0)) waiter.grant(HELD);
         return false;
       case 'await-response':
@@ -648,9 +652,10 @@ export class Limiter {
   }
 
   /** Closes this process's gate for `ms` (the store holds the shared lock). */
-  #holdGlobal(ms: number): void {
+  #holdGlobal(ms: number, pace = false): void {
     if (this.#closed) return;
     const until = this.#clock.now() + ms;
+    if (!pace) this.#lockedUntil = Math.max(this.#lockedUntil, until);
     if (until <= this.#globalUntil) return;
     this.#globalUntil = until;
     this.#gateTimer?.();

@@ -30,8 +30,8 @@ export type Admission =
   | { readonly kind: 'sleep'; readonly ms: number; readonly reset: number }
   /** A request in flight will report the bucket's state; ask again then (or after `retryMs`). */
   | { readonly kind: 'await-response'; readonly retryMs?: number }
-  /** The global lock is held (or, v10, the global pace is spent) for `ms` more. */
-  | { readonly kind: 'global'; readonly ms: number }
+  /** The global lock is held (or, v10, with `pace`: the global pace is spent) for `ms` more. */
+  | { readonly kind: 'global'; readonly ms: number; readonly pace?: boolean }
   /** v10: the request must not be sent at all (token invalid, webhook gone, invalid-request guard). */
   | { readonly kind: 'refuse'; readonly error: Error };
 

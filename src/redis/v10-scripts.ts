@@ -58,7 +58,7 @@ end
 /**
  * admit: KEYS routes, invalid · ARGV ns, local key, route, resource, exempt, lease ms, id,
  * global limit, margin ms, guard limit, now
- * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms}
+ * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms} | {'pace', ms}
  *   | {'refuse', 'token'} | {'refuse', 'gone'} | {'refuse', 'guard', count, ms}
  */
 export const ADMIT_V10 = `${PRELUDE}
@@ -79,7 +79,7 @@ if not exempt then
   if global_until and global_until > now then return {'global', int(global_until - now)} end
   if redis.call('LLEN', pace) >= global_limit then
     local wait = tonumber(redis.call('LINDEX', pace, 0)) + 1000 + margin - now
-    if wait > 0 then return {'global', int(wait)} end
+    if wait > 0 then return {'pace', int(wait)} end
   end
 end
 local route_hold = tonumber(redis.call('GET', ns .. ':hold:' .. key) or '')

@@ -41,7 +41,14 @@ export class RedisV10View implements BucketStore<V10Update> {
   readonly #local: MemoryV10View;
   readonly #listeners = new Set<(event: StoreEvent) => void>();
 
-  constructor(store: RedisStore, redis: V10Scripts, prefix: string, tokenHash: string, clock: Clock, settings: V10Settings) {
+  constructor(
+    store: RedisStore,
+    redis: V10Scripts,
+    prefix: string,
+    tokenHash: string,
+    clock: Clock,
+    settings: V10Settings,
+  ) {
     this.#store = store;
     this.#redis = redis;
     this.#namespace = `{${prefix}}:v10:${tokenHash}`;
@@ -235,6 +242,8 @@ function parseAdmission(reply: Reply, resource: string, guardLimit: number): Adm
   switch (kind) {
     case 'global':
       return { kind: 'global', ms: Number(a) };
+    case 'pace':
+      return { kind: 'global', ms: Number(a), pace: true };
     case 'grant':
       return {
         kind: 'grant',

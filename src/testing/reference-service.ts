@@ -16,12 +16,21 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
+import { classifyV10 } from '../routing/v10-route.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
+import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
 
-export interface ReferenceServiceOptions extends LimitOptions {
+/**
+ * `api: 'v6'` (default) enforces docs/spec/rate-limit-spec.md; `api: 'v10'` the service as it
+ * is today (docs/spec/v10-rate-limits.md). `routes` is keyed by route key under v6, by route
+ * (`POST /channels/:id/messages`) or bucket hash under v10.
+ */
+export interface ReferenceServiceOptions extends LimitOptions, V10LimitOptions {
+  /** Which API the service speaks. Default v6. */
+  readonly api?: 'v6' | 'v10';
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   readonly port?: number;
-  /** Path prefix of the API (default `/api/v6`; `/api` and no prefix are accepted too). */
+  /** Path prefix of the API (default `/api/v6`, or `/api/v10` under v10). */
   readonly basePath?: string;
   /** Time source for windows and records (a test can share one with the client). */
   readonly clock?: Clock;
@@ -48,7 +57,13 @@ export type Fault =
   /** Send the status and headers at once, the body after this many (real) ms. */
   | { readonly kind: 'slow-body'; readonly delayMs: number }
   /** Close the connection without an answer. */
-  | { readonly kind: 'drop' };
+  | { readonly kind: 'drop' }
+  /** v10: the CDN's static ban answer (429, no rate-limit headers, text body). */
+  | { readonly kind: 'ban'; readonly retryAfterSeconds?: number }
+  /** v10: a shared-scope 429 (a per-resource limit spent by others). */
+  | { readonly kind: 'shared'; readonly retryAfterMs: number }
+  /** v10: a sublimit 429 (scope user, Remaining > 0). */
+  | { readonly kind: 'sublimit'; readonly retryAfterMs: number };
 
 export interface FaultRule {
   readonly fault: Fault;
@@ -79,6 +94,7 @@ export class ReferenceService {
   /** The API's path prefix, without a trailing slash. */
   readonly #basePath: string;
   readonly #limits: LimitEnforcer;
+  readonly #v10: V10LimitEnforcer | undefined;
   readonly #faults: { rule: FaultRule; left: number }[] = [];
   #inFlight = 0;
   #maxInFlight = 0;
@@ -87,8 +103,12 @@ export class ReferenceService {
   constructor(options: ReferenceServiceOptions = {}) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
-    this.#limits = new LimitEnforcer(options, this.#clock);
-    const { port, basePath, clock } = options;
+    const { port, basePath, clock, api } = options;
+    if (api !== undefined && api !== 'v6' && api !== 'v10') {
+      throw new TypeError(`reference service: api must be 'v6' or 'v10', got ${JSON.stringify(api)}`);
+    }
+    this.#limits = new LimitEnforcer(api === 'v10' ? {} : options, this.#clock);
+    this.#v10 = api === 'v10' ? new V10LimitEnforcer(options, this.#clock) : undefined;
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
       throw new TypeError(`reference service: port must be a whole number from 0 to 65535, got ${String(port)}`);
     }
@@ -105,7 +125,7 @@ export class ReferenceService {
         `reference service: dialect must be 'spec' or 'discord', got ${JSON.stringify(options.dialect)}`,
       );
     }
-    this.#basePath = (basePath ?? '/api/v6').replace(/\/+$/, '');
+    this.#basePath = (basePath ?? (api === 'v10' ? '/api/v10' : '/api/v6')).replace(/\/+$/, '');
   }
 
   /** Starts listening on 127.0.0.1; resolves once the port is bound. */
@@ -145,12 +165,21 @@ export class ReferenceService {
     this.#faults.push({ rule, left: rule.times ?? 1 });
   }
 
+  /** The limit of a bucket key: v6's, or v10's as the service counts it (`<hash> <resource>`; a bare hash does too). */
   limitOf(bucketKey: string): RateLimit {
-    return this.#limits.limitOf(bucketKey);
+    return this.#v10 ? this.#v10.limitOf(bucketKey.split(' ')[0]!) : this.#limits.limitOf(bucketKey);
   }
 
   get globalLimit(): RateLimit {
-    return this.#limits.globalLimit;
+    return (this.#v10 ?? this.#limits).globalLimit;
+  }
+
+  /** v10: the IP's invalid requests (401, 403, non-shared 429) of the last 10 minutes, and whether it is banned. */
+  get invalidRequests(): number {
+    return this.#v10?.invalidRequests ?? 0;
+  }
+  get banned(): boolean {
+    return this.#v10?.banned ?? false;
   }
 
   /**
@@ -188,12 +217,14 @@ export class ReferenceService {
       const method = request.method ?? 'GET';
       const basePath = this.#basePath;
       const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
-      const bucketKey = routeKeyOf(method, path);
-      const routeKey = bucketKey.split(':')[0]!;
+      const v10 = this.#v10;
+      // Faults match the client's key: v6's bucket key, or v10's route and resource.
+      const bucketKey = v10 ? classifyV10(method, path, this.#clock.now()).bucketKey : routeKeyOf(method, path);
+      const routeKey = v10 ? bucketKey.slice(0, bucketKey.lastIndexOf(' ')) : bucketKey.split(':')[0]!;
       const fault = this.#takeFault(bucketKey);
       const at = this.#clock.now();
-      const record = (status: number, global = false) =>
-        this.requests.push({ at, method, routeKey, bucketKey, status, global, fault: fault?.kind });
+      const record = (status: number, global = false, countedAs = bucketKey) =>
+        this.requests.push({ at, method, routeKey, bucketKey: countedAs, status, global, fault: fault?.kind });
 
       if (fault?.kind === 'drop') {
         record(0);
@@ -205,6 +236,7 @@ export class ReferenceService {
         record(fault.status);
         return send(response, fault.status, { message: 'scripted failure' });
       }
+      if (v10) return await this.#answerV10(v10, request, response, path, size, fault, record);
       if (routeKey === 'None') {
         record(200);
         return send(response, 200, { route: 'None', received: size });
@@ -254,6 +286,92 @@ export class ReferenceService {
     }
   }
 
+  /** The v10 service: the enforcer's decision, in v10's headers and bodies (docs/spec/v10-rate-limits.md §2, §3, §7). */
+  async #answerV10(
+    v10: V10LimitEnforcer,
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    size: number,
+    fault: Fault | undefined,
+    record: (status: number, global?: boolean, countedAs?: string) => void,
+  ): Promise<void> {
+    const method = request.method ?? 'GET';
+    const ban = (retryAfterSeconds?: number) => {
+      record(429);
+      // Static, from the CDN: no rate-limit headers, no Via, not the JSON of §3.
+      const headers: Record<string, string> = { 'content-type': 'text/plain' };
+      if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
+      response.writeHead(429, headers);
+      response.end('error code: 1015');
+    };
+    if (fault?.kind === 'ban') {
+      v10.noteInvalid();
+      return ban(fault.retryAfterSeconds);
+    }
+    const decision = v10.count(method, path, request.headers.authorization ?? '');
+    const rateLimited = (headers: Record<string, string>, scope: string, retryAfterMs: number, global = false) =>
+      sendV10(
+        response,
+        429,
+        {
+          message: scope === 'shared' ? 'The resource is being rate limited.' : 'You are being rate limited.',
+          retry_after: Math.max(0, retryAfterMs) / 1000,
+          global,
+        },
+        { ...headers, 'x-ratelimit-scope': scope, 'retry-after': String(Math.ceil(Math.max(0, retryAfterMs) / 1000)) },
+      );
+    switch (decision.kind) {
+      case 'ban':
+        return ban(3600);
+      case 'unauthorized':
+        record(401);
+        return sendV10(response, 401, { message: '401: Unauthorized', code: 0 });
+      case 'unknown-webhook':
+        record(404);
+        return sendV10(response, 404, { message: 'Unknown Webhook', code: 10015 });
+      case 'global':
+        record(429, true);
+        return rateLimited({ 'x-ratelimit-global': 'true' }, 'global', decision.retryAfterMs, true);
+    }
+    const { headers, bucketKey, route } = decision;
+    if (fault?.kind === 'global') {
+      v10.noteInvalid();
+      record(429, true, bucketKey);
+      return rateLimited({ 'x-ratelimit-global': 'true' }, 'global', 1000, true);
+    }
+    if (fault?.kind === 'shared') {
+      record(429, false, bucketKey);
+      return rateLimited(
+        { ...headers, 'x-ratelimit-remaining': String(Math.max(1, Number(headers['x-ratelimit-remaining'] ?? 1))) },
+        'shared',
+        fault.retryAfterMs,
+      );
+    }
+    if (fault?.kind === 'sublimit') {
+      v10.noteInvalid();
+      record(429, false, bucketKey);
+      return rateLimited(
+        { ...headers, 'x-ratelimit-remaining': String(Math.max(1, Number(headers['x-ratelimit-remaining'] ?? 1))) },
+        'user',
+        fault.retryAfterMs,
+      );
+    }
+    if (fault?.kind === 'headers') {
+      record(fault.status ?? 200, false, bucketKey);
+      return sendV10(response, fault.status ?? 200, { route }, { ...headers, ...fault.headers });
+    }
+    if (decision.limited) {
+      record(429, false, bucketKey);
+      return rateLimited(headers, decision.limited, decision.retryAfterMs);
+    }
+    record(200, false, bucketKey);
+    const body = { route, method, received: size };
+    if (fault?.kind === 'slow-body')
+      return await sendSlowly(response, body, { ...headers, via: '1.1 google' }, fault.delayMs);
+    sendV10(response, 200, body, headers);
+  }
+
   /** retry-after in the dialect's unit: ms (spec) or seconds (Discord). */
   #retryAfter(ms: number): string {
     return this.#options.dialect === 'discord' ? (Math.max(0, ms) / 1000).toFixed(3) : String(Math.max(0, ms));
@@ -284,6 +402,9 @@ const FAULT_KINDS = new Set([
   'slow',
   'slow-body',
   'drop',
+  'ban',
+  'shared',
+  'sublimit',
 ]);
 
 function checkFaultRule(rule: FaultRule): void {
@@ -305,6 +426,17 @@ function checkFaultRule(rule: FaultRule): void {
     fail('status must be a whole number from 200 to 599');
   if (fault.kind === 'global' && fault.retryAfterMs !== undefined && !Number.isFinite(fault.retryAfterMs))
     fail('retryAfterMs must be a number of ms');
+  if (
+    (fault.kind === 'shared' || fault.kind === 'sublimit') &&
+    !(Number.isFinite(fault.retryAfterMs) && fault.retryAfterMs >= 0)
+  )
+    fail('retryAfterMs must be a number of ms ≥ 0');
+  if (
+    fault.kind === 'ban' &&
+    fault.retryAfterSeconds !== undefined &&
+    !(Number.isInteger(fault.retryAfterSeconds) && fault.retryAfterSeconds >= 0)
+  )
+    fail('retryAfterSeconds must be a whole number ≥ 0');
   if (fault.kind === 'headers' && (typeof fault.headers !== 'object' || fault.headers === null))
     fail('headers must be an object of header values');
 }
@@ -330,6 +462,11 @@ async function sendSlowly(
   response.write(bytes.subarray(0, 1));
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   if (!response.destroyed) response.end(bytes.subarray(1));
+}
+
+/** A v10 answer from the service itself: it carries `Via: 1.1 google` (the CDN's own answers do not). */
+function sendV10(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  send(response, status, body, { ...headers, via: '1.1 google' });
 }
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -16,14 +16,15 @@ const headers = (values: Record<string, string>) => {
   return (name: string) => map.get(name);
 };
 const WALL = Date.UTC(2026, 10, 22, 12, 0, 0);
-const judge = (
-  status: number,
-  values: Record<string, string>,
-  body?: RateLimitBody,
-  webhookWithToken = false,
-) => judgeV10({ status, read: headers(values), body, wallNowMs: WALL, webhookWithToken });
+const judge = (status: number, values: Record<string, string>, body?: RateLimitBody, webhookWithToken = false) =>
+  judgeV10({ status, read: headers(values), body, wallNowMs: WALL, webhookWithToken });
 
-const BUCKET = { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '1.250', 'x-ratelimit-bucket': 'abcd1234' };
+const BUCKET = {
+  'x-ratelimit-limit': '5',
+  'x-ratelimit-remaining': '0',
+  'x-ratelimit-reset-after': '1.250',
+  'x-ratelimit-bucket': 'abcd1234',
+};
 
 describe('V2: seconds, fractions allowed, junk ignored', () => {
   it.each([
@@ -40,7 +41,12 @@ describe('V2: seconds, fractions allowed, junk ignored', () => {
   });
 
   it('a junk header changes nothing and raises nothing (unlike v6 RateLimitI64)', () => {
-    expect(bucketFields(headers({ 'x-ratelimit-limit': 'five', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset-after': 'soon' }), WALL)).toEqual({});
+    expect(
+      bucketFields(
+        headers({ 'x-ratelimit-limit': 'five', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset-after': 'soon' }),
+        WALL,
+      ),
+    ).toEqual({});
   });
 
   it('Retry-After is seconds, never ms', () => {
@@ -67,7 +73,10 @@ describe('V3: the window end', () => {
 
 describe('§3: the 429 body and retry_after', () => {
   it('reads retry_after (float seconds) and global', () => {
-    expect(parseRateLimitBody('{"message":"x","retry_after":64.57,"global":false}')).toEqual({ retryAfterSeconds: 64.57, global: false });
+    expect(parseRateLimitBody('{"message":"x","retry_after":64.57,"global":false}')).toEqual({
+      retryAfterSeconds: 64.57,
+      global: false,
+    });
     expect(parseRateLimitBody('error code: 1015')).toBeUndefined();
     expect(parseRateLimitBody('{"retry_after":"soon"}')).toEqual({});
   });
@@ -95,7 +104,11 @@ describe('V7: what a response says about its bucket', () => {
 
 describe('429s by scope', () => {
   it('V9: user scope at Remaining 0 holds the key for retry_after, then resends', () => {
-    const verdict = judge(429, { ...BUCKET, 'x-ratelimit-scope': 'user', 'retry-after': '2' }, { retryAfterSeconds: 1.25 });
+    const verdict = judge(
+      429,
+      { ...BUCKET, 'x-ratelimit-scope': 'user', 'retry-after': '2' },
+      { retryAfterSeconds: 1.25 },
+    );
     expect(verdict).toEqual({
       action: 'retry',
       rule: 'V9',
@@ -115,16 +128,31 @@ describe('429s by scope', () => {
     });
   });
   it('V11: a non-shared 429 with Remaining > 0 is a sublimit: only this request waits', () => {
-    const verdict = judge(429, { ...BUCKET, 'x-ratelimit-remaining': '1', 'x-ratelimit-scope': 'user' }, { retryAfterSeconds: 600 });
-    expect(verdict).toMatchObject({ action: 'wait-retry', rule: 'V11', waitMs: 600_000, update: { remaining: 1, invalid: true } });
+    const verdict = judge(
+      429,
+      { ...BUCKET, 'x-ratelimit-remaining': '1', 'x-ratelimit-scope': 'user' },
+      { retryAfterSeconds: 600 },
+    );
+    expect(verdict).toMatchObject({
+      action: 'wait-retry',
+      rule: 'V11',
+      waitMs: 600_000,
+      update: { remaining: 1, invalid: true },
+    });
   });
   it('§11: an unknown scope is treated as user', () => {
-    expect(judge(429, { ...BUCKET, 'x-ratelimit-scope': 'route' }, { retryAfterSeconds: 1 })).toMatchObject({ rule: 'V9' });
+    expect(judge(429, { ...BUCKET, 'x-ratelimit-scope': 'route' }, { retryAfterSeconds: 1 })).toMatchObject({
+      rule: 'V9',
+    });
   });
   it.each([
     ['X-RateLimit-Global', { 'x-ratelimit-global': 'true', 'retry-after': '65' }, { retryAfterSeconds: 64.57 }],
     ['Scope global', { 'x-ratelimit-scope': 'global', 'retry-after': '65' }, { retryAfterSeconds: 64.57 }],
-    ['body global: true', { 'retry-after': '65', 'x-ratelimit-limit': '5' }, { retryAfterSeconds: 64.57, global: true }],
+    [
+      'body global: true',
+      { 'retry-after': '65', 'x-ratelimit-limit': '5' },
+      { retryAfterSeconds: 64.57, global: true },
+    ],
   ])('V12: global by %s: pause the token for retry_after; buckets untouched', (_, values, body) => {
     expect(judge(429, values, body)).toEqual({ action: 'wait-global', rule: 'V12', waitMs: 64_570, invalid: true });
   });

@@ -4,7 +4,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src/limiter/reservations.ts';
-import { MemoryStore, type Admission, type BucketStore, type RateLimitStore, type V10Settings } from '../../src/limiter/store.ts';
+import {
+  MemoryStore,
+  type Admission,
+  type BucketStore,
+  type RateLimitStore,
+  type V10Settings,
+} from '../../src/limiter/store.ts';
 import type { V10Update } from '../../src/limiter/v10/rules.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
@@ -55,7 +61,8 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     if (admission.kind !== 'grant') throw new Error(`expected a grant on ${key}, got ${JSON.stringify(admission)}`);
     return admission.reservation;
   };
-  const kind = async (view: BucketStore<V10Update>, key: string): Promise<Admission['kind']> => (await view.admit(key)).kind;
+  const kind = async (view: BucketStore<V10Update>, key: string): Promise<Admission['kind']> =>
+    (await view.admit(key)).kind;
 
   it('V5: limits unknown: one request per route + resource in flight; other resources go', async () => {
     const { view: v } = await view();
@@ -66,9 +73,19 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
 
   it('V6, V7: routes reporting one hash share one count per resource', async () => {
     const { view: v } = await view();
-    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), { limit: 3, remaining: 2, windowLeftMs: 1000, hash: 'react' });
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
+      limit: 3,
+      remaining: 2,
+      windowLeftMs: 1000,
+      hash: 'react',
+    });
     // DELETE is unknown until its own response names the same hash.
-    await v.settle(DELETE_REACTION, await grant(v, DELETE_REACTION), { limit: 3, remaining: 1, windowLeftMs: 1000, hash: 'react' });
+    await v.settle(DELETE_REACTION, await grant(v, DELETE_REACTION), {
+      limit: 3,
+      remaining: 1,
+      windowLeftMs: 1000,
+      hash: 'react',
+    });
     expect(await v.get(PUT_REACTION)).toMatchObject({ limit: 3, remaining: 1, bucket: 'react' });
     expect(await kind(v, DELETE_REACTION)).toBe('grant');
     expect(await kind(v, PUT_REACTION)).toBe('sleep'); // one count: 1 left, taken by the DELETE
@@ -115,9 +132,24 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
 
   it('V10: a shared-scope hold delays only that route + resource', async () => {
     const { view: v } = await view();
-    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), { limit: 5, remaining: 4, windowLeftMs: 1000, hash: 'react' });
-    await v.settle(DELETE_REACTION, await grant(v, DELETE_REACTION), { limit: 5, remaining: 3, windowLeftMs: 1000, hash: 'react' });
-    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), { limit: 5, remaining: 9, windowLeftMs: 1000, holdRouteMs: 60_000 });
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
+      limit: 5,
+      remaining: 4,
+      windowLeftMs: 1000,
+      hash: 'react',
+    });
+    await v.settle(DELETE_REACTION, await grant(v, DELETE_REACTION), {
+      limit: 5,
+      remaining: 3,
+      windowLeftMs: 1000,
+      hash: 'react',
+    });
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
+      limit: 5,
+      remaining: 9,
+      windowLeftMs: 1000,
+      holdRouteMs: 60_000,
+    });
     expect(await v.admit(PUT_REACTION)).toMatchObject({ kind: 'sleep', ms: 60_000 });
     expect(await kind(v, DELETE_REACTION)).toBe('grant');
     expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant');
@@ -135,7 +167,7 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     const keys = ['GET /a -', 'GET /b -', 'GET /c -', 'GET /d -'];
     for (const key of keys.slice(0, 3)) await grant(v, key);
     expect(await kind(v, WEBHOOK)).toBe('grant');
-    expect(await v.admit(keys[3]!)).toEqual({ kind: 'global', ms: 1050 });
+    expect(await v.admit(keys[3]!)).toEqual({ kind: 'global', ms: 1050, pace: true });
     clock.set(clock.now() + 1049);
     expect(await kind(v, keys[3]!)).toBe('global');
     clock.set(clock.now() + 1);
@@ -152,7 +184,12 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
   it('V15: the guard refuses every request once the invalid requests reach its limit; they age out after 10 minutes', async () => {
     const { view: v } = await view('Bot guard', { ...SETTINGS, invalidRequestLimit: 3 });
     for (let i = 0; i < 3; i++) {
-      const result = await v.settle(CREATE, await grant(v, CREATE), { limit: 50, remaining: 40, windowLeftMs: 1000, invalid: true });
+      const result = await v.settle(CREATE, await grant(v, CREATE), {
+        limit: 50,
+        remaining: 40,
+        windowLeftMs: 1000,
+        invalid: true,
+      });
       expect(result).toEqual({ invalidRequests: i + 1 });
       clock.set(clock.now() + 1000);
     }
@@ -167,7 +204,12 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
   it('V15, V21: one invalid-request count for every token of the store; buckets stay apart', async () => {
     const { store, view: first } = await view('Bot one');
     const second = store.forToken('Bot two', clock, SETTINGS);
-    await first.settle(CREATE, await grant(first, CREATE), { limit: 1, remaining: 0, windowLeftMs: 5000, invalid: true });
+    await first.settle(CREATE, await grant(first, CREATE), {
+      limit: 1,
+      remaining: 0,
+      windowLeftMs: 5000,
+      invalid: true,
+    });
     await second.noteInvalid!();
     expect(await first.invalidRequests!()).toBe(2);
     expect(await second.invalidRequests!()).toBe(2);

@@ -21,14 +21,34 @@ describe('V4: method + route template, and the top-level resource', () => {
     ['GET', '/guilds/41771983423143937/members/3', 'GET /guilds/:id/members/:id', 'guilds/41771983423143937'],
     ['GET', '/webhooks/5', 'GET /webhooks/:id', 'webhooks/5'],
     ['POST', '/webhooks/5/secret-token', 'POST /webhooks/:id/:token', 'webhooks/5/token'],
-    ['PATCH', '/webhooks/5/secret-token/messages/@original', 'PATCH /webhooks/:id/:token/messages/@original', 'webhooks/5/token'],
-    ['POST', '/interactions/7/interaction-token/callback', 'POST /interactions/:id/:token/callback', 'interactions/7/token'],
+    [
+      'PATCH',
+      '/webhooks/5/secret-token/messages/@original',
+      'PATCH /webhooks/:id/:token/messages/@original',
+      'webhooks/5/token',
+    ],
+    [
+      'POST',
+      '/interactions/7/interaction-token/callback',
+      'POST /interactions/:id/:token/callback',
+      'interactions/7/token',
+    ],
     ['GET', '/users/@me', 'GET /users/@me', ''],
     ['GET', '/users/80351110224678912', 'GET /users/:id', ''],
     ['GET', '/gateway/bot', 'GET /gateway/bot', ''],
     ['GET', '/invites/abc?with_counts=true', 'GET /invites/:code', ''],
-    ['PUT', '/channels/1/messages/2/reactions/%F0%9F%91%8D/@me', 'PUT /channels/:id/messages/:id/reactions/:reaction/@me', 'channels/1'],
-    ['DELETE', '/channels/1/messages/2/reactions/name:123/456', 'DELETE /channels/:id/messages/:id/reactions/:reaction/:id', 'channels/1'],
+    [
+      'PUT',
+      '/channels/1/messages/2/reactions/%F0%9F%91%8D/@me',
+      'PUT /channels/:id/messages/:id/reactions/:reaction/@me',
+      'channels/1',
+    ],
+    [
+      'DELETE',
+      '/channels/1/messages/2/reactions/name:123/456',
+      'DELETE /channels/:id/messages/:id/reactions/:reaction/:id',
+      'channels/1',
+    ],
     ['GET', '/api/v10/channels/1', 'GET /channels/:id', 'channels/1'],
     ['get', '/channels/0001', 'GET /channels/:id', 'channels/1'],
   ])('%s %s → %s on %j', (method, path, route, resource) => {
@@ -91,6 +111,8 @@ describe('V20: message deletes by age', () => {
   });
 
   it('only deletes are split by age', () => {
-    expect(classifyV10('GET', `/channels/1/messages/${idAged(1000)}`, NOW).route).toBe('GET /channels/:id/messages/:id');
+    expect(classifyV10('GET', `/channels/1/messages/${idAged(1000)}`, NOW).route).toBe(
+      'GET /channels/:id/messages/:id',
+    );
   });
 });

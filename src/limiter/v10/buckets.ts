@@ -113,7 +113,10 @@ export function settleV10(state: V10BucketState, update: V10Update, now: number)
   // Counting since a refill: a response from the refilled window says nothing of the next one;
   // a lower figure than the count means someone else used the token.
   const fromRefilledWindow =
-    !newWindow && end !== undefined && state.openedWindow !== undefined && Math.abs(end - state.openedWindow) <= SAME_WINDOW_TOLERANCE_MS;
+    !newWindow &&
+    end !== undefined &&
+    state.openedWindow !== undefined &&
+    Math.abs(end - state.openedWindow) <= SAME_WINDOW_TOLERANCE_MS;
   if (fromRefilledWindow) return;
   if (update.remaining < record.remaining) record.remaining = fromServer;
 }

@@ -93,7 +93,7 @@ export class MemoryV10View implements BucketStore<V10Update> {
     if (!exempt) {
       if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
       const pace = this.#pace.waitMs(now);
-      if (pace > 0) return { kind: 'global', ms: pace };
+      if (pace > 0) return { kind: 'global', ms: pace, pace: true };
     }
     const routeHold = this.#routeHolds.get(key) ?? 0;
     if (routeHold > now) return { kind: 'sleep', ms: routeHold - now, reset: 0 };

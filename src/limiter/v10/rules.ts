@@ -183,9 +183,11 @@ export function judgeV10(response: V10Response): V10Verdict {
   const fields = bucketFields(read, wallNowMs);
   if (status !== 429) {
     // V16: 401 → the token is invalid. V15: 401 and 403 count. V19: a webhook's 404 retires it.
-    if (status === 401) return { action: 'return', rule: 'V16', update: { ...fields, invalid: true, tokenInvalid: true } };
+    if (status === 401)
+      return { action: 'return', rule: 'V16', update: { ...fields, invalid: true, tokenInvalid: true } };
     if (status === 403) return { action: 'return', rule: 'V15', update: { ...fields, invalid: true } };
-    if (status === 404 && response.webhookWithToken) return { action: 'return', rule: 'V19', update: { ...fields, gone: true } };
+    if (status === 404 && response.webhookWithToken)
+      return { action: 'return', rule: 'V19', update: { ...fields, gone: true } };
     // V7 (headers) or V14 (none: no per-route limit for this method + route).
     return { action: 'return', rule: hasRateLimitHeaders(read) ? 'V7' : 'V14', update: fields };
   }
