@@ -64,6 +64,8 @@ export interface Reservation {
   readonly id?: string;
   /** v10: the bucket (hash and resource, or the local key) it was counted in. */
   readonly bucket?: string;
+  /** v10: the first request of a route on a resource, whose hash is not known yet. */
+  readonly firstContact?: boolean;
 }
 
 export type ReserveDecision =

@@ -6,8 +6,11 @@
  * per store, over all tokens, and is read in the same decision as a token's bucket. Keys:
  *   {p}:v10:invalid              zset  id → time: invalid requests of the last 10 minutes (V15)
  *   {p}:v10:<token hash>:routes  hash  route → bucket hash (V4, V7)
- *     …:b:<bucket>               hash  limit, remaining, end, opened, counting, hold (V7–V9)
+ *     …:b:<bucket>               hash  limit, remaining, wid (the window's Reset), end (its local
+ *                                      end), opened, counting, hold (V7–V9)
  *     …:l:<bucket>               zset  reservation id → lease end: requests in flight
+ *     …:fc:<resource>            zset  reservation id → lease end: first requests of routes whose
+ *                                      hash is unknown, in flight (V5, V6)
  *     …:hold:<local key>         string  end of a shared-scope hold (V10)
  *     …:global                   string  end of the global lock (V12)
  *     …:pace                     list  times of the last grants, at most the global limit (V13)
@@ -87,10 +90,16 @@ if route_hold and route_hold > now then return {'sleep', int(route_hold - now), 
 
 local eff = effective(ns, key, route, resource)
 local bucket, leases = ns .. ':b:' .. eff, ns .. ':l:' .. eff
+local first_contacts_key = ns .. ':fc:' .. (resource == '' and '-' or resource)
 local in_flight = live(leases)
-local function grant(counted, reset)
+local first_contacts = live(first_contacts_key)
+local function grant(counted, reset, first_contact)
   redis.call('ZADD', leases, int(now + lease_ms), id)
   redis.call('PEXPIRE', leases, int(lease_ms + 1000))
+  if first_contact and eff == key then
+    redis.call('ZADD', first_contacts_key, int(now + lease_ms), id)
+    redis.call('PEXPIRE', first_contacts_key, int(lease_ms + 1000))
+  end
   if redis.call('EXISTS', bucket) == 1 then expire_bucket(bucket, now + lease_ms) end
   if not exempt then
     redis.call('RPUSH', pace, int(now))
@@ -105,45 +114,49 @@ local function await()
   if oldest[2] then wait = math.max(1, tonumber(oldest[2]) - now) end
   return {'await', int(wait)}
 end
-local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'hold')
+local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'hold', 'wid')
 local hold = num(h[5], bucket, 'hold') or 0
 -- V9: a held key waits out its retry_after.
-if hold > now then return {'sleep', int(hold - now), int(num(h[3], bucket, 'end') or 0)} end
--- V5: limits unknown, one request in flight.
+if hold > now then return {'sleep', int(hold - now), int(num(h[6], bucket, 'wid') or 0)} end
+-- V5: limits unknown, one request in flight; one first contact per resource at a time.
 if h[1] == false then
-  if in_flight == 0 then return grant(0, 0) end
+  if in_flight == 0 and first_contacts == 0 then return grant(0, 0, true) end
   return await()
 end
 local limit = num(h[1], bucket, 'limit')
 local remaining = num(h[2], bucket, 'remaining') or 0
 local window_end = num(h[3], bucket, 'end') or 0
 local opened = num(h[4], bucket, 'opened')
+local wid = num(h[6], bucket, 'wid') or window_end
 -- V14: no per-route limit.
 if limit == 0 then return grant(0, 0) end
 local over = now >= window_end + margin
-if over and opened ~= window_end then
+if over and opened ~= wid then
   remaining = math.max(0, limit - in_flight)
-  redis.call('HSET', bucket, 'remaining', int(remaining), 'opened', int(window_end), 'counting', 1)
+  redis.call('HSET', bucket, 'remaining', int(remaining), 'opened', int(wid), 'counting', 1)
 end
-if remaining > 0 then
+if remaining - first_contacts > 0 then
   redis.call('HSET', bucket, 'remaining', int(remaining - 1))
-  return grant(1, window_end)
+  return grant(1, wid)
 end
+-- A place held by another route's first request frees up when its response names its hash.
+if remaining > 0 then return await() end
 if over then
   if in_flight == 0 then
     redis.call('HSET', bucket, 'counting', 0)
-    return grant(0, window_end)
+    return grant(0, wid)
   end
   return await()
 end
 -- V8: hold the key until the window ends plus the margin.
-return {'sleep', int(window_end + margin - now), int(window_end)}
+return {'sleep', int(window_end + margin - now), int(wid)}
 `;
 
 /**
  * settle: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, limit,
  * remaining, window left ms, hash, hold bucket ms, hold route ms, invalid, token invalid, gone,
- * channel, now ('' for absent values) → the invalid-request count when this response counted, else -1
+ * channel, reset ms, now ('' for absent values) → the invalid-request count when this response
+ * counted, else -1
  */
 export const SETTLE_V10 = `${PRELUDE}
 local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -162,36 +175,44 @@ if source == '' then source = effective(ns, key, route, resource) end
 if hash ~= '' then redis.call('HSET', KEYS[1], route, hash) end
 local target = effective(ns, key, route, resource)
 redis.call('ZREM', ns .. ':l:' .. source, id)
+redis.call('ZREM', ns .. ':fc:' .. (resource == '' and '-' or resource), id)
 local bucket = ns .. ':b:' .. target
 local in_flight = live(ns .. ':l:' .. target)
 local window_end = nil
 if left then window_end = now + left end
-local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'counting', 'hold')
+local window = tonumber(ARGV[17]) or window_end
+local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'counting', 'hold', 'wid')
 if hold_bucket then
   local hold = math.max(num(h[6], bucket, 'hold') or 0, now + hold_bucket)
   redis.call('HSET', bucket, 'hold', int(hold))
 end
 if h[1] == false then
   local reported = remaining or limit or 0
-  redis.call('HSET', bucket, 'limit', int(limit or 0), 'remaining', int(reported - in_flight), 'end', int(window_end or now))
+  redis.call('HSET', bucket, 'limit', int(limit or 0), 'remaining', int(reported - in_flight),
+    'wid', int(window or now), 'end', int(window_end or now))
 else
   local cur_limit = num(h[1], bucket, 'limit')
   local cur_remaining = num(h[2], bucket, 'remaining') or 0
   local cur_end = num(h[3], bucket, 'end') or 0
   local opened = num(h[4], bucket, 'opened')
   local counting = num(h[5], bucket, 'counting') == 1
+  local cur_wid = num(h[7], bucket, 'wid') or cur_end
   local limit_changed = limit ~= nil and limit ~= cur_limit
   if limit then redis.call('HSET', bucket, 'limit', int(limit)) end
-  if not (window_end and window_end < cur_end - TOLERANCE) then
-    local new_window = window_end ~= nil and window_end > cur_end + TOLERANCE
-    if new_window then redis.call('HSET', bucket, 'end', int(window_end)) end
+  if not (window and window < cur_wid - TOLERANCE) then
+    local new_window = window ~= nil and window > cur_wid + TOLERANCE
+    if new_window then
+      redis.call('HSET', bucket, 'wid', int(window), 'end', int(window_end))
+    elseif window_end then
+      redis.call('HSET', bucket, 'end', int(math.min(cur_end, window_end)))
+    end
     if remaining then
       local from_server = remaining - in_flight
       if not counting or limit_changed then
         if not (new_window or limit_changed) then from_server = math.min(cur_remaining, from_server) end
         redis.call('HSET', bucket, 'remaining', int(from_server))
       else
-        local from_refilled = (not new_window) and window_end ~= nil and opened ~= nil and math.abs(window_end - opened) <= TOLERANCE
+        local from_refilled = (not new_window) and window ~= nil and opened ~= nil and math.abs(window - opened) <= TOLERANCE
         if not from_refilled and remaining < cur_remaining then redis.call('HSET', bucket, 'remaining', int(from_server)) end
       end
     end
@@ -215,10 +236,11 @@ export const RELEASE_V10 = `${PRELUDE}
 local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 if source == '' then source = effective(ns, key, route, resource) end
 local removed = redis.call('ZREM', ns .. ':l:' .. source, id)
+redis.call('ZREM', ns .. ':fc:' .. (resource == '' and '-' or resource), id)
 if removed == 1 and ARGV[7] == '1' and ARGV[8] == '1' then
   local bucket = ns .. ':b:' .. source
-  local window_end = redis.call('HGET', bucket, 'end')
-  if window_end and num(window_end, bucket, 'end') == tonumber(ARGV[9]) then redis.call('HINCRBY', bucket, 'remaining', 1) end
+  local window = redis.call('HGET', bucket, 'wid')
+  if window and num(window, bucket, 'wid') == tonumber(ARGV[9]) then redis.call('HINCRBY', bucket, 'remaining', 1) end
 end
 redis.call('PUBLISH', ARGV[10], 'b:' .. key)
 return removed

@@ -122,6 +122,7 @@ export class RedisV10View implements BucketStore<V10Update> {
           flag(update.tokenInvalid),
           flag(update.gone),
           this.#channel,
+          text(update.resetMs),
           this.#now(),
         );
         return Number(count) >= 0 ? { invalidRequests: Number(count) } : {};

@@ -37,11 +37,20 @@ describe('the demo reports bad input and unreachable services in one line', () =
   it('an unknown flag: the problem and the usage, exit 2, no stack trace', async () => {
     const { code, stderr } = await run(['--bogus']);
     expect(code).toBe(2);
-    expect(stderr).toBe("demo: Unknown option '--bogus'\nusage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n");
+    expect(stderr).toBe(
+      "demo: Unknown option '--bogus'\nusage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n",
+    );
   });
 
   it('a closed port: one line naming the network error, exit 1', async () => {
-    const { code, stderr } = await run(['--base-url', 'http://127.0.0.1:1/api', '--requests', '2', '--concurrency', '1']);
+    const { code, stderr } = await run([
+      '--base-url',
+      'http://127.0.0.1:1/api',
+      '--requests',
+      '2',
+      '--concurrency',
+      '1',
+    ]);
     expect(code).toBe(1);
     const lines = stderr.split('\n').filter((line) => line.startsWith('demo:') || line.includes('    at '));
     expect(lines).toEqual([expect.stringMatching(/^demo: NetworkError: .* failed on the network \(fetch failed\)$/)]);

@@ -71,6 +71,36 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant');
   });
 
+  it('V5, V6: a route whose hash is unknown may count in any bucket of its resource: its first request holds a place in each', async () => {
+    const { view: v } = await view();
+    await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
+      limit: 3,
+      remaining: 2,
+      windowLeftMs: 1000,
+      hash: 'react',
+    });
+    const firstDelete = await grant(v, DELETE_REACTION); // unknown: it may be 'react' too
+    expect(await kind(v, PUT_REACTION)).toBe('grant');
+    expect(await kind(v, PUT_REACTION)).toBe('await-response'); // 2 left, one held by the DELETE
+    await v.settle(DELETE_REACTION, firstDelete, { limit: 3, remaining: 0, windowLeftMs: 990, hash: 'react' });
+    expect(await kind(v, PUT_REACTION)).toBe('sleep'); // the DELETE did count in 'react'
+  });
+
+  it('V5: a bucket not known yet waits while another route’s first request on its resource is in flight', async () => {
+    const { view: v } = await view();
+    // The PUT's hash is learned on channel 2; its first request on channel 1 is still out.
+    const putOnFirst = await grant(v, PUT_REACTION);
+    await v.settle(ON_OTHER_CHANNEL, await grant(v, ON_OTHER_CHANNEL), {
+      limit: 1,
+      remaining: 0,
+      windowLeftMs: 1000,
+      hash: 'react',
+    });
+    expect(await kind(v, PUT_REACTION)).toBe('await-response');
+    await v.settle(PUT_REACTION, putOnFirst, { limit: 1, remaining: 0, windowLeftMs: 1000, hash: 'react' });
+    expect(await kind(v, PUT_REACTION)).toBe('sleep');
+  });
+
   it('V6, V7: routes reporting one hash share one count per resource', async () => {
     const { view: v } = await view();
     await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
@@ -164,7 +194,7 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
 
   it('V13: at most N requests per token in any second plus the margin; exempt routes are not counted', async () => {
     const { view: v } = await view('Bot pace', { ...SETTINGS, globalLimit: 3 });
-    const keys = ['GET /a -', 'GET /b -', 'GET /c -', 'GET /d -'];
+    const keys = [1, 2, 3, 4].map((channel) => `GET /channels/:id channels/${channel}`);
     for (const key of keys.slice(0, 3)) await grant(v, key);
     expect(await kind(v, WEBHOOK)).toBe('grant');
     expect(await v.admit(keys[3]!)).toEqual({ kind: 'global', ms: 1050, pace: true });

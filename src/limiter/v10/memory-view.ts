@@ -41,6 +41,8 @@ export class MemoryV10View implements BucketStore<V10Update> {
   readonly #buckets = new Map<string, V10BucketState>();
   readonly #routeHolds = new Map<string, number>();
   readonly #gone = new Set<string>();
+  /** First requests of routes whose hash is unknown, in flight, per resource. */
+  readonly #firstContacts = new Map<string, number>();
   readonly #pace: GlobalPace;
   #globalUntil = 0;
   #tokenInvalid = false;
@@ -98,10 +100,25 @@ export class MemoryV10View implements BucketStore<V10Update> {
     const routeHold = this.#routeHolds.get(key) ?? 0;
     if (routeHold > now) return { kind: 'sleep', ms: routeHold - now, reset: 0 };
     const effective = this.#effective(key);
-    const decision = reserveV10(this.#state(effective), now, this.#settings.marginMs);
+    const decision = reserveV10(
+      this.#state(effective),
+      now,
+      this.#settings.marginMs,
+      this.#firstContacts.get(resource) ?? 0,
+    );
     if (decision.kind !== 'grant') return decision;
     if (!exempt) this.#pace.record(now);
-    return { kind: 'grant', reservation: { ...decision.reservation, bucket: effective } };
+    const firstContact = decision.reservation.firstContact === true && effective === key;
+    if (firstContact) this.#firstContacts.set(resource, (this.#firstContacts.get(resource) ?? 0) + 1);
+    return { kind: 'grant', reservation: { ...decision.reservation, firstContact, bucket: effective } };
+  }
+
+  #endFirstContact(bucketKey: string, reservation: Reservation): void {
+    if (!reservation.firstContact) return;
+    const { resource } = splitBucketKey(bucketKey);
+    const left = (this.#firstContacts.get(resource) ?? 1) - 1;
+    if (left > 0) this.#firstContacts.set(resource, left);
+    else this.#firstContacts.delete(resource);
   }
 
   markSleptPast(): void {
@@ -116,6 +133,7 @@ export class MemoryV10View implements BucketStore<V10Update> {
     if (update.holdRouteMs !== undefined) {
       this.#routeHolds.set(bucketKey, Math.max(this.#routeHolds.get(bucketKey) ?? 0, now + update.holdRouteMs));
     }
+    this.#endFirstContact(bucketKey, reservation);
     const source = reservation.bucket ?? this.#effective(bucketKey);
     // V7: a new hash remaps the route; the reservation moves to the bucket it names.
     if (update.hash !== undefined) this.#routes.set(route, update.hash);
@@ -129,10 +147,12 @@ export class MemoryV10View implements BucketStore<V10Update> {
   }
 
   release(bucketKey: string, reservation: Reservation): void {
+    this.#endFirstContact(bucketKey, reservation);
     releaseV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)));
   }
 
   giveBack(bucketKey: string, reservation: Reservation): void {
+    this.#endFirstContact(bucketKey, reservation);
     giveBackV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)), reservation);
   }
 

@@ -31,7 +31,7 @@ export const SERVICE_INVALID_LIMIT = 10_000;
 export const DEFAULT_INVALID_REQUEST_LIMIT = 9_000;
 /** V15: warning levels, as fractions of the guard's limit. */
 export const INVALID_WARNING_LEVELS = [0.5, 0.8] as const;
-/** V7: a window end this close to the known one is the same window (`Reset` jitters by a few ms). */
+/** V7: a `Reset` this close to the known one is the same window (it jitters by a few ms, #5428). */
 export const SAME_WINDOW_TOLERANCE_MS = 100;
 
 // ── V2: numbers ────────────────────────────────────────────────────────────────────────────────
@@ -126,6 +126,8 @@ export interface V10Update {
   readonly remaining?: number;
   /** ms from now until the window ends (V3). */
   readonly windowLeftMs?: number;
+  /** The service's `Reset` in ms: names the window (V7; a few ms of jitter is the same window). */
+  readonly resetMs?: number;
   /** The bucket hash (V4, V7): the route maps to it from now on. */
   readonly hash?: string;
   /** V9: hold the whole key (hash + resource) this long. */
@@ -168,11 +170,13 @@ export function bucketFields(read: HeaderReader, wallNowMs: number): V10Update {
   const limit = parseCount(read(V10_HEADER.limit));
   const remaining = parseCount(read(V10_HEADER.remaining));
   const left = windowLeftMs(read, wallNowMs);
+  const reset = parseDecimal(read(V10_HEADER.reset));
   const hash = read(V10_HEADER.bucket)?.trim();
   return {
     ...(limit !== undefined && { limit }),
     ...(remaining !== undefined && { remaining }),
     ...(left !== undefined && { windowLeftMs: left }),
+    ...(reset !== undefined && { resetMs: Math.round(reset * 1000) }),
     ...(hash && { hash }),
   };
 }
