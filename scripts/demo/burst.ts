@@ -2,7 +2,8 @@
  * The demo's workload: concurrent callers pushing a realistic mix of typed calls over several
  * channels and guilds, with every wait and response counted.
  */
-import { HttpError, type TollgateClient, type WaitEvent, type WaitReason } from '../../src/index.ts';
+import { HttpError, type ApiVersion, type TollgateClient, type WaitEvent, type WaitReason } from '../../src/index.ts';
+import { classifyV10 } from '../../src/routing/v10-route.ts';
 
 export const CHANNELS = ['81384788765712384', '81384788765712385', '81384788765712386'];
 export const GUILDS = ['41771983423143937', '41771983423143938'];
@@ -20,32 +21,36 @@ export interface Call {
   readonly run: (client: TollgateClient) => Promise<unknown>;
 }
 
-/** The mix, in order: messages on every channel, member lists per guild, gateway, current user. */
-export function plan(total: number): Call[] {
+/**
+ * The mix, in order: messages on every channel, member lists per guild, gateway, current user.
+ * Bucket keys are the client's: v6's route keys, or v10's route + resource.
+ */
+export function plan(total: number, api: ApiVersion): Call[] {
   const calls: Call[] = [];
+  const key = (v6: string, method: string, path: string) => (api === 'v6' ? v6 : classifyV10(method, path, 0).bucketKey);
   for (let i = 0; calls.length < total; i++) {
     const channel = CHANNELS[i % CHANNELS.length]!;
     const kind = i % 6;
     const guild = GUILDS[Math.floor(i / 6) % GUILDS.length]!;
     if (kind <= 1) {
       calls.push({
-        bucketKey: `ChannelsIdMessages:${channel}`,
+        bucketKey: key(`ChannelsIdMessages:${channel}`, 'POST', `/channels/${channel}/messages`),
         run: (client) => client.channels.messages.create(channel, { content: `demo message ${i}` }),
       });
     } else if (kind === 2) {
       calls.push({
-        bucketKey: `ChannelsIdMessages:${channel}`,
+        bucketKey: key(`ChannelsIdMessages:${channel}`, 'GET', `/channels/${channel}/messages`),
         run: (client) => client.channels.messages.list(channel, { limit: 5 }),
       });
     } else if (kind === 3) {
       calls.push({
-        bucketKey: `GuildsIdMembers:${guild}`,
+        bucketKey: key(`GuildsIdMembers:${guild}`, 'GET', `/guilds/${guild}/members`),
         run: (client) => client.guilds.members.list(guild, { limit: 100 }),
       });
     } else if (kind === 4) {
-      calls.push({ bucketKey: 'Gateway', run: (client) => client.gateway.get() });
+      calls.push({ bucketKey: key('Gateway', 'GET', '/gateway'), run: (client) => client.gateway.get() });
     } else {
-      calls.push({ bucketKey: 'UsersMe', run: (client) => client.users.me.get() });
+      calls.push({ bucketKey: key('UsersMe', 'GET', '/users/@me'), run: (client) => client.users.me.get() });
     }
   }
   return calls;

@@ -6,19 +6,28 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 
-it('the demo drives the SDK against the bundled reference service and reports', async () => {
+it('the demo drives the SDK against the bundled v10 reference service: no 429 after first contact', async () => {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['scripts/demo.ts', '--requests', '24', '--concurrency', '6'],
-    {
-      cwd: root,
-      timeout: 60_000,
-    },
+    { cwd: root, timeout: 60_000 },
   );
+  expect(stdout).toMatch(/tollgate demo \(v10\)/);
+  expect(stdout).toMatch(/calls completed\s+24 of 24/);
+  expect(stdout).toMatch(/429s after first contact\s+0\n/);
+  expect(stdout).toMatch(/achieved \/ allowed\s+\d+ % of the allowed rate/);
+}, 70_000);
+
+it('--api v6 runs the seed rules: global 429s are waited out, buckets never exceeded', async () => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['scripts/demo.ts', '--api', 'v6', '--requests', '24', '--concurrency', '6'],
+    { cwd: root, timeout: 60_000 },
+  );
+  expect(stdout).toMatch(/tollgate demo \(v6\)/);
   expect(stdout).toMatch(/calls completed\s+24 of 24/);
   expect(stdout).toMatch(/429s received\s+\d+ \(global: \d+, bucket: 0\)/);
   expect(stdout).toMatch(/most per bucket window\s+[1-5] \(limit 5\)/);
-  expect(stdout).toMatch(/achieved \/ allowed/);
 }, 70_000);
 
 describe('the demo reports bad input and unreachable services in one line', () => {
@@ -38,7 +47,7 @@ describe('the demo reports bad input and unreachable services in one line', () =
     const { code, stderr } = await run(['--bogus']);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      "demo: Unknown option '--bogus'\nusage: npm start -- [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n",
+      "demo: Unknown option '--bogus'\nusage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n",
     );
   });
 
