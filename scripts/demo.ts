@@ -151,7 +151,9 @@ function apiOption(): ApiVersion {
     console.error(`demo: --api must be v10 or v6, got ${chosen}\n${USAGE}`);
     process.exit(2);
   }
-  return (chosen as ApiVersion | undefined) ?? (values['base-url'] ? apiOfBaseUrl(values['base-url']) : undefined) ?? 'v10';
+  return (
+    (chosen as ApiVersion | undefined) ?? (values['base-url'] ? apiOfBaseUrl(values['base-url']) : undefined) ?? 'v10'
+  );
 }
 
 function wholeNumber(name: 'requests' | 'concurrency', min: number, max: number): number {

@@ -27,7 +27,8 @@ export interface Call {
  */
 export function plan(total: number, api: ApiVersion): Call[] {
   const calls: Call[] = [];
-  const key = (v6: string, method: string, path: string) => (api === 'v6' ? v6 : classifyV10(method, path, 0).bucketKey);
+  const key = (v6: string, method: string, path: string) =>
+    api === 'v6' ? v6 : classifyV10(method, path, 0).bucketKey;
   for (let i = 0; calls.length < total; i++) {
     const channel = CHANNELS[i % CHANNELS.length]!;
     const kind = i % 6;

@@ -292,7 +292,15 @@ class ClientCore {
       timeoutMs,
       () => new RequestTimeoutError(operation.method, operation.routeKey, bucketKey, timeoutMs!),
     );
-    if (!response.ok) throw new HttpError(operation.method, operation.routeKey, response, parsed);
+    if (!response.ok) {
+      // A path with a secret (a webhook or interaction token) must not reach the error: its
+      // Response is handed over without the URL (the body was read into `body`).
+      const secret = operation.path.some((segment) => typeof segment !== 'string' && segment.kind === 'secret');
+      const shown = secret
+        ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
+        : response;
+      throw new HttpError(operation.method, operation.routeKey, shown, parsed);
+    }
     return parsed;
   }
 

@@ -40,6 +40,26 @@ describe('constructors and factories throw at once', () => {
     ['createClient: timeout of 0', () => createClient({ timeout: 0 }), /timeout/],
     ['createClient: header value not a string', () => createClient({ headers: bad({ 'x-a': 1 }) }), /headers/],
     ['createClient: onWait not a function', () => createClient({ onWait: bad('log') }), /onWait must be a function/],
+    ['createClient: unknown api', () => createClient({ api: bad('v9') }), /api must be 'v10' or 'v6'/],
+    [
+      'createClient: api and baseUrl disagree',
+      () => createClient({ api: 'v10', baseUrl: 'http://127.0.0.1:9/api/v6' }),
+      /api is 'v10' but baseUrl names v6/,
+    ],
+    ['createClient: globalLimit of 0', () => createClient({ globalLimit: 0 }), /globalLimit must be at least 1/],
+    ['createClient: negative resetMargin', () => createClient({ resetMargin: -5 }), /resetMargin must not be negative/],
+    [
+      'createClient: invalidRequestLimit above the ban',
+      () => createClient({ invalidRequestLimit: 20_000 }),
+      /invalidRequestLimit above 10000/,
+    ],
+    [
+      'createClient: onInvalidRequests not a function',
+      () => createClient({ onInvalidRequests: bad(1) }),
+      /onInvalidRequests must be a function/,
+    ],
+    ['RedisStore: unknown time', () => new RedisStore({ time: bad('ntp') }), /time must be 'redis' or 'client'/],
+    ['ReferenceService: unknown api', () => new ReferenceService({ api: bad('v7') }), /api must be 'v6' or 'v10'/],
     ['routeKeyOf: method not a string', () => routeKeyOf(bad(1), '/gateway'), /routeKeyOf: method must be a string/],
     ['routeKeyOf: path not a string', () => routeKeyOf('GET', bad(null)), /routeKeyOf: path must be a string/],
     ['RedisStore: bad prefix', () => new RedisStore({ prefix: 'has space' }), /prefix must be 1–64 characters/],
@@ -97,6 +117,8 @@ describe('constructors and factories throw at once', () => {
     const service = new ReferenceService();
     expect(() => service.inject(bad({ fault: { kind: 'explode' } }))).toThrow(/unknown fault kind "explode"/);
     expect(() => service.inject({ fault: { kind: 'drop' }, times: 0 })).toThrow(/times must be a whole number ≥ 1/);
+    expect(() => service.inject({ fault: { kind: 'shared', retryAfterMs: -1 } })).toThrow(/retryAfterMs must be/);
+    expect(() => service.inject({ fault: { kind: 'ban', retryAfterSeconds: 1.5 } })).toThrow(/retryAfterSeconds/);
     expect(() => service.inject({ fault: { kind: 'slow', delayMs: -5 } })).toThrow(
       /delayMs must be a number of ms ≥ 0/,
     );

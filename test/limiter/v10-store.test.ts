@@ -273,3 +273,52 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await kind(v, CREATE)).toBe('grant');
   });
 });
+
+describe('v10 on Redis: what processes (stores) on one token share', () => {
+  const twoProcesses = async () => {
+    const prefix = testPrefix('v10-shared');
+    prefixes.push(prefix);
+    const first = await connectedStore('v10-shared', { prefix, time: 'client' });
+    const second = await connectedStore('v10-shared', { prefix, time: 'client' });
+    redisStores.push(first, second);
+    const clock = new ManualClock();
+    return { clock, first, second };
+  };
+
+  it('a hash learned by one process maps the route in every other; they share its count', async () => {
+    const { clock, first, second } = await twoProcesses();
+    const a = first.forToken('Bot shared', clock, SETTINGS);
+    const b = second.forToken('Bot shared', clock, SETTINGS);
+    const probe = await a.admit(PUT_REACTION);
+    if (probe.kind !== 'grant') throw new Error('expected a grant');
+    await a.settle(PUT_REACTION, probe.reservation, { limit: 2, remaining: 1, windowLeftMs: 1000, hash: 'react' });
+    expect(await b.get(PUT_REACTION)).toMatchObject({ limit: 2, remaining: 1, bucket: 'react' });
+    expect((await b.admit(PUT_REACTION)).kind).toBe('grant');
+    expect((await a.admit(PUT_REACTION)).kind).toBe('sleep');
+  });
+
+  it('the global pace and lock are one per token across processes; another token has its own', async () => {
+    const { clock, first, second } = await twoProcesses();
+    const settings = { ...SETTINGS, globalLimit: 2 };
+    const a = first.forToken('Bot pace', clock, settings);
+    const b = second.forToken('Bot pace', clock, settings);
+    const other = second.forToken('Bot other', clock, settings);
+    expect((await a.admit('GET /channels/:id channels/1')).kind).toBe('grant');
+    expect((await b.admit('GET /channels/:id channels/2')).kind).toBe('grant');
+    expect(await a.admit('GET /channels/:id channels/3')).toMatchObject({ kind: 'global', pace: true });
+    expect((await other.admit('GET /channels/:id channels/3')).kind).toBe('grant');
+    await b.lockGlobal(5000);
+    clock.set(clock.now() + 2000);
+    expect(await a.admit('GET /channels/:id channels/4')).toEqual({ kind: 'global', ms: 3000 });
+    expect((await other.admit('GET /channels/:id channels/4')).kind).toBe('grant');
+  });
+
+  it('the invalid-request count is one per store prefix, over every token and process', async () => {
+    const { clock, first, second } = await twoProcesses();
+    const a = first.forToken('Bot one', clock, SETTINGS);
+    const b = second.forToken('Bot two', clock, SETTINGS);
+    await a.noteInvalid!();
+    expect(await b.noteInvalid!()).toEqual({ invalidRequests: 2 });
+    expect(await a.invalidRequests!()).toBe(2);
+  });
+});

@@ -152,6 +152,67 @@ describe('the token in what the client emits', () => {
   }, 20_000);
 });
 
+describe('v10: neither the token nor a webhook token in what the client emits or stores', () => {
+  it('errors, events, keys, snapshots, Redis keys, values and messages', async () => {
+    const printed = captureConsole();
+    const hookToken = `hook-${SECRET}`;
+    const service = await new ReferenceService({
+      api: 'v10',
+      defaultLimit: { limit: 1, windowMs: 500 },
+      validTokens: ['Bot another'],
+      deletedWebhooks: ['6'],
+    }).start();
+    cleanups.push(() => service.stop());
+    const store = await connectedStore('secrets-v10');
+    cleanups.push(() => store.close());
+    const redis = rawRedis();
+    cleanups.push(() => redis.quit());
+    const messages: string[] = [];
+    await redis.psubscribe('*');
+    redis.on('pmessage', (_pattern: string, channel: string, message: string) => messages.push(channel, message));
+    const events: WaitEvent[] = [];
+    const client = createClient({
+      baseUrl: service.baseUrl,
+      token: TOKEN,
+      store,
+      onWait: (event) => events.push(event),
+    });
+    cleanups.push(() => client.close());
+
+    const emitted: unknown[] = [];
+    await Promise.all(Array.from({ length: 3 }, () => client.webhooks.execute('5', hookToken, { content: 'x' })));
+    emitted.push(await settled(client.webhooks.execute('6', hookToken, { content: 'x' }))); // 404: gone
+    emitted.push(await settled(client.webhooks.execute('6', hookToken, { content: 'y' }))); // WebhookGoneError
+    emitted.push(await settled(client.users.me.get())); // 401
+    emitted.push(await settled(client.channels.get('1'))); // TokenInvalidError
+    service.inject({ fault: { kind: 'ban' } });
+    emitted.push(await settled(client.webhooks.execute('7', hookToken, { content: 'x' }))); // CdnBanError
+    const key = routeKeyOf('POST', `/webhooks/5/${hookToken}`);
+    emitted.push(key, await client.buckets.get(`POST /webhooks/:id/:token webhooks/5/token`), events, printed);
+    expect(
+      emitted.flatMap((item) =>
+        item && typeof item === 'object' && 'error' in item ? [(item.error as Error).name] : [],
+      ),
+    ).toEqual(['HttpError', 'WebhookGoneError', 'HttpError', 'TokenInvalidError', 'CdnBanError']);
+
+    const reader = rawRedis();
+    cleanups.push(() => reader.quit());
+    const keys = (await reader.keys('*')).filter((name) => name.includes('tollgate-test:secrets-v10'));
+    expect(keys.length).toBeGreaterThan(3);
+    const contents: unknown[] = [keys];
+    for (const name of keys) {
+      const type = await reader.type(name);
+      if (type === 'hash') contents.push(await reader.hgetall(name));
+      else if (type === 'zset') contents.push(await reader.zrange(name, '0', '-1', 'WITHSCORES'));
+      else if (type === 'list') contents.push(await reader.lrange(name, 0, -1));
+      else if (type === 'string') contents.push(await reader.get(name));
+      else contents.push(type);
+    }
+    expect(messages.length).toBeGreaterThan(0);
+    expectNoSecret([...emitted, ...contents, messages]);
+  }, 20_000);
+});
+
 describe('Authorization stays on the base URL origin', () => {
   async function redirectingApi(): Promise<{ baseUrl: string; elsewhereHits: string[] }> {
     const elsewhereHits: string[] = [];
