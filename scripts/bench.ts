@@ -3,7 +3,7 @@
  * run, so the ratios compare figures from the same machine and moment. Prints tables, writes
  * JSON and the chart to bench/results/, and rewrites the README's results section.
  *
- *   npm run bench                    all suites (about 3 minutes here)
+ *   npm run bench                    all suites (about 4 minutes here)
  *   npm run bench -- overhead memory only the suites named
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -15,8 +15,9 @@ import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runOverheadBench, type OverheadResult } from '../bench/overhead.ts';
 import { runRateLimitBench, SCENARIO, type RateLimitRun } from '../bench/rate-limits.ts';
 import { runSharedStoreBench, type SharedStoreResult } from '../bench/shared-store.ts';
+import { LATENCY_MS, runV10Bench, type V10Run } from '../bench/v10.ts';
 
-const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory'] as const;
+const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory', 'v10'] as const;
 type Suite = (typeof SUITES)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -108,6 +109,13 @@ if (suites.has('memory')) {
   await save('memory', memory);
 }
 
+if (suites.has('v10')) {
+  console.log(`\n6. The v10 service, ${LATENCY_MS} ms latency: time against the least the limits allow, and 429s`);
+  const v10 = await runV10Bench();
+  console.table(v10.runs.map((r) => v10Row(r)));
+  await save('v10', v10);
+}
+
 // The targets, from the latest results of every suite (this run's where it ran them).
 const latest: Latest = {
   decision: await load<DecisionResult[]>('decision'),
@@ -115,6 +123,7 @@ const latest: Latest = {
   rateLimits: await load<RateLimitRun[]>('rate-limits'),
   shared: await load<SharedStoreResult[]>('shared-store'),
   memory: await load<MemoryResult>('memory'),
+  v10: (await load<{ runs: V10Run[] }>('v10'))?.runs,
 };
 const targets = summarise(latest);
 console.log('\nTargets');
@@ -135,6 +144,20 @@ function rateLimitRow(r: RateLimitRun) {
     '429s': r.status429,
     '429s after first contact': r.status429AfterFirstContact,
     'max/window': r.maxPerWindow,
+  };
+}
+
+function v10Row(r: V10Run) {
+  return {
+    scenario: r.scenario,
+    client: r.client,
+    requests: r.requests,
+    'span s': fixed(r.spanSeconds, 2),
+    'least s': fixed(r.minimumSeconds, 2),
+    'of the least': fixed(r.minimumSeconds / r.spanSeconds, 3),
+    '429s': r.status429,
+    '429s after first contact': r.status429AfterFirstContact,
+    'global 429s': r.global429,
   };
 }
 
@@ -179,6 +202,7 @@ interface Latest {
   readonly rateLimits: RateLimitRun[] | undefined;
   readonly shared: SharedStoreResult[] | undefined;
   readonly memory: MemoryResult | undefined;
+  readonly v10: V10Run[] | undefined;
 }
 
 function summarise(results: Latest): Target[] {
@@ -230,6 +254,30 @@ function summarise(results: Latest): Target[] {
       met: yes(ratio >= 0.9),
     });
   }
+  if (results.v10) {
+    const ours = results.v10.filter((r) => r.client === 'tollgate');
+    const worst = Math.min(...ours.map((r) => r.minimumSeconds / r.spanSeconds));
+    targets.push({
+      target: `v10, ${LATENCY_MS} ms latency: ≥ 0.95 of the least time the limits allow (worst scenario)`,
+      measured: fixed(worst, 3),
+      met: yes(worst >= 0.95),
+    });
+    const after = ours.reduce((sum, r) => sum + r.status429AfterFirstContact, 0);
+    targets.push({ target: 'v10: zero 429s after first contact', measured: String(after), met: yes(after === 0) });
+    const versus = ours.map((r) => {
+      const peer = results.v10!.find((p) => p.scenario === r.scenario && p.client === '@discordjs/rest')!;
+      return `${r.scenario} ${fixed(r.spanSeconds, 2)} vs ${fixed(peer.spanSeconds, 2)} s`;
+    });
+    const ahead = ours.every((r) => {
+      const peer = results.v10!.find((p) => p.scenario === r.scenario && p.client === '@discordjs/rest')!;
+      return r.spanSeconds <= peer.spanSeconds * 1.01;
+    });
+    targets.push({
+      target: 'v10: ahead of @discordjs/rest (span; within 1 % counts as even)',
+      measured: versus.join('; '),
+      met: yes(ahead),
+    });
+  }
   if (results.memory) {
     targets.push({
       target: 'bucket map bounded over a million distinct ids',
@@ -244,7 +292,7 @@ function summarise(results: Latest): Target[] {
 
 /** Rewrites the README between its bench markers with the latest tables (a Markdown copy of them). */
 async function updateReadme(
-  { decision, overhead, rateLimits, shared, memory }: Latest,
+  { decision, overhead, rateLimits, shared, memory, v10 }: Latest,
   targets: Target[],
 ): Promise<void> {
   const readmePath = join(root, 'README.md');
@@ -288,6 +336,11 @@ async function updateReadme(
     );
   if (memory)
     sections.push('**Memory** (memory store, a million distinct channel ids)\n\n' + markdownTable([memoryRow(memory)]));
+  if (v10)
+    sections.push(
+      `**The v10 service** (${LATENCY_MS} ms latency; per-route: 4 channels × 15 message creates at 5 per 5 s; shared hash: reaction PUT/DELETE on 2 channels; global: 150 reads at 50 per second)\n\n` +
+        markdownTable(v10.map((r) => v10Row(r))),
+    );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
   await writeFile(readmePath, readme.slice(0, from + start.length) + body + readme.slice(to));
 }

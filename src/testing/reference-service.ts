@@ -40,6 +40,11 @@ export interface ReferenceServiceOptions extends LimitOptions, V10LimitOptions {
    * retry-after in seconds, so Discord clients (@discordjs/rest) run against the same limits.
    */
   readonly dialect?: 'spec' | 'discord';
+  /**
+   * Network latency to simulate, in real ms per round trip: half before a request is counted,
+   * half before its answer leaves. Default 0.
+   */
+  readonly latencyMs?: number;
 }
 
 /** A scripted fault for the next matching request(s). */
@@ -104,6 +109,9 @@ export class ReferenceService {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     const { port, basePath, clock, api } = options;
+    if (options.latencyMs !== undefined && !(Number.isFinite(options.latencyMs) && options.latencyMs >= 0)) {
+      throw new TypeError(`reference service: latencyMs must be a number of ms ≥ 0, got ${String(options.latencyMs)}`);
+    }
     if (api !== undefined && api !== 'v6' && api !== 'v10') {
       throw new TypeError(`reference service: api must be 'v6' or 'v10', got ${JSON.stringify(api)}`);
     }
@@ -213,6 +221,11 @@ export class ReferenceService {
       // Drain the body; the service only echoes its size.
       let size = 0;
       for await (const chunk of request) size += (chunk as Buffer).length;
+      const latency = this.#options.latencyMs ?? 0;
+      if (latency > 0) {
+        await new Promise((resolve) => setTimeout(resolve, latency / 2));
+        delayEnd(response, latency / 2);
+      }
       const url = new URL(request.url ?? '/', 'http://reference.invalid');
       const method = request.method ?? 'GET';
       const basePath = this.#basePath;
@@ -462,6 +475,15 @@ async function sendSlowly(
   response.write(bytes.subarray(0, 1));
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   if (!response.destroyed) response.end(bytes.subarray(1));
+}
+
+/** Holds a response's end (its headers and body leave together) for `ms`. */
+function delayEnd(response: ServerResponse, ms: number): void {
+  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.end = ((...args: unknown[]) => {
+    setTimeout(() => end(...args), ms);
+    return response;
+  }) as ServerResponse['end'];
 }
 
 /** A v10 answer from the service itself: it carries `Via: 1.1 google` (the CDN's own answers do not). */
