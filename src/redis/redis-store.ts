@@ -243,6 +243,10 @@ export class RedisStore implements RateLimitStore {
   get leaseMs(): number {
     return this.#leaseMs;
   }
+  /** The key prefix this store was made with. */
+  get prefix(): string {
+    return this.#prefix;
+  }
   get usesClientTime(): boolean {
     return this.#clientTime;
   }

@@ -14,16 +14,20 @@
  */
 
 /**
- * Shared prelude: "now" in ms, number formatting, strict field reads. Every script's last
- * argument is the caller's clock in ms, or '' for Redis's own clock (the default).
+ * "now" in ms and number formatting, for every script (v6 and v10). Every script's last argument
+ * is the caller's clock in ms, or '' for Redis's own clock (the default).
  */
-const PRELUDE = `
+export const CLOCK_PRELUDE = `
 local now = tonumber(ARGV[#ARGV])
 if now == nil then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local function int(n) return string.format('%.0f', n) end
+`;
+
+/** The v6 prelude: the clock, strict field reads, bucket expiry and live leases. */
+const PRELUDE = `${CLOCK_PRELUDE}
 local function field(v, name)
   if v == false or v == nil then return nil end
   local n = tonumber(v)

@@ -19,13 +19,9 @@
  * where <bucket> is "<hash> <resource>" once the route's hash is known, else the local key.
  */
 
-const PRELUDE = `
-local now = tonumber(ARGV[#ARGV])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function int(n) return string.format('%.0f', n) end
+import { CLOCK_PRELUDE } from './scripts.ts';
+
+const PRELUDE = `${CLOCK_PRELUDE}
 local function num(v, key, name)
   if v == false or v == nil then return nil end
   local n = tonumber(v)

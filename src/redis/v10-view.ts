@@ -68,15 +68,20 @@ export class RedisV10View implements BucketStore<V10Update> {
     return this.#store.run(remote, local);
   }
 
+  /** One v10 script: its two keys first, the clock last (see v10-scripts.ts). */
+  #script<K extends keyof V10Scripts>(name: K, ...args: string[]): ReturnType<V10Scripts[K]> {
+    const run = this.#redis[name] as (...all: string[]) => ReturnType<V10Scripts[K]>;
+    return run.call(this.#redis, this.#routes, this.#invalid, ...args, this.#now());
+  }
+
   async admit(bucketKey: string | null): Promise<Admission> {
     const key = bucketKey ?? '- -';
     const { route, resource } = splitBucketKey(key);
     const id = randomUUID();
     return this.#run(
       async () => {
-        const reply = await this.#redis.tollgateAdmitV10(
-          this.#routes,
-          this.#invalid,
+        const reply = await this.#script(
+          'tollgateAdmitV10',
           this.#namespace,
           key,
           route,
@@ -87,7 +92,6 @@ export class RedisV10View implements BucketStore<V10Update> {
           String(this.#settings.globalLimit),
           String(this.#settings.marginMs),
           String(this.#settings.invalidRequestLimit),
-          this.#now(),
         );
         return parseAdmission(reply, resource, this.#settings.invalidRequestLimit);
       },
@@ -103,9 +107,8 @@ export class RedisV10View implements BucketStore<V10Update> {
     const { route, resource } = splitBucketKey(bucketKey);
     return this.#run(
       async () => {
-        const count = await this.#redis.tollgateSettleV10(
-          this.#routes,
-          this.#invalid,
+        const count = await this.#script(
+          'tollgateSettleV10',
           this.#namespace,
           bucketKey,
           route,
@@ -123,7 +126,6 @@ export class RedisV10View implements BucketStore<V10Update> {
           flag(update.gone),
           this.#channel,
           text(update.resetMs),
-          this.#now(),
         );
         return Number(count) >= 0 ? { invalidRequests: Number(count) } : {};
       },
@@ -143,9 +145,8 @@ export class RedisV10View implements BucketStore<V10Update> {
     const { route, resource } = splitBucketKey(bucketKey);
     await this.#run(
       async () => {
-        await this.#redis.tollgateReleaseV10(
-          this.#routes,
-          this.#invalid,
+        await this.#script(
+          'tollgateReleaseV10',
           this.#namespace,
           bucketKey,
           route,
@@ -156,7 +157,6 @@ export class RedisV10View implements BucketStore<V10Update> {
           flag(reservation.counted),
           String(reservation.reset),
           this.#channel,
-          this.#now(),
         );
       },
       () => (never ? this.#local.giveBack(bucketKey, reservation) : this.#local.release(bucketKey, reservation)),
@@ -166,14 +166,7 @@ export class RedisV10View implements BucketStore<V10Update> {
   async lockGlobal(ms: number): Promise<void> {
     await this.#run(
       async () => {
-        await this.#redis.tollgateLockGlobalV10(
-          this.#routes,
-          this.#invalid,
-          this.#namespace,
-          String(Math.ceil(ms)),
-          this.#channel,
-          this.#now(),
-        );
+        await this.#script('tollgateLockGlobalV10', this.#namespace, String(Math.ceil(ms)), this.#channel);
       },
       () => this.#local.lockGlobal(ms),
     );
@@ -182,9 +175,7 @@ export class RedisV10View implements BucketStore<V10Update> {
   async noteInvalid(): Promise<SettleResult> {
     return this.#run(
       async () => ({
-        invalidRequests: Number(
-          await this.#redis.tollgateNoteInvalidV10(this.#routes, this.#invalid, randomUUID(), this.#now()),
-        ),
+        invalidRequests: Number(await this.#script('tollgateNoteInvalidV10', randomUUID())),
       }),
       () => this.#local.noteInvalid(),
     );
@@ -192,7 +183,7 @@ export class RedisV10View implements BucketStore<V10Update> {
 
   async invalidRequests(): Promise<number> {
     return this.#run(
-      async () => Number(await this.#redis.tollgateInvalidCountV10(this.#routes, this.#invalid, this.#now())),
+      async () => Number(await this.#script('tollgateInvalidCountV10')),
       () => this.#local.invalidRequests(),
     );
   }
@@ -201,15 +192,7 @@ export class RedisV10View implements BucketStore<V10Update> {
     const { route, resource } = splitBucketKey(bucketKey);
     return this.#run(
       async () => {
-        const reply = await this.#redis.tollgateReadV10(
-          this.#routes,
-          this.#invalid,
-          this.#namespace,
-          bucketKey,
-          route,
-          resource,
-          this.#now(),
-        );
+        const reply = await this.#script('tollgateReadV10', this.#namespace, bucketKey, route, resource);
         if (reply === null) return undefined;
         const [limit, remaining, end, hash] = reply;
         return {

@@ -123,16 +123,20 @@ function match(node: TrieNode, segments: readonly string[], index: number, value
 
 const VERSION_PREFIX = /^\/(?:api(?:\/v\d+)?|v\d+)(?=\/|$)/;
 
-function splitPath(path: string): string[] | undefined {
-  if (typeof path !== 'string') return undefined;
+/** A request path as both dialects classify it: no query or fragment, no `/api` or `/v<N>` prefix, a leading slash. */
+export function routePath(path: string): string {
   let end = path.length;
   for (const stop of ['?', '#']) {
     const at = path.indexOf(stop);
     if (at !== -1 && at < end) end = at;
   }
-  let clean = path.slice(0, end);
-  if (!clean.startsWith('/')) clean = `/${clean}`;
-  clean = clean.replace(VERSION_PREFIX, '');
+  const clean = path.slice(0, end);
+  return (clean.startsWith('/') ? clean : `/${clean}`).replace(VERSION_PREFIX, '');
+}
+
+function splitPath(path: string): string[] | undefined {
+  if (typeof path !== 'string') return undefined;
+  let clean = routePath(path);
   if (clean.length > 1 && clean.endsWith('/')) clean = clean.slice(0, -1);
   if (clean === '' || clean === '/') return undefined;
   return clean.slice(1).split('/');

@@ -11,6 +11,7 @@
  * webhook or interaction addressed with one is the resource `webhooks/<id>/token` (one webhook id
  * has one token).
  */
+import { routePath } from './classify.ts';
 import { parseSnowflake } from './path.ts';
 
 export interface V10Route {
@@ -32,7 +33,6 @@ export const ID_EPOCH_MS = 1_420_070_400_000;
 export const YOUNG_MESSAGE_MS = 10_000;
 export const OLD_MESSAGE_MS = 14 * 24 * 60 * 60 * 1000;
 
-const VERSION_PREFIX = /^\/(?:api(?:\/v\d+)?|v\d+)(?=\/|$)/;
 const TEXT_PARAMETER_AFTER = new Set(['reactions', 'invites', 'templates']);
 
 /** When an id was made, in ms since the Unix epoch. */
@@ -97,16 +97,8 @@ export function classifyV10(method: string, path: string, nowMs: number): V10Rou
 }
 
 function splitPath(path: string): string[] {
-  let end = path.length;
-  for (const stop of ['?', '#']) {
-    const at = path.indexOf(stop);
-    if (at !== -1 && at < end) end = at;
-  }
-  let clean = path.slice(0, end);
-  if (!clean.startsWith('/')) clean = `/${clean}`;
-  clean = clean.replace(VERSION_PREFIX, '');
   // Spaces separate route and resource in a key; a raw space never belongs in a path.
-  return clean
+  return routePath(path)
     .split('/')
     .filter((segment) => segment !== '')
     .map((segment) => segment.replaceAll(' ', '%20'));

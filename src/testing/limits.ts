@@ -33,9 +33,20 @@ export type LimitDecision =
       readonly retryAfterMs: number;
     };
 
-interface Window {
+export interface Window {
   count: number;
   endsAt: number;
+}
+
+/** Counts a request in its fixed window, starting a new window when the last one is over. */
+export function countInWindow(windows: Map<string, Window>, key: string, limit: RateLimit, now: number): Window {
+  let window = windows.get(key);
+  if (!window || now >= window.endsAt) {
+    window = { count: 0, endsAt: now + limit.windowMs };
+    windows.set(key, window);
+  }
+  window.count += 1;
+  return window;
 }
 
 const DEFAULT_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
@@ -93,14 +104,7 @@ export class LimitEnforcer {
     };
   }
 
-  /** Counts a request in its window, starting a new window when the last one is over. */
   #count(key: string, limit: RateLimit, now: number): Window {
-    let window = this.#windows.get(key);
-    if (!window || now >= window.endsAt) {
-      window = { count: 0, endsAt: now + limit.windowMs };
-      this.#windows.set(key, window);
-    }
-    window.count += 1;
-    return window;
+    return countInWindow(this.#windows, key, limit, now);
   }
 }

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { classifyV10 } from '../routing/v10-route.ts';
-import type { RateLimit } from './limits.ts';
+import { countInWindow, type RateLimit, type Window } from './limits.ts';
 
 export interface V10LimitOptions {
   /** Limit of every route not in `routes`. Default 5 per 1000 ms. */
@@ -61,11 +61,6 @@ const DEFAULT_HASHES: Record<string, string> = {
   [`DELETE ${REACTIONS}`]: 'reactions',
 };
 const INVALID_WINDOW_MS = 10 * 60 * 1000;
-
-interface Window {
-  count: number;
-  endsAt: number;
-}
 
 export class V10LimitEnforcer {
   readonly #options: V10LimitOptions;
@@ -216,13 +211,7 @@ export class V10LimitEnforcer {
   }
 
   #count(key: string, limit: RateLimit, now: number): Window {
-    let window = this.#windows.get(key);
-    if (!window || now >= window.endsAt) {
-      window = { count: 0, endsAt: now + limit.windowMs };
-      this.#windows.set(key, window);
-    }
-    window.count += 1;
-    return window;
+    return countInWindow(this.#windows, key, limit, now);
   }
 
   #invalid(now: number): void {

@@ -3,41 +3,19 @@
  * memory store applies `reservations.ts`, the Redis store its Lua port. Time is a manual clock
  * (the Redis store takes the client's clock here), so both see the same instants.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src/limiter/reservations.ts';
 import type { BucketUpdate } from '../../src/limiter/rules.ts';
 import { MemoryStore, type Admission, type BucketStore, type RateLimitStore } from '../../src/limiter/store.ts';
-import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
+import { redisStoresForFile } from '../support/redis.ts';
 
 const T = 1_700_000_000; // whole seconds
 const at = (seconds: number, ms = 0) => seconds * 1000 + ms;
 
-const redisStores: RedisStore[] = [];
-const prefixes: string[] = [];
-afterAll(async () => {
-  await Promise.all(redisStores.map((store) => store.close()));
-  const redis = rawRedis();
-  try {
-    for (const prefix of prefixes) await dropPrefix(redis, prefix);
-  } finally {
-    redis.disconnect();
-  }
-});
-
 const factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
-  [
-    'RedisStore',
-    async () => {
-      const prefix = testPrefix('reservations');
-      prefixes.push(prefix);
-      const store = await connectedStore('reservations', { prefix, time: 'client' });
-      redisStores.push(store);
-      return store;
-    },
-  ],
+  ['RedisStore', redisStoresForFile('reservations', { time: 'client' })],
 ];
 
 /** One bucket of one store, driven like the pure policy: reserve at an instant, settle the oldest grant. */

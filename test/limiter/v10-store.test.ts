@@ -14,7 +14,7 @@ import {
 import type { V10Update } from '../../src/limiter/v10/rules.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
+import { connectedStore, redisStoresForFile } from '../support/redis.ts';
 
 const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, invalidRequestLimit: 100 };
 const PUT_REACTION = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
@@ -23,30 +23,10 @@ const ON_OTHER_CHANNEL = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me
 const CREATE = 'POST /channels/:id/messages channels/1';
 const WEBHOOK = 'POST /webhooks/:id/:token webhooks/5/token';
 
-const redisStores: RedisStore[] = [];
-const prefixes: string[] = [];
-afterAll(async () => {
-  await Promise.all(redisStores.map((store) => store.close()));
-  const redis = rawRedis();
-  try {
-    for (const prefix of prefixes) await dropPrefix(redis, prefix);
-  } finally {
-    redis.disconnect();
-  }
-});
-
+const redisStore = redisStoresForFile('v10', { time: 'client' });
 const v10Factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
-  [
-    'RedisStore',
-    async () => {
-      const prefix = testPrefix('v10');
-      prefixes.push(prefix);
-      const store = await connectedStore('v10', { prefix, time: 'client' });
-      redisStores.push(store);
-      return store;
-    },
-  ],
+  ['RedisStore', redisStore],
 ];
 
 describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
@@ -274,15 +254,22 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
   });
 });
 
+const others: RedisStore[] = [];
+afterAll(async () => {
+  await Promise.all(others.map((store) => store.close()));
+});
+async function sameRedis(store: RedisStore): Promise<RedisStore> {
+  const other = await connectedStore('v10-shared', { prefix: store.prefix, time: 'client' });
+  others.push(other);
+  return other;
+}
+
 describe('v10 on Redis: what processes (stores) on one token share', () => {
   const twoProcesses = async () => {
-    const prefix = testPrefix('v10-shared');
-    prefixes.push(prefix);
-    const first = await connectedStore('v10-shared', { prefix, time: 'client' });
-    const second = await connectedStore('v10-shared', { prefix, time: 'client' });
-    redisStores.push(first, second);
-    const clock = new ManualClock();
-    return { clock, first, second };
+    const first = await redisStore();
+    // A second connection under the first one's prefix: another process on the same Redis.
+    const second = await sameRedis(first);
+    return { clock: new ManualClock(), first, second };
   };
 
   it('a hash learned by one process maps the route in every other; they share its count', async () => {

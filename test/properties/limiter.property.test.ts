@@ -6,14 +6,12 @@
  * store takes the client's clock here).
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Limiter, type CallState } from '../../src/limiter/limiter.ts';
-import { MemoryStore, type RateLimitStore } from '../../src/limiter/store.ts';
-import type { RedisStore } from '../../src/redis/index.ts';
 import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
 import { runs } from './config.ts';
+import { storesUnderTest, type StoreUnderTest } from './stores.ts';
 
 type Step =
   | { readonly kind: 'call'; readonly bucket: number }
@@ -36,49 +34,7 @@ interface Call {
   ended: boolean;
 }
 
-/** A few event-loop turns: no HTTP here, only promise chains. */
-const loopTurns = async () => {
-  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-};
-
-interface StoreUnderTest {
-  readonly store: RateLimitStore;
-  /** Lets every decision under way finish. */
-  readonly idle: () => Promise<void>;
-}
-
-let redisStore: RedisStore | undefined;
-const redisPrefix = testPrefix('property');
-afterAll(async () => {
-  await redisStore?.close();
-  const redis = rawRedis();
-  try {
-    await dropPrefix(redis, redisPrefix);
-  } finally {
-    redis.disconnect();
-  }
-});
-
-const stores: [string, number, () => Promise<StoreUnderTest>][] = [
-  ['MemoryStore', 500, async () => ({ store: new MemoryStore(), idle: loopTurns })],
-  [
-    'RedisStore',
-    150,
-    async () => {
-      redisStore ??= await connectedStore('property', { prefix: redisPrefix, time: 'client' });
-      const store = redisStore;
-      // A PING on the scripts' connection answers after every script sent before it; chains
-      // of several decisions need a few rounds.
-      const idle = async () => {
-        for (let round = 0; round < 4; round++) {
-          await store.redis.ping();
-          await loopTurns();
-        }
-      };
-      return { store, idle };
-    },
-  ],
-];
+const stores = storesUnderTest('property', 500, 150);
 
 let runNumber = 0;
 

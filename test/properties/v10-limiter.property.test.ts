@@ -5,16 +5,14 @@
  * response (per-route or global: the pace keeps under the global limit), and every call ends.
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Limiter, type CallState } from '../../src/limiter/limiter.ts';
-import { MemoryStore, type RateLimitStore } from '../../src/limiter/store.ts';
 import { v10Judge } from '../../src/limiter/v10/judge.ts';
-import type { RedisStore } from '../../src/redis/index.ts';
 import { classifyV10 } from '../../src/routing/v10-route.ts';
 import { V10LimitEnforcer, type V10Decision } from '../../src/testing/v10-limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
 import { runs } from './config.ts';
+import { storesUnderTest, type StoreUnderTest } from './stores.ts';
 
 /** Routes: two share the reaction hash on channel 1, one is on another channel, one is exempt. */
 const REQUESTS = [
@@ -50,45 +48,12 @@ interface Call {
   readonly resend: () => void;
 }
 
-const loopTurns = async () => {
-  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-};
-
-let redisStore: RedisStore | undefined;
-const redisPrefix = testPrefix('v10-property');
-afterAll(async () => {
-  await redisStore?.close();
-  const redis = rawRedis();
-  try {
-    await dropPrefix(redis, redisPrefix);
-  } finally {
-    redis.disconnect();
-  }
-});
-
-const stores: [string, number, () => Promise<{ store: RateLimitStore; idle: () => Promise<void> }>][] = [
-  ['MemoryStore', 300, async () => ({ store: new MemoryStore(), idle: loopTurns })],
-  [
-    'RedisStore',
-    100,
-    async () => {
-      redisStore ??= await connectedStore('v10-property', { prefix: redisPrefix, time: 'client' });
-      const store = redisStore;
-      const idle = async () => {
-        for (let round = 0; round < 4; round++) {
-          await store.redis.ping();
-          await loopTurns();
-        }
-      };
-      return { store, idle };
-    },
-  ],
-];
+const stores = storesUnderTest('v10-property', 300, 100);
 
 let runNumber = 0;
 
 async function run(
-  target: { store: RateLimitStore; idle: () => Promise<void> },
+  target: StoreUnderTest,
   steps: readonly Step[],
   limit: number,
   windowMs: number,

@@ -3,42 +3,19 @@
  * bucket and of the global lock. Redis decides by its own clock, so bucket resets here are far
  * in the past or the future of any clock.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
 import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/limiter/store.ts';
-import { StoreDataError, type RedisStore } from '../../src/redis/index.ts';
-import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
+import { StoreDataError } from '../../src/redis/index.ts';
+import { rawRedis, redisStoresForFile } from '../support/redis.ts';
 
 const FUTURE = Math.floor(Date.now() / 1000) + 3600;
 const PAST = Math.floor(Date.now() / 1000) - 3600;
-const redisStores: RedisStore[] = [];
-const prefixes: string[] = [];
-
-/** A connected store under a fresh prefix, cleaned up after the file. */
-async function redisStore(name: string): Promise<RedisStore> {
-  const prefix = testPrefix(name);
-  prefixes.push(prefix);
-  const store = await connectedStore(name, { prefix });
-  redisStores.push(store);
-  return store;
-}
-
-afterAll(async () => {
-  await Promise.all(redisStores.map((store) => store.close()));
-  const redis = rawRedis();
-  try {
-    for (const prefix of prefixes) await dropPrefix(redis, prefix);
-  } finally {
-    redis.disconnect();
-  }
-});
+const redisStore = redisStoresForFile('contract');
 
 const factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
-  [
-    'RedisStore',
-    () => redisStore('contract'),
-  ],
+  ['RedisStore', redisStore],
 ];
 
 describe.each(factories)('%s', (_, make) => {
@@ -159,8 +136,8 @@ describe.each(factories)('%s', (_, make) => {
 
 describe('RedisStore only', () => {
   it('keys carry the prefix and a hash tag; the token never reaches Redis', async () => {
-    const store = await redisStore('keys');
-    const prefix = prefixes.at(-1)!;
+    const store = await redisStore();
+    const prefix = store.prefix;
     const token = 'Bot very-secret-token-123';
     const view = store.forToken(token, systemClock);
     const probe = await view.admit('ChannelsId:1');
@@ -176,7 +153,12 @@ describe('RedisStore only', () => {
         expect(key.slice(prefix.length)).toMatch(/^:\{[0-9a-f]{32}\}:(bucket|leases|global)/);
         expect(key).not.toContain('secret');
         const type = await redis.type(key);
-        const dump = type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'zset' ? JSON.stringify(await redis.zrange(key, '0', '-1')) : String(await redis.get(key));
+        const dump =
+          type === 'hash'
+            ? JSON.stringify(await redis.hgetall(key))
+            : type === 'zset'
+              ? JSON.stringify(await redis.zrange(key, '0', '-1'))
+              : String(await redis.get(key));
         expect(dump).not.toContain('secret');
         expect(await redis.pttl(key)).toBeGreaterThan(0); // everything expires
       }
@@ -186,8 +168,8 @@ describe('RedisStore only', () => {
   });
 
   it('data written by something else is a clear StoreDataError, not a crash', async () => {
-    const store = await redisStore('baddata');
-    const prefix = prefixes.at(-1)!;
+    const store = await redisStore();
+    const prefix = store.prefix;
     const view = store.forToken('Bot t', systemClock);
     const probe = await view.admit('B');
     if (probe.kind !== 'grant') throw new Error('expected a grant');

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterAll } from 'vitest';
 import { RedisStore, type RedisStoreOptions } from '../../src/redis/index.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -16,7 +17,9 @@ export async function connectedStore(name: string, options: RedisStoreOptions = 
   try {
     await store.connect();
   } catch (error) {
-    throw new Error(`These tests need Redis at ${REDIS_URL} (set REDIS_URL): ${(error as Error).message}`, { cause: error });
+    throw new Error(`These tests need Redis at ${REDIS_URL} (set REDIS_URL): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return store;
 }
@@ -26,13 +29,40 @@ export function rawRedis(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
 }
 
-/** Deletes every key under a prefix (bounded scan). */
+/** Deletes every key under a prefix, v6's (`prefix…`) and v10's (`{prefix}…`) (bounded scans). */
 export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  for (let round = 0; round < 1000; round++) {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-    if (cursor === '0') return;
+  for (const pattern of [`${prefix}*`, `{${prefix}}*`]) {
+    let cursor = '0';
+    for (let round = 0; round < 1000; round++) {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+      if (cursor === '0') break;
+    }
   }
+}
+
+/**
+ * Connected stores for a test file, each under a fresh prefix: closed, and their keys dropped,
+ * after the file. Call at the top level of the file (it registers an afterAll).
+ */
+export function redisStoresForFile(name: string, options: RedisStoreOptions = {}): () => Promise<RedisStore> {
+  const stores: RedisStore[] = [];
+  const prefixes: string[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    const redis = rawRedis();
+    try {
+      for (const prefix of prefixes) await dropPrefix(redis, prefix);
+    } finally {
+      redis.disconnect();
+    }
+  });
+  return async () => {
+    const prefix = testPrefix(name);
+    prefixes.push(prefix);
+    const store = await connectedStore(name, { ...options, prefix });
+    stores.push(store);
+    return store;
+  };
 }
