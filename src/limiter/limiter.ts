@@ -304,7 +304,9 @@ export class Limiter {
 
   // ── Steps 4–6 (v6), V7–V19 (v10) ──────────────────────────────────────────────────────────
   async #afterResponse(call: CallState, response: Response) {
-    const verdict = await this.#judge(call, response);
+    // v6 judges synchronously: no extra turn of the event loop on every response.
+    const judged = this.#judge(call, response);
+    const verdict = isPromise(judged) ? await judged : judged;
     switch (verdict.action) {
       case 'return':
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
