@@ -4,7 +4,8 @@
  *
  *   node scripts/redis-worker.ts '{"baseUrl":…,"redisUrl":…,"prefix":…,"token":…,"requests":20,
  *                                  "concurrency":8,"buckets":["1","2"],"waitForGo":true}'
- * With waitForGo it prints {"ready":true} once connected and starts on a line "go" on stdin.
+ * With waitForGo it prints {"ready":true} once connected and starts on a line "go" on stdin. The
+ * base URL picks the dialect (…/v10: v10, with an optional "globalLimit").
  */
 import { createInterface } from 'node:readline';
 import { createClient, type WaitEvent } from '../src/index.ts';
@@ -20,6 +21,8 @@ interface WorkerOptions {
   /** Channel ids to spread calls over (one bucket each). */
   readonly buckets: readonly string[];
   readonly waitForGo?: boolean;
+  /** v10 (a base URL ending /v10): the token's global limit per second. */
+  readonly globalLimit?: number;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
@@ -30,6 +33,7 @@ const client = createClient({
   baseUrl: options.baseUrl,
   token: options.token,
   store,
+  ...(options.globalLimit !== undefined && { globalLimit: options.globalLimit }),
   onWait: (event: WaitEvent) => {
     waits[event.reason] = (waits[event.reason] ?? 0) + 1;
   },

@@ -11,7 +11,12 @@ import { kyRetryOptions, Limiter, type InvalidRequestsEvent, type WaitEvent } fr
 import type { BucketRecord } from '../limiter/rules.ts';
 import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
 import { v10Judge } from '../limiter/v10/judge.ts';
-import { DEFAULT_GLOBAL_LIMIT, DEFAULT_INVALID_REQUEST_LIMIT, DEFAULT_RESET_MARGIN_MS } from '../limiter/v10/rules.ts';
+import {
+  DEFAULT_GLOBAL_LIMIT,
+  DEFAULT_GLOBAL_MARGIN_MS,
+  DEFAULT_INVALID_REQUEST_LIMIT,
+  DEFAULT_RESET_MARGIN_MS,
+} from '../limiter/v10/rules.ts';
 import { bucketKeyOf } from '../routing/classify.ts';
 import { classifyV10 } from '../routing/v10-route.ts';
 import { catalogClassifier } from '../routing/route-key.ts';
@@ -58,8 +63,10 @@ export interface ClientOptions {
   readonly onWait?: (event: WaitEvent) => void;
   /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
   readonly globalLimit?: number;
-  /** v10, V8: ms added after a window's end (and to the 1 s global window) before sending again. Default 50. */
+  /** v10, V8: ms added after a window's end before sending again. Default 50. */
   readonly resetMargin?: number;
+  /** v10, V13: ms added to the 1 s global window; each request already counts from its answer's arrival. Default 10. */
+  readonly globalMargin?: number;
   /** v10, V15: invalid requests (401, 403, non-shared 429) in 10 minutes at which nothing more is sent. Default 9000 (the service bans at 10 000). */
   readonly invalidRequestLimit?: number;
   /** v10, V15: told when the invalid-request count reaches 50 % and 80 % of `invalidRequestLimit`. */
@@ -141,6 +148,7 @@ const optionsSchema = z.strictObject({
     .max(100_000)
     .optional(),
   resetMargin: nonNegative('resetMargin').max(60_000).optional(),
+  globalMargin: nonNegative('globalMargin').max(60_000).optional(),
   invalidRequestLimit: z
     .number({ error: 'invalidRequestLimit must be a whole number' })
     .int('invalidRequestLimit must be a whole number')
@@ -218,6 +226,7 @@ class ClientCore {
         store: store.forToken(options.token, clock, {
           globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
           marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
+          globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
           invalidRequestLimit,
         }),
         judge: v10Judge(this.#timeoutMs || 15_000),

@@ -44,8 +44,10 @@ export interface SettleResult {
 export interface V10Settings {
   /** V13: requests per second per token. */
   readonly globalLimit: number;
-  /** V8, V13: margin after a window's end, and on the global window. */
+  /** V8: margin after a window's end. */
   readonly marginMs: number;
+  /** V13: margin on the 1 s global window (each request counts from its answer, see GlobalPace). */
+  readonly globalMarginMs: number;
   /** V15: invalid requests in 10 minutes at which nothing more is sent. */
   readonly invalidRequestLimit: number;
 }

@@ -13,7 +13,8 @@
  *                                      hash is unknown, in flight (V5, V6)
  *     …:hold:<local key>         string  end of a shared-scope hold (V10)
  *     …:global                   string  end of the global lock (V12)
- *     …:pace                     list  times of the last grants, at most the global limit (V13)
+ *     …:pace                     zset  id → answer time: answered requests of the last global window (V13)
+ *     …:pace-out                 zset  id → lease end: requests in flight, counted in the pace
  *     …:token-invalid            string  the token answered 401 (V16)
  *     …:gone:<resource>          string  the webhook answered 404 (V19)
  * where <bucket> is "<hash> <resource>" once the route's hash is known, else the local key.
@@ -47,6 +48,13 @@ local function live(leases)
   redis.call('ZREMRANGEBYSCORE', leases, '-inf', int(now))
   return redis.call('ZCARD', leases)
 end
+-- V13: a paced request was answered (or ended) now: it counts from now in the pace.
+local function pace_answered(ns, id)
+  if redis.call('ZREM', ns .. ':pace-out', id) == 1 then
+    redis.call('ZADD', ns .. ':pace', int(now), id)
+    redis.call('PEXPIRE', ns .. ':pace', 70000)
+  end
+end
 local function expire_bucket(bucket, at_least)
   local h = redis.call('HMGET', bucket, 'end', 'hold')
   local at = math.max((tonumber(h[1] or '0') or 0) + 10000, (tonumber(h[2] or '0') or 0) + 10000, at_least, now + 10000)
@@ -56,7 +64,7 @@ end
 
 /**
  * admit: KEYS routes, invalid · ARGV ns, local key, route, resource, exempt, lease ms, id,
- * global limit, margin ms, guard limit, now
+ * global limit, margin ms, guard limit, global margin ms, now
  * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms} | {'pace', ms}
  *   | {'refuse', 'token'} | {'refuse', 'gone'} | {'refuse', 'guard', count, ms}
  */
@@ -72,13 +80,19 @@ if invalid >= guard then
   local oldest = redis.call('ZRANGE', KEYS[2], invalid - guard, invalid - guard, 'WITHSCORES')
   return {'refuse', 'guard', invalid, int(math.max(0, tonumber(oldest[2]) + INVALID_WINDOW - now))}
 end
-local pace = ns .. ':pace'
+local pace, pace_out = ns .. ':pace', ns .. ':pace-out'
 if not exempt then
   local global_until = tonumber(redis.call('GET', ns .. ':global') or '')
   if global_until and global_until > now then return {'global', int(global_until - now)} end
-  if redis.call('LLEN', pace) >= global_limit then
-    local wait = tonumber(redis.call('LINDEX', pace, 0)) + 1000 + margin - now
-    if wait > 0 then return {'pace', int(wait)} end
+  -- V13: a request counts from its grant while in flight, from its answer once answered.
+  local window = 1000 + tonumber(ARGV[11])
+  redis.call('ZREMRANGEBYSCORE', pace, '-inf', int(now - window))
+  redis.call('ZREMRANGEBYSCORE', pace_out, '-inf', int(now))
+  if redis.call('ZCARD', pace) + redis.call('ZCARD', pace_out) >= global_limit then
+    local oldest = redis.call('ZRANGE', pace, 0, 0, 'WITHSCORES')
+    local wait = window
+    if oldest[2] then wait = math.max(1, tonumber(oldest[2]) + window - now) end
+    return {'pace', int(wait)}
   end
 end
 local route_hold = tonumber(redis.call('GET', ns .. ':hold:' .. key) or '')
@@ -98,9 +112,8 @@ local function grant(counted, reset, first_contact)
   end
   if redis.call('EXISTS', bucket) == 1 then expire_bucket(bucket, now + lease_ms) end
   if not exempt then
-    redis.call('RPUSH', pace, int(now))
-    redis.call('LTRIM', pace, -global_limit, -1)
-    redis.call('PEXPIRE', pace, int(1000 + margin + 1000))
+    redis.call('ZADD', pace_out, int(now + lease_ms), id)
+    redis.call('PEXPIRE', pace_out, int(lease_ms + 1000))
   end
   return {'grant', counted, int(reset), id, eff}
 end
@@ -166,6 +179,7 @@ if hold_route then
   local current = tonumber(redis.call('GET', hold_key) or '') or 0
   if now + hold_route > current then redis.call('SET', hold_key, int(now + hold_route), 'PX', int(hold_route + 1000)) end
 end
+pace_answered(ns, id)
 if source == '' then source = effective(ns, key, route, resource) end
 -- V7: a new hash remaps the route; the reservation moves to the bucket it names.
 if hash ~= '' then redis.call('HSET', KEYS[1], route, hash) end
@@ -233,6 +247,8 @@ local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4],
 if source == '' then source = effective(ns, key, route, resource) end
 local removed = redis.call('ZREM', ns .. ':l:' .. source, id)
 redis.call('ZREM', ns .. ':fc:' .. (resource == '' and '-' or resource), id)
+-- Never sent (give back): its place in the pace comes back; else it counts from now.
+if ARGV[7] == '1' then redis.call('ZREM', ns .. ':pace-out', id) else pace_answered(ns, id) end
 if removed == 1 and ARGV[7] == '1' and ARGV[8] == '1' then
   local bucket = ns .. ':b:' .. source
   local window = redis.call('HGET', bucket, 'wid')

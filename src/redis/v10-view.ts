@@ -92,6 +92,7 @@ export class RedisV10View implements BucketStore<V10Update> {
           String(this.#settings.globalLimit),
           String(this.#settings.marginMs),
           String(this.#settings.invalidRequestLimit),
+          String(this.#settings.globalMarginMs),
         );
         return parseAdmission(reply, resource, this.#settings.invalidRequestLimit);
       },

@@ -16,7 +16,7 @@ import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { connectedStore, redisStoresForFile } from '../support/redis.ts';
 
-const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, invalidRequestLimit: 100 };
+const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
 const PUT_REACTION = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
 const DELETE_REACTION = 'DELETE /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
 const ON_OTHER_CHANNEL = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/2';
@@ -175,13 +175,28 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
   it('V13: at most N requests per token in any second plus the margin; exempt routes are not counted', async () => {
     const { view: v } = await view('Bot pace', { ...SETTINGS, globalLimit: 3 });
     const keys = [1, 2, 3, 4].map((channel) => `GET /channels/:id channels/${channel}`);
-    for (const key of keys.slice(0, 3)) await grant(v, key);
+    const granted = [];
+    for (const key of keys.slice(0, 3)) granted.push([key, await grant(v, key)] as const);
     expect(await kind(v, WEBHOOK)).toBe('grant');
+    // In flight, the three hold their places: the wait is a window, then it is checked again.
+    expect(await v.admit(keys[3]!)).toEqual({ kind: 'global', ms: 1050, pace: true });
+    clock.set(clock.now() + 200);
+    for (const [key, reservation] of granted)
+      await v.settle(key, reservation, { limit: 5, remaining: 4, windowLeftMs: 5000 });
+    // Each counts from its answer (200 ms after it left): a place frees up a window after that.
     expect(await v.admit(keys[3]!)).toEqual({ kind: 'global', ms: 1050, pace: true });
     clock.set(clock.now() + 1049);
     expect(await kind(v, keys[3]!)).toBe('global');
     clock.set(clock.now() + 1);
     expect(await kind(v, keys[3]!)).toBe('grant');
+  });
+
+  it('V13: a request never sent gives its place in the pace back', async () => {
+    const { view: v } = await view('Bot pace back', { ...SETTINGS, globalLimit: 1 });
+    const held = await grant(v, CREATE);
+    expect(await kind(v, 'GET /channels/:id channels/9')).toBe('global');
+    await v.giveBack(CREATE, held);
+    expect(await kind(v, 'GET /channels/:id channels/9')).toBe('grant');
   });
 
   it('V14: a route that answered without headers has no per-route limit', async () => {
@@ -291,8 +306,15 @@ describe('v10 on Redis: what processes (stores) on one token share', () => {
     const b = second.forToken('Bot pace', clock, settings);
     const other = second.forToken('Bot other', clock, settings);
     expect((await a.admit('GET /channels/:id channels/1')).kind).toBe('grant');
-    expect((await b.admit('GET /channels/:id channels/2')).kind).toBe('grant');
+    const fromB = await b.admit('GET /channels/:id channels/2');
+    expect(fromB.kind).toBe('grant');
     expect(await a.admit('GET /channels/:id channels/3')).toMatchObject({ kind: 'global', pace: true });
+    // Answered in the other process: it counts from its answer there.
+    clock.set(clock.now() + 300);
+    if (fromB.kind === 'grant')
+      await b.settle('GET /channels/:id channels/2', fromB.reservation, { limit: 5, remaining: 4, windowLeftMs: 5000 });
+    expect(await a.admit('GET /channels/:id channels/3')).toEqual({ kind: 'global', ms: 1050, pace: true });
+    clock.set(clock.now() - 300);
     expect((await other.admit('GET /channels/:id channels/3')).kind).toBe('grant');
     await b.lockGlobal(5000);
     clock.set(clock.now() + 2000);

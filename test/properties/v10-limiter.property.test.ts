@@ -68,7 +68,7 @@ async function run(
   );
   const limiter = new Limiter({
     clock,
-    store: target.store.forToken(token, clock, { globalLimit, marginMs: 50, invalidRequestLimit: 9000 }),
+    store: target.store.forToken(token, clock, { globalLimit, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 }),
     judge: v10Judge(1000, () => clock.now()),
     sharedBuckets: true,
     transportRetries: 0,

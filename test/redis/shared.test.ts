@@ -107,6 +107,44 @@ describe('several Node processes on one Redis', () => {
   }, 60_000);
 });
 
+describe('v10: several Node processes on one Redis', () => {
+  it('share hashes, buckets and the global pace: zero 429s, no global 429, the pace held across processes', async () => {
+    const service = await new ReferenceService({
+      api: 'v10',
+      defaultLimit: { limit: 5, windowMs: 1000 },
+      global: { limit: 20, windowMs: 1000 },
+    }).start();
+    cleanups.push(() => service.stop());
+    const prefix = testPrefix('v10-processes');
+    const workers = Array.from({ length: 4 }, () => {
+      const child = spawn(
+        process.execPath,
+        [
+          'scripts/redis-worker.ts',
+          JSON.stringify({ baseUrl: service.baseUrl, redisUrl: REDIS_URL, prefix, token: TOKEN, requests: 15, concurrency: 6, buckets: ['1', '2', '3', '4', '5', '6'], waitForGo: true, globalLimit: 20 }),
+        ],
+        { cwd: root },
+      );
+      cleanups.push(() => {
+        child.kill();
+      });
+      return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+    });
+    for (const { lines } of workers) expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+    for (const { child } of workers) child.stdin.write('go\n');
+    const reports = await Promise.all(
+      workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[] }),
+    );
+    for (const report of reports) expect(report).toMatchObject({ completed: 15, failures: [] });
+    const first = service.requests[0]!.at;
+    expect(service.requests.filter((request) => request.status === 429).map((request) => ({ ...request, at: request.at - first }))).toEqual([]);
+    // 60 requests at 20 per second over four processes: the pace is one, so at least 2 s.
+    const times = service.requests.map((request) => request.at);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2000);
+    for (let i = 20; i < times.length; i++) expect(times[i]! - times[i - 20]!, `request ${i}`).toBeGreaterThanOrEqual(1000);
+  }, 60_000);
+});
+
 describe('Redis faults', () => {
   it('Redis unreachable at start: a clear error, and no request is sent', async () => {
     const port = await freePort();

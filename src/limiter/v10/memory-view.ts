@@ -46,13 +46,15 @@ export class MemoryV10View implements BucketStore<V10Update> {
   readonly #pace: GlobalPace;
   #globalUntil = 0;
   #tokenInvalid = false;
+  /** Names paced reservations (V13) for their answer. */
+  #nextPaceId = 0;
   #nextShedAt: number;
 
   constructor(clock: Clock, settings: V10Settings, invalid: InvalidRequestLog) {
     this.#clock = clock;
     this.#settings = settings;
     this.#invalid = invalid;
-    this.#pace = new GlobalPace(settings.globalLimit, settings.marginMs);
+    this.#pace = new GlobalPace(settings.globalLimit, settings.globalMarginMs);
     this.#nextShedAt = clock.now() + SHED_INTERVAL_MS;
   }
 
@@ -107,10 +109,17 @@ export class MemoryV10View implements BucketStore<V10Update> {
       this.#firstContacts.get(resource) ?? 0,
     );
     if (decision.kind !== 'grant') return decision;
-    if (!exempt) this.#pace.record(now);
+    let id: string | undefined;
+    if (!exempt) {
+      id = String(++this.#nextPaceId);
+      this.#pace.record(id, now);
+    }
     const firstContact = decision.reservation.firstContact === true && effective === key;
     if (firstContact) this.#firstContacts.set(resource, (this.#firstContacts.get(resource) ?? 0) + 1);
-    return { kind: 'grant', reservation: { ...decision.reservation, firstContact, bucket: effective } };
+    return {
+      kind: 'grant',
+      reservation: { ...decision.reservation, firstContact, bucket: effective, ...(id !== undefined && { id }) },
+    };
   }
 
   #endFirstContact(bucketKey: string, reservation: Reservation): void {
@@ -134,6 +143,7 @@ export class MemoryV10View implements BucketStore<V10Update> {
       this.#routeHolds.set(bucketKey, Math.max(this.#routeHolds.get(bucketKey) ?? 0, now + update.holdRouteMs));
     }
     this.#endFirstContact(bucketKey, reservation);
+    if (reservation.id !== undefined) this.#pace.answered(reservation.id, now);
     const source = reservation.bucket ?? this.#effective(bucketKey);
     // V7: a new hash remaps the route; the reservation moves to the bucket it names.
     if (update.hash !== undefined) this.#routes.set(route, update.hash);
@@ -148,11 +158,13 @@ export class MemoryV10View implements BucketStore<V10Update> {
 
   release(bucketKey: string, reservation: Reservation): void {
     this.#endFirstContact(bucketKey, reservation);
+    if (reservation.id !== undefined) this.#pace.answered(reservation.id, this.#clock.now());
     releaseV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)));
   }
 
   giveBack(bucketKey: string, reservation: Reservation): void {
     this.#endFirstContact(bucketKey, reservation);
+    if (reservation.id !== undefined) this.#pace.forget(reservation.id);
     giveBackV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)), reservation);
   }
 

@@ -24,6 +24,11 @@ export const DEFAULT_RESET_MARGIN_MS = 50;
 export const DEFAULT_GLOBAL_LIMIT = 50;
 /** V13: the global window the pace is kept over (plus the margin). */
 export const GLOBAL_WINDOW_MS = 1000;
+/**
+ * V13: default margin on the global window. Small, because the pace already counts each request
+ * from its answer's arrival, after the service counted it: one round trip of margin is built in.
+ */
+export const DEFAULT_GLOBAL_MARGIN_MS = 10;
 /** V15: the invalid-request window (§7: 10,000 per 10 minutes bans the IP). */
 export const INVALID_WINDOW_MS = 10 * 60 * 1000;
 export const SERVICE_INVALID_LIMIT = 10_000;
