@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `tollgate-reference-service`: the reference service from the command line.
- *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000 [--dialect discord] [--quiet]
+ *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000 [--api v10] [--dialect discord] [--quiet]
  * Prints the base URL, then (unless --quiet) one line per second with requests and 429s; Ctrl-C stops it.
  */
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     window: { type: 'string', default: '1000' },
     'global-limit': { type: 'string', default: '50' },
     'global-window': { type: 'string', default: '1000' },
+    api: { type: 'string', default: 'v6' },
     dialect: { type: 'string', default: 'spec' },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -22,7 +23,7 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--dialect spec|discord] [--quiet]',
+    'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--api v6|v10] [--dialect spec|discord] [--quiet]',
   );
   process.exit(0);
 }
@@ -32,6 +33,11 @@ if (values.dialect !== 'spec' && values.dialect !== 'discord') {
   process.exit(2);
 }
 const dialect = values.dialect;
+if (values.api !== 'v6' && values.api !== 'v10') {
+  console.error(`--api must be v6 or v10, got ${values.api}`);
+  process.exit(2);
+}
+const api = values.api;
 
 const number = (name: 'port' | 'limit' | 'window' | 'global-limit' | 'global-window'): number => {
   const value = Number(values[name]);
@@ -47,6 +53,7 @@ const service = await new ReferenceService({
   defaultLimit: { limit: number('limit'), windowMs: number('window') },
   global: { limit: number('global-limit'), windowMs: number('global-window') },
   dialect,
+  api,
 }).start();
 console.log(`reference service listening: ${service.baseUrl}`);
 
