@@ -34,16 +34,16 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.get', method: 'GET', summary: 'Get Channel' },
-        { name: 'channels.edit', method: 'PATCH', summary: 'Modify Channel', body: 'required' },
+        { name: 'channels.get', types: { result: 'RESTGetAPIChannelResult' }, method: 'GET', summary: 'Get Channel' },
+        { name: 'channels.edit', types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' }, method: 'PATCH', summary: 'Modify Channel', body: 'required' },
         {
-          name: 'channels.replace',
+          name: 'channels.replace', types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' },
           method: 'PUT',
           summary: 'Modify Channel (PUT form)',
           body: 'required',
           deprecated: 'The service documents PATCH for Modify Channel; use `channels.edit`.',
         },
-        { name: 'channels.delete', method: 'DELETE', summary: 'Delete/Close Channel' },
+        { name: 'channels.delete', types: { result: 'RESTDeleteAPIChannelResult' }, method: 'DELETE', summary: 'Delete/Close Channel' },
       ],
     },
     {
@@ -52,8 +52,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/invites',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.invites.list', method: 'GET', summary: 'Get Channel Invites' },
-        { name: 'channels.invites.create', method: 'POST', summary: 'Create Channel Invite', body: 'optional' },
+        { name: 'channels.invites.list', types: { result: 'RESTGetAPIChannelInvitesResult' }, method: 'GET', summary: 'Get Channel Invites' },
+        { name: 'channels.invites.create', types: { body: 'RESTPostAPIChannelInviteJSONBody', result: 'RESTPostAPIChannelInviteResult' }, method: 'POST', summary: 'Create Channel Invite', body: 'optional' },
       ],
     },
     {
@@ -63,13 +63,13 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         {
-          name: 'channels.messages.list',
+          name: 'channels.messages.list', types: { query: 'RESTGetAPIChannelMessagesQuery', result: 'RESTGetAPIChannelMessagesResult' },
           method: 'GET',
           summary: 'Get Channel Messages',
           query: ['limit', 'around', 'before', 'after'],
         },
         {
-          name: 'channels.messages.create',
+          name: 'channels.messages.create', types: { body: 'RESTPostAPIChannelMessageJSONBody', result: 'RESTPostAPIChannelMessageResult' },
           method: 'POST',
           summary: 'Create Message',
           body: 'required',
@@ -85,7 +85,7 @@ export const catalog: Catalog = {
       aliases: ['/channels/{channel_id}/messages/bulk_delete'],
       note: 'The service also accepts the older alias `bulk_delete`; both share the bucket.',
       operations: [
-        { name: 'channels.messages.bulkDelete', method: 'POST', summary: 'Bulk Delete Messages', body: 'required' },
+        { name: 'channels.messages.bulkDelete', types: { body: 'RESTPostAPIChannelMessagesBulkDeleteJSONBody', result: 'RESTPostAPIChannelMessagesBulkDeleteResult' }, method: 'POST', summary: 'Bulk Delete Messages', body: 'required' },
       ],
     },
     {
@@ -96,9 +96,9 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
       operations: [
-        { name: 'channels.messages.get', method: 'GET', summary: 'Get Channel Message' },
-        { name: 'channels.messages.edit', method: 'PATCH', summary: 'Edit Message', body: 'required' },
-        { name: 'channels.messages.delete', method: 'DELETE', summary: 'Delete Message' },
+        { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message' },
+        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required' },
+        { name: 'channels.messages.delete', types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message' },
       ],
     },
     {
@@ -116,7 +116,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/{message_id}/reactions',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.messages.reactions.deleteAll', method: 'DELETE', summary: 'Delete All Reactions' },
+        { name: 'channels.messages.reactions.deleteAll', types: { result: 'RESTDeleteAPIChannelAllMessageReactionsResult' }, method: 'DELETE', summary: 'Delete All Reactions' },
       ],
     },
     {
@@ -126,16 +126,16 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       note: 'One key covers four paths, including the list path that has no user segment.',
       operations: [
-        { name: 'channels.messages.reactions.create', method: 'PUT', summary: 'Create Reaction' },
-        { name: 'channels.messages.reactions.deleteOwn', method: 'DELETE', summary: 'Delete Own Reaction' },
+        { name: 'channels.messages.reactions.create', types: { result: 'RESTPutAPIChannelMessageReactionResult' }, method: 'PUT', summary: 'Create Reaction' },
+        { name: 'channels.messages.reactions.deleteOwn', types: { result: 'RESTDeleteAPIChannelMessageOwnReactionResult' }, method: 'DELETE', summary: 'Delete Own Reaction' },
         {
-          name: 'channels.messages.reactions.deleteUser',
+          name: 'channels.messages.reactions.deleteUser', types: { result: 'RESTDeleteAPIChannelMessageUserReactionResult' },
           method: 'DELETE',
           path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}',
           summary: 'Delete User Reaction',
         },
         {
-          name: 'channels.messages.reactions.list',
+          name: 'channels.messages.reactions.list', types: { query: 'RESTGetAPIChannelMessageReactionUsersQuery', result: 'RESTGetAPIChannelMessageReactionUsersResult' },
           method: 'GET',
           path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}',
           summary: 'Get Reactions',
@@ -149,8 +149,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/permissions/{overwrite_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.permissions.edit', method: 'PUT', summary: 'Edit Channel Permissions', body: 'required' },
-        { name: 'channels.permissions.delete', method: 'DELETE', summary: 'Delete Channel Permission' },
+        { name: 'channels.permissions.edit', types: { body: 'RESTPutAPIChannelPermissionJSONBody', result: 'RESTPutAPIChannelPermissionResult' }, method: 'PUT', summary: 'Edit Channel Permissions', body: 'required' },
+        { name: 'channels.permissions.delete', types: { result: 'RESTDeleteAPIChannelPermissionResult' }, method: 'DELETE', summary: 'Delete Channel Permission' },
       ],
     },
     {
@@ -158,7 +158,7 @@ export const catalog: Catalog = {
       major: 'channel_id',
       path: '/channels/{channel_id}/pins',
       pathSource: 'spec',
-      operations: [{ name: 'channels.pins.list', method: 'GET', summary: 'Get Pinned Messages' }],
+      operations: [{ name: 'channels.pins.list', types: { result: 'RESTGetAPIChannelPinsResult' }, method: 'GET', summary: 'Get Pinned Messages' }],
     },
     {
       key: 'ChannelsIdPinsMessageId',
@@ -166,8 +166,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/pins/{message_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.pins.add', method: 'PUT', summary: 'Add Pinned Channel Message' },
-        { name: 'channels.pins.remove', method: 'DELETE', summary: 'Delete Pinned Channel Message' },
+        { name: 'channels.pins.add', types: { result: 'RESTPutAPIChannelPinResult' }, method: 'PUT', summary: 'Add Pinned Channel Message' },
+        { name: 'channels.pins.remove', types: { result: 'RESTDeleteAPIChannelPinResult' }, method: 'DELETE', summary: 'Delete Pinned Channel Message' },
       ],
     },
     {
@@ -175,7 +175,7 @@ export const catalog: Catalog = {
       major: 'channel_id',
       path: '/channels/{channel_id}/typing',
       pathSource: 'spec',
-      operations: [{ name: 'channels.typing.trigger', method: 'POST', summary: 'Trigger Typing Indicator' }],
+      operations: [{ name: 'channels.typing.trigger', types: { result: 'RESTPostAPIChannelTypingResult' }, method: 'POST', summary: 'Trigger Typing Indicator' }],
     },
     {
       key: 'ChannelsIdWebhooks',
@@ -183,8 +183,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/webhooks',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.webhooks.list', method: 'GET', summary: 'Get Channel Webhooks' },
-        { name: 'channels.webhooks.create', method: 'POST', summary: 'Create Webhook', body: 'required' },
+        { name: 'channels.webhooks.list', types: { result: 'RESTGetAPIChannelWebhooksResult' }, method: 'GET', summary: 'Get Channel Webhooks' },
+        { name: 'channels.webhooks.create', types: { body: 'RESTPostAPIChannelWebhookJSONBody', result: 'RESTPostAPIChannelWebhookResult' }, method: 'POST', summary: 'Create Webhook', body: 'required' },
       ],
     },
     {
@@ -211,9 +211,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.get', method: 'GET', summary: 'Get Guild' },
-        { name: 'guilds.edit', method: 'PATCH', summary: 'Modify Guild', body: 'required' },
-        { name: 'guilds.delete', method: 'DELETE', summary: 'Delete Guild' },
+        { name: 'guilds.get', types: { result: 'RESTGetAPIGuildResult' }, method: 'GET', summary: 'Get Guild' },
+        { name: 'guilds.edit', types: { body: 'RESTPatchAPIGuildJSONBody', result: 'RESTPatchAPIGuildResult' }, method: 'PATCH', summary: 'Modify Guild', body: 'required' },
+        { name: 'guilds.delete', types: { result: 'RESTDeleteAPIGuildResult' }, method: 'DELETE', summary: 'Delete Guild' },
       ],
     },
     {
@@ -221,7 +221,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/bans',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.bans.list', method: 'GET', summary: 'Get Guild Bans' }],
+      operations: [{ name: 'guilds.bans.list', types: { result: 'RESTGetAPIGuildBansResult' }, method: 'GET', summary: 'Get Guild Bans' }],
     },
     {
       key: 'GuildsIdBansUserId',
@@ -230,12 +230,12 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         {
-          name: 'guilds.bans.create',
+          name: 'guilds.bans.create', types: { result: 'RESTPutAPIGuildBanResult' },
           method: 'PUT',
           summary: 'Create Guild Ban',
           query: ['delete-message-days', 'reason'],
         },
-        { name: 'guilds.bans.remove', method: 'DELETE', summary: 'Remove Guild Ban' },
+        { name: 'guilds.bans.remove', types: { result: 'RESTDeleteAPIGuildBanResult' }, method: 'DELETE', summary: 'Remove Guild Ban' },
       ],
     },
     {
@@ -246,16 +246,16 @@ export const catalog: Catalog = {
       aliases: ['/guilds/{guild_id}/channels'],
       note: "The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.",
       operations: [
-        { name: 'guilds.channels.list', method: 'GET', path: '/guilds/{guild_id}/channels', summary: 'Get Guild Channels' },
+        { name: 'guilds.channels.list', types: { result: 'RESTGetAPIGuildChannelsResult' }, method: 'GET', path: '/guilds/{guild_id}/channels', summary: 'Get Guild Channels' },
         {
-          name: 'guilds.channels.create',
+          name: 'guilds.channels.create', types: { body: 'RESTPostAPIGuildChannelJSONBody', result: 'RESTPostAPIGuildChannelResult' },
           method: 'POST',
           path: '/guilds/{guild_id}/channels',
           summary: 'Create Guild Channel',
           body: 'required',
         },
         {
-          name: 'guilds.channels.editPositions',
+          name: 'guilds.channels.editPositions', types: { body: 'RESTPatchAPIGuildChannelPositionsJSONBody', result: 'RESTPatchAPIGuildChannelPositionsResult' },
           method: 'PATCH',
           path: '/guilds/{guild_id}/channels',
           summary: 'Modify Guild Channel Positions',
@@ -269,8 +269,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/embed',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.embed.get', method: 'GET', summary: 'Get Guild Embed' },
-        { name: 'guilds.embed.edit', method: 'PATCH', summary: 'Modify Guild Embed', body: 'required' },
+        { name: 'guilds.embed.get', types: { from: 'v6', result: 'RESTGetAPIGuildWidgetResult' }, method: 'GET', summary: 'Get Guild Embed' },
+        { name: 'guilds.embed.edit', types: { from: 'v6', body: 'RESTPatchAPIGuildWidgetJSONBody', result: 'RESTPatchAPIGuildWidgetResult' }, method: 'PATCH', summary: 'Modify Guild Embed', body: 'required' },
       ],
     },
     {
@@ -279,8 +279,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/emojis',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.emojis.list', method: 'GET', summary: 'List Guild Emojis' },
-        { name: 'guilds.emojis.create', method: 'POST', summary: 'Create Guild Emoji', body: 'required' },
+        { name: 'guilds.emojis.list', types: { result: 'RESTGetAPIGuildEmojisResult' }, method: 'GET', summary: 'List Guild Emojis' },
+        { name: 'guilds.emojis.create', types: { body: 'RESTPostAPIGuildEmojiJSONBody', result: 'RESTPostAPIGuildEmojiResult' }, method: 'POST', summary: 'Create Guild Emoji', body: 'required' },
       ],
     },
     {
@@ -289,9 +289,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/emojis/{emoji_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.emojis.get', method: 'GET', summary: 'Get Guild Emoji' },
-        { name: 'guilds.emojis.edit', method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required' },
-        { name: 'guilds.emojis.delete', method: 'DELETE', summary: 'Delete Guild Emoji' },
+        { name: 'guilds.emojis.get', types: { result: 'RESTGetAPIGuildEmojiResult' }, method: 'GET', summary: 'Get Guild Emoji' },
+        { name: 'guilds.emojis.edit', types: { body: 'RESTPatchAPIGuildEmojiJSONBody', result: 'RESTPatchAPIGuildEmojiResult' }, method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required' },
+        { name: 'guilds.emojis.delete', types: { result: 'RESTDeleteAPIGuildEmojiResult' }, method: 'DELETE', summary: 'Delete Guild Emoji' },
       ],
     },
     {
@@ -300,8 +300,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/integrations',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.integrations.list', method: 'GET', summary: 'Get Guild Integrations' },
-        { name: 'guilds.integrations.create', method: 'POST', summary: 'Create Guild Integration', body: 'required' },
+        { name: 'guilds.integrations.list', types: { result: 'RESTGetAPIGuildIntegrationsResult' }, method: 'GET', summary: 'Get Guild Integrations' },
+        { name: 'guilds.integrations.create', types: { from: 'v6', body: 'RESTPostAPIGuildIntegrationJSONBody', result: 'RESTPostAPIGuildIntegrationResult' }, method: 'POST', summary: 'Create Guild Integration', body: 'required' },
       ],
     },
     {
@@ -310,8 +310,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/integrations/{integration_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.integrations.edit', method: 'PATCH', summary: 'Modify Guild Integration', body: 'required' },
-        { name: 'guilds.integrations.delete', method: 'DELETE', summary: 'Delete Guild Integration' },
+        { name: 'guilds.integrations.edit', types: { from: 'v6', body: 'RESTPatchAPIGuildIntegrationJSONBody', result: 'RESTPatchAPIGuildIntegrationResult' }, method: 'PATCH', summary: 'Modify Guild Integration', body: 'required' },
+        { name: 'guilds.integrations.delete', types: { result: 'RESTDeleteAPIGuildIntegrationResult' }, method: 'DELETE', summary: 'Delete Guild Integration' },
       ],
     },
     {
@@ -319,14 +319,14 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/integrations/{integration_id}/sync',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.integrations.sync', method: 'POST', summary: 'Sync Guild Integration' }],
+      operations: [{ name: 'guilds.integrations.sync', types: { from: 'v6', result: 'RESTPostAPIGuildIntegrationSyncResult' }, method: 'POST', summary: 'Sync Guild Integration' }],
     },
     {
       key: 'GuildsIdInvites',
       major: 'guild_id',
       path: '/guilds/{guild_id}/invites',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.invites.list', method: 'GET', summary: 'Get Guild Invites' }],
+      operations: [{ name: 'guilds.invites.list', types: { result: 'RESTGetAPIGuildInvitesResult' }, method: 'GET', summary: 'Get Guild Invites' }],
     },
     {
       key: 'GuildsIdMembers',
@@ -334,7 +334,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.list', method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'] },
+        { name: 'guilds.members.list', types: { query: 'RESTGetAPIGuildMembersQuery', result: 'RESTGetAPIGuildMembersResult' }, method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'] },
       ],
     },
     {
@@ -343,10 +343,10 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/{user_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.get', method: 'GET', summary: 'Get Guild Member' },
-        { name: 'guilds.members.add', method: 'PUT', summary: 'Add Guild Member', body: 'required' },
-        { name: 'guilds.members.edit', method: 'PATCH', summary: 'Modify Guild Member', body: 'required' },
-        { name: 'guilds.members.remove', method: 'DELETE', summary: 'Remove Guild Member' },
+        { name: 'guilds.members.get', types: { result: 'RESTGetAPIGuildMemberResult' }, method: 'GET', summary: 'Get Guild Member' },
+        { name: 'guilds.members.add', types: { body: 'RESTPutAPIGuildMemberJSONBody', result: 'RESTPutAPIGuildMemberResult' }, method: 'PUT', summary: 'Add Guild Member', body: 'required' },
+        { name: 'guilds.members.edit', types: { body: 'RESTPatchAPIGuildMemberJSONBody', result: 'RESTPatchAPIGuildMemberResult' }, method: 'PATCH', summary: 'Modify Guild Member', body: 'required' },
+        { name: 'guilds.members.remove', types: { result: 'RESTDeleteAPIGuildMemberResult' }, method: 'DELETE', summary: 'Remove Guild Member' },
       ],
     },
     {
@@ -355,8 +355,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.roles.add', method: 'PUT', summary: 'Add Guild Member Role' },
-        { name: 'guilds.members.roles.remove', method: 'DELETE', summary: 'Remove Guild Member Role' },
+        { name: 'guilds.members.roles.add', types: { result: 'RESTPutAPIGuildMemberRoleResult' }, method: 'PUT', summary: 'Add Guild Member Role' },
+        { name: 'guilds.members.roles.remove', types: { result: 'RESTDeleteAPIGuildMemberRoleResult' }, method: 'DELETE', summary: 'Remove Guild Member Role' },
       ],
     },
     {
@@ -365,7 +365,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/@me/nick',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.me.nick.edit', method: 'PATCH', summary: 'Modify Current User Nick', body: 'required' },
+        { name: 'guilds.members.me.nick.edit', types: { body: 'RESTPatchAPICurrentGuildMemberNicknameJSONBody', result: 'RESTPatchAPICurrentGuildMemberNicknameResult' }, method: 'PATCH', summary: 'Modify Current User Nick', body: 'required' },
       ],
     },
     {
@@ -390,8 +390,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/prune',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.prune.count', method: 'GET', summary: 'Get Guild Prune Count', query: ['days'] },
-        { name: 'guilds.prune.begin', method: 'POST', summary: 'Begin Guild Prune', query: ['days'] },
+        { name: 'guilds.prune.count', types: { query: 'RESTGetAPIGuildPruneCountQuery', result: 'RESTGetAPIGuildPruneCountResult' }, method: 'GET', summary: 'Get Guild Prune Count', query: ['days'] },
+        { name: 'guilds.prune.begin', types: { result: 'RESTPostAPIGuildPruneResult' }, method: 'POST', summary: 'Begin Guild Prune', query: ['days'] },
       ],
     },
     {
@@ -399,7 +399,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/regions',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.regions.list', method: 'GET', summary: 'Get Guild Voice Regions' }],
+      operations: [{ name: 'guilds.regions.list', types: { result: 'RESTGetAPIGuildVoiceRegionsResult' }, method: 'GET', summary: 'Get Guild Voice Regions' }],
     },
     {
       key: 'GuildsIdRoles',
@@ -407,9 +407,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/roles',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.roles.list', method: 'GET', summary: 'Get Guild Roles' },
-        { name: 'guilds.roles.create', method: 'POST', summary: 'Create Guild Role', body: 'optional' },
-        { name: 'guilds.roles.editPositions', method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required' },
+        { name: 'guilds.roles.list', types: { result: 'RESTGetAPIGuildRolesResult' }, method: 'GET', summary: 'Get Guild Roles' },
+        { name: 'guilds.roles.create', types: { body: 'RESTPostAPIGuildRoleJSONBody', result: 'RESTPostAPIGuildRoleResult' }, method: 'POST', summary: 'Create Guild Role', body: 'optional' },
+        { name: 'guilds.roles.editPositions', types: { body: 'RESTPatchAPIGuildRolePositionsJSONBody', result: 'RESTPatchAPIGuildRolePositionsResult' }, method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required' },
       ],
     },
     {
@@ -418,8 +418,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.roles.edit', method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
-        { name: 'guilds.roles.delete', method: 'DELETE', summary: 'Delete Guild Role' },
+        { name: 'guilds.roles.edit', types: { body: 'RESTPatchAPIGuildRoleJSONBody', result: 'RESTPatchAPIGuildRoleResult' }, method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
+        { name: 'guilds.roles.delete', types: { result: 'RESTDeleteAPIGuildRoleResult' }, method: 'DELETE', summary: 'Delete Guild Role' },
       ],
     },
     {
@@ -427,7 +427,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/webhooks',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.webhooks.list', method: 'GET', summary: 'Get Guild Webhooks' }],
+      operations: [{ name: 'guilds.webhooks.list', types: { result: 'RESTGetAPIGuildWebhooksResult' }, method: 'GET', summary: 'Get Guild Webhooks' }],
     },
 
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
@@ -436,21 +436,21 @@ export const catalog: Catalog = {
       major: null,
       path: '/gateway',
       pathSource: 'spec',
-      operations: [{ name: 'gateway.get', method: 'GET', summary: 'Get Gateway' }],
+      operations: [{ name: 'gateway.get', types: { result: 'RESTGetAPIGatewayResult' }, method: 'GET', summary: 'Get Gateway' }],
     },
     {
       key: 'GatewayBot',
       major: null,
       path: '/gateway/bot',
       pathSource: 'spec',
-      operations: [{ name: 'gateway.bot.get', method: 'GET', summary: 'Get Gateway Bot' }],
+      operations: [{ name: 'gateway.bot.get', types: { result: 'RESTGetAPIGatewayBotResult' }, method: 'GET', summary: 'Get Gateway Bot' }],
     },
     {
       key: 'Guilds',
       major: null,
       path: '/guilds',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.create', method: 'POST', summary: 'Create Guild', body: 'required' }],
+      operations: [{ name: 'guilds.create', types: { body: 'RESTPostAPIGuildsJSONBody', result: 'RESTPostAPIGuildsResult' }, method: 'POST', summary: 'Create Guild', body: 'required' }],
     },
     {
       key: 'InvitesCode',
@@ -458,8 +458,8 @@ export const catalog: Catalog = {
       path: '/invites/{code}',
       pathSource: 'spec',
       operations: [
-        { name: 'invites.get', method: 'GET', summary: 'Get Invite', query: ['with_counts'] },
-        { name: 'invites.delete', method: 'DELETE', summary: 'Delete Invite' },
+        { name: 'invites.get', types: { query: 'RESTGetAPIInviteQuery', result: 'RESTGetAPIInviteResult' }, method: 'GET', summary: 'Get Invite', query: ['with_counts'] },
+        { name: 'invites.delete', types: { result: 'RESTDeleteAPIInviteResult' }, method: 'DELETE', summary: 'Delete Invite' },
       ],
     },
     {
@@ -467,7 +467,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/users/{user_id}',
       pathSource: 'spec',
-      operations: [{ name: 'users.get', method: 'GET', summary: 'Get User' }],
+      operations: [{ name: 'users.get', types: { result: 'RESTGetAPIUserResult' }, method: 'GET', summary: 'Get User' }],
     },
     {
       key: 'UsersMe',
@@ -475,8 +475,8 @@ export const catalog: Catalog = {
       path: '/users/@me',
       pathSource: 'spec',
       operations: [
-        { name: 'users.me.get', method: 'GET', summary: 'Get Current User' },
-        { name: 'users.me.edit', method: 'PATCH', summary: 'Modify Current User', body: 'required' },
+        { name: 'users.me.get', types: { result: 'RESTGetAPICurrentUserResult' }, method: 'GET', summary: 'Get Current User' },
+        { name: 'users.me.edit', types: { body: 'RESTPatchAPICurrentUserJSONBody', result: 'RESTPatchAPICurrentUserResult' }, method: 'PATCH', summary: 'Modify Current User', body: 'required' },
       ],
     },
     {
@@ -486,7 +486,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'users.me.channels.list', method: 'GET', summary: 'Get User DMs' },
-        { name: 'users.me.channels.create', method: 'POST', summary: 'Create DM', body: 'required' },
+        { name: 'users.me.channels.create', types: { body: 'RESTPostAPICurrentUserCreateDMChannelJSONBody', result: 'RESTPostAPICurrentUserCreateDMChannelResult' }, method: 'POST', summary: 'Create DM', body: 'required' },
       ],
     },
     {
@@ -495,7 +495,7 @@ export const catalog: Catalog = {
       path: '/users/@me/connections',
       pathSource: 'documented',
       note: 'The spec does not show this path; it is the documented Get User Connections endpoint.',
-      operations: [{ name: 'users.me.connections.list', method: 'GET', summary: 'Get User Connections' }],
+      operations: [{ name: 'users.me.connections.list', types: { result: 'RESTGetAPICurrentUserConnectionsResult' }, method: 'GET', summary: 'Get User Connections' }],
     },
     {
       key: 'UsersMeGuilds',
@@ -504,7 +504,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         {
-          name: 'users.me.guilds.list',
+          name: 'users.me.guilds.list', types: { query: 'RESTGetAPICurrentUserGuildsQuery', result: 'RESTGetAPICurrentUserGuildsResult' },
           method: 'GET',
           summary: 'Get Current User Guilds',
           query: ['before', 'after', 'limit'],
@@ -517,14 +517,14 @@ export const catalog: Catalog = {
       path: '/users/@me/guilds/{guild_id}',
       pathSource: 'spec',
       note: 'The guild id here is not a major parameter: the spec lists the key without one.',
-      operations: [{ name: 'users.me.guilds.leave', method: 'DELETE', summary: 'Leave Guild' }],
+      operations: [{ name: 'users.me.guilds.leave', types: { result: 'RESTDeleteAPICurrentUserGuildResult' }, method: 'DELETE', summary: 'Leave Guild' }],
     },
     {
       key: 'VoiceRegions',
       major: null,
       path: '/voice/regions',
       pathSource: 'spec',
-      operations: [{ name: 'voice.regions.list', method: 'GET', summary: 'List Voice Regions' }],
+      operations: [{ name: 'voice.regions.list', types: { result: 'RESTGetAPIVoiceRegionsResult' }, method: 'GET', summary: 'List Voice Regions' }],
     },
     {
       key: 'WebhooksId',
@@ -534,18 +534,18 @@ export const catalog: Catalog = {
       aliases: ['/webhooks/{webhook_id}/{webhook_token}'],
       note: 'Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.',
       operations: [
-        { name: 'webhooks.get', method: 'GET', summary: 'Get Webhook' },
-        { name: 'webhooks.edit', method: 'PATCH', summary: 'Modify Webhook', body: 'required' },
-        { name: 'webhooks.delete', method: 'DELETE', summary: 'Delete Webhook' },
+        { name: 'webhooks.get', types: { result: 'RESTGetAPIWebhookResult' }, method: 'GET', summary: 'Get Webhook' },
+        { name: 'webhooks.edit', types: { body: 'RESTPatchAPIWebhookJSONBody', result: 'RESTPatchAPIWebhookResult' }, method: 'PATCH', summary: 'Modify Webhook', body: 'required' },
+        { name: 'webhooks.delete', types: { result: 'RESTDeleteAPIWebhookResult' }, method: 'DELETE', summary: 'Delete Webhook' },
         {
-          name: 'webhooks.getWithToken',
+          name: 'webhooks.getWithToken', types: { result: 'RESTGetAPIWebhookWithTokenResult' },
           method: 'GET',
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Get Webhook with Token',
           unauthenticated: true,
         },
         {
-          name: 'webhooks.editWithToken',
+          name: 'webhooks.editWithToken', types: { body: 'RESTPatchAPIWebhookWithTokenJSONBody', result: 'RESTPatchAPIWebhookWithTokenResult' },
           method: 'PATCH',
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Modify Webhook with Token',
@@ -553,14 +553,14 @@ export const catalog: Catalog = {
           unauthenticated: true,
         },
         {
-          name: 'webhooks.deleteWithToken',
+          name: 'webhooks.deleteWithToken', types: { result: 'RESTDeleteAPIWebhookWithTokenResult' },
           method: 'DELETE',
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Delete Webhook with Token',
           unauthenticated: true,
         },
         {
-          name: 'webhooks.execute',
+          name: 'webhooks.execute', types: { body: 'RESTPostAPIWebhookWithTokenJSONBody', query: 'RESTPostAPIWebhookWithTokenQuery', result: 'RESTPostAPIWebhookWithTokenResult' },
           method: 'POST',
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Execute Webhook',

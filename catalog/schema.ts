@@ -59,6 +59,8 @@ export type ParameterKind = (typeof PARAMETER_KINDS)[number];
 const placeholder = /^\{([a-z][a-z0-9_]*)\}$/;
 const literalSegment = /^[A-Za-z0-9@._-]+$/;
 
+const typeName = z.string().regex(/^REST[A-Za-z0-9]+$/, 'a type name exported by discord-api-types, such as "RESTGetAPIChannelResult"');
+
 const operationSchema = z.strictObject({
   name: z
     .string()
@@ -82,6 +84,19 @@ const operationSchema = z.strictObject({
   unauthenticated: z.literal(true).optional(),
   /** Why the operation is deprecated and what to use instead. */
   deprecated: z.string().min(1).optional(),
+  /**
+   * The operation's types in `discord-api-types` (`from`: its v10 module by default, v6 for
+   * v6-only operations): the JSON body, the query and the result. Untyped parts stay `JsonBody`,
+   * the documented query names, and `unknown`.
+   */
+  types: z
+    .strictObject({
+      from: z.enum(['v10', 'v6']).optional(),
+      body: typeName.optional(),
+      query: typeName.optional(),
+      result: typeName.optional(),
+    })
+    .optional(),
 });
 
 const routeSchema = z.strictObject({
@@ -210,6 +225,8 @@ export function checkCatalog(catalog: Catalog): string[] {
       methodsSeen.set(endpoint, operation.name);
       if (operation.multipart && !operation.body) problems.push(`${opWhere}: multipart needs a body`);
       if (operation.body && operation.method === 'GET') problems.push(`${opWhere}: a GET request has no body`);
+      if (operation.types?.body && !operation.body) problems.push(`${opWhere}: types.body needs a body`);
+      if (operation.types?.query && !operation.query) problems.push(`${opWhere}: types.query needs documented query parameters`);
     });
   });
 

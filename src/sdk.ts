@@ -10,6 +10,14 @@ export type { HttpMethod, OperationDefinition, PathSegment, RouteDefinition, Sno
 export type JsonBody = { readonly [key: string]: unknown } | readonly unknown[];
 
 export type QueryValue = string | number | bigint | boolean | undefined;
+
+/**
+ * A documented query type (from discord-api-types), every field optional, ids (strings there)
+ * also accepted as bigint, as everywhere in the SDK.
+ */
+export type QueryOf<Query> = {
+  readonly [Key in keyof Query]?: Query[Key] | (string extends NonNullable<Query[Key]> ? bigint : never);
+};
 export type QueryInput = { readonly [key: string]: QueryValue };
 
 /** Options every method takes last. */

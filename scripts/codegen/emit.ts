@@ -101,9 +101,15 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
   const sdkTypes = new Set(['OperationCaller']);
   for (const op of operations) {
     if (op.parameters.some((p) => p.kind === 'snowflake')) sdkTypes.add('Snowflake');
-    if (op.definition.body !== 'none') sdkTypes.add('JsonBody');
-    if (op.source.query) sdkTypes.add('QueryValue');
+    // Only what the file uses: typed bodies and queries come from discord-api-types.
+    if (op.definition.body !== 'none' && !op.source.types?.body) sdkTypes.add('JsonBody');
+    if (op.source.query && !op.source.types?.query) sdkTypes.add('QueryValue');
     sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : 'RequestOptions');
+  }
+  const typeModules = new Set(operations.filter((op) => op.source.types).map((op) => typesFrom(op)));
+  for (const op of operations) if (op.source.types?.query) sdkTypes.add('QueryOf');
+  for (const module of [...typeModules].sort()) {
+    file.addImportDeclaration({ moduleSpecifier: `discord-api-types/${module}`, namespaceImport: module, isTypeOnly: true });
   }
   file.addImportDeclaration({ moduleSpecifier: SDK_IMPORT, namedImports: [...sdkTypes].sort(), isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: './routes.ts', namedImports: ['operations'] });
@@ -114,11 +120,12 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
     const fields = op.source.query.map(
       (name) => `${/^[a-z_][a-z0-9_]*$/i.test(name) ? name : `'${name}'`}?: QueryValue;`,
     );
+    const typed = op.source.types?.query;
     file.addTypeAlias({
       name: queryTypeName(op),
       isExported: true,
       docs: [`Query parameters of \`${op.source.name}\` (${op.source.summary}).`],
-      type: `{ ${fields.join(' ')} }`,
+      type: typed ? `QueryOf<${typesFrom(op)}.${typed}>` : `{ ${fields.join(' ')} }`,
     });
   }
   for (const namespace of namespaces) emitClass(file.addClass({ name: namespace.className }), namespace);
@@ -155,9 +162,10 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
   let input = 'undefined';
   let optionsType = 'RequestOptions';
   if (definition.body !== 'none') {
+    const bodyType = source.types?.body ? `${typesFrom(op)}.${source.types.body}` : 'JsonBody';
     parameters.push({
       name: definition.body === 'optional' ? 'body?' : 'body',
-      type: definition.multipart ? 'JsonBody | FormData' : 'JsonBody',
+      type: definition.multipart ? `${bodyType} | FormData` : bodyType,
     });
     input = '{ body }';
     if (source.query) optionsType = `RequestOptionsWithQuery<${queryTypeName(op)}>`;
@@ -169,7 +177,9 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
 
   cls.addMethod({
     name: op.verb,
-    typeParameters: [{ name: 'T', default: 'unknown' }],
+    typeParameters: [
+      { name: 'T', default: source.types?.result ? `${typesFrom(op)}.${source.types.result}` : 'unknown' },
+    ],
     parameters: parameters.map((p) => ({
       name: p.name.replace('?', ''),
       type: p.type,
@@ -246,6 +256,9 @@ function describeNamespace(namespace: NamespaceModel): string {
   const keys = [...new Set(all.map((op) => op.route.key))];
   return `operations on route key${keys.length > 1 ? 's' : ''} ${keys.map((key) => `\`${key}\``).join(', ')}.`;
 }
+
+/** The discord-api-types module an operation's types come from. */
+const typesFrom = (op: OperationModel): 'v10' | 'v6' => op.source.types?.from ?? 'v10';
 
 const queryTypeName = (op: OperationModel) =>
   `${op.source.name

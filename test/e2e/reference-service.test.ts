@@ -95,7 +95,7 @@ describe('the spec observable from outside', () => {
     const first = client.channels.get(CHANNELS[0]!);
     await e2e.drive([], 1); // let the global 429 arrive
     const start = service.requests[0]!.at;
-    const others = [
+    const others: Promise<unknown>[] = [
       client.guilds.get(GUILDS[0]!),
       client.users.me.get(),
       client.request('GET', '/oauth2/applications/@me'),

@@ -11,6 +11,15 @@ import {
   type BucketRecord,
   type TollgateClient,
 } from '../../src/index.ts';
+import type {
+  RESTDeleteAPIChannelMessageResult,
+  RESTGetAPIChannelMessagesResult,
+  RESTGetAPIGatewayResult,
+  RESTGetAPIInviteResult,
+  RESTPostAPIChannelMessageResult,
+  RESTPostAPIWebhookWithTokenResult,
+} from 'discord-api-types/v10';
+import type { RESTPostAPIGuildIntegrationSyncResult as V6IntegrationSyncResult } from 'discord-api-types/v6';
 
 declare const client: TollgateClient;
 const signal = new AbortController().signal;
@@ -26,16 +35,31 @@ describe('public signatures', () => {
     expectTypeOf(client.close).returns.toEqualTypeOf<Promise<void>>();
   });
 
-  it('ids are decimal strings or bigints, in path order, then body or query, then options', () => {
-    expectTypeOf(client.channels.messages.delete('1', 2n)).toEqualTypeOf<Promise<unknown>>();
-    expectTypeOf(client.channels.messages.create('1', { content: 'x' }, { signal })).toEqualTypeOf<Promise<unknown>>();
-    expectTypeOf(client.channels.messages.list('1', { limit: 50, before: 9n })).toEqualTypeOf<Promise<unknown>>();
-    expectTypeOf(client.gateway.get({ signal })).toEqualTypeOf<Promise<unknown>>();
+  it('ids are decimal strings or bigints, in path order, then body or query, then options; results are typed', () => {
+    expectTypeOf(client.channels.messages.delete('1', 2n)).toEqualTypeOf<Promise<RESTDeleteAPIChannelMessageResult>>();
+    expectTypeOf(client.channels.messages.create('1', { content: 'x' }, { signal })).toEqualTypeOf<
+      Promise<RESTPostAPIChannelMessageResult>
+    >();
+    expectTypeOf(client.channels.messages.list('1', { limit: 50, before: 9n })).toEqualTypeOf<
+      Promise<RESTGetAPIChannelMessagesResult>
+    >();
+    expectTypeOf(client.gateway.get({ signal })).toEqualTypeOf<Promise<RESTGetAPIGatewayResult>>();
     expectTypeOf(client.guilds.members.list<{ id: string }[]>('1')).toEqualTypeOf<Promise<{ id: string }[]>>();
     expectTypeOf(client.webhooks.execute('1', 'token', { content: 'x' }, { query: { wait: true } })).toEqualTypeOf<
-      Promise<unknown>
+      Promise<RESTPostAPIWebhookWithTokenResult>
     >();
-    expectTypeOf(client.invites.get('code', { with_counts: true })).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.invites.get('code', { with_counts: true })).toEqualTypeOf<Promise<RESTGetAPIInviteResult>>();
+    // v6-only operations take their types from discord-api-types/v6; the few without any stay unknown.
+    expectTypeOf(client.guilds.integrations.sync('1', '2')).toEqualTypeOf<Promise<V6IntegrationSyncResult>>();
+    expectTypeOf(client.channels.messages.ack('1', '2')).toEqualTypeOf<Promise<unknown>>();
+  });
+
+  it('results are usable without casts', async () => {
+    const message = await client.channels.messages.create('1', { content: 'x' });
+    expectTypeOf(message.id).toEqualTypeOf<string>();
+    expectTypeOf(message.content).toEqualTypeOf<string>();
+    const member = await client.guilds.members.get('1', '2');
+    expectTypeOf(member.roles).toEqualTypeOf<string[]>();
   });
 
   it('misuse does not compile', () => {
@@ -57,6 +81,12 @@ describe('public signatures', () => {
     void client.channels.get('1', { content: 'x' }, {});
     // @ts-expect-error options are an object
     void client.users.me.get('now');
+    // @ts-expect-error a misspelt body field (contnet)
+    void client.channels.messages.create('1', { contnet: 'x' });
+    // @ts-expect-error a body field of the wrong type
+    void client.channels.edit('1', { name: 5 });
+    // @ts-expect-error a query parameter of the wrong type
+    void client.channels.messages.list('1', { limit: 'fifty' });
     // @ts-expect-error names not in the catalog do not exist
     void client.channels.messages.fetch('1', '2');
     // @ts-expect-error the bucket map is read-only
