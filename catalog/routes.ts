@@ -35,15 +35,15 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'channels.get', types: { result: 'RESTGetAPIChannelResult' }, method: 'GET', summary: 'Get Channel' },
-        { name: 'channels.edit', types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' }, method: 'PATCH', summary: 'Modify Channel', body: 'required' },
+        { name: 'channels.edit', auditLogReason: true, types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' }, method: 'PATCH', summary: 'Modify Channel', body: 'required' },
         {
-          name: 'channels.replace', types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' },
+          name: 'channels.replace', auditLogReason: true, types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' },
           method: 'PUT',
           summary: 'Modify Channel (PUT form)',
           body: 'required',
           deprecated: 'The service documents PATCH for Modify Channel; use `channels.edit`.',
         },
-        { name: 'channels.delete', types: { result: 'RESTDeleteAPIChannelResult' }, method: 'DELETE', summary: 'Delete/Close Channel' },
+        { name: 'channels.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelResult' }, method: 'DELETE', summary: 'Delete/Close Channel' },
       ],
     },
     {
@@ -53,7 +53,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'channels.invites.list', types: { result: 'RESTGetAPIChannelInvitesResult' }, method: 'GET', summary: 'Get Channel Invites' },
-        { name: 'channels.invites.create', types: { body: 'RESTPostAPIChannelInviteJSONBody', result: 'RESTPostAPIChannelInviteResult' }, method: 'POST', summary: 'Create Channel Invite', body: 'optional' },
+        { name: 'channels.invites.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelInviteJSONBody', result: 'RESTPostAPIChannelInviteResult' }, method: 'POST', summary: 'Create Channel Invite', body: 'optional' },
       ],
     },
     {
@@ -85,7 +85,7 @@ export const catalog: Catalog = {
       aliases: ['/channels/{channel_id}/messages/bulk_delete'],
       note: 'The service also accepts the older alias `bulk_delete`; both share the bucket.',
       operations: [
-        { name: 'channels.messages.bulkDelete', types: { body: 'RESTPostAPIChannelMessagesBulkDeleteJSONBody', result: 'RESTPostAPIChannelMessagesBulkDeleteResult' }, method: 'POST', summary: 'Bulk Delete Messages', body: 'required' },
+        { name: 'channels.messages.bulkDelete', auditLogReason: true, types: { body: 'RESTPostAPIChannelMessagesBulkDeleteJSONBody', result: 'RESTPostAPIChannelMessagesBulkDeleteResult' }, method: 'POST', summary: 'Bulk Delete Messages', body: 'required' },
       ],
     },
     {
@@ -98,7 +98,7 @@ export const catalog: Catalog = {
       operations: [
         { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message' },
         { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required' },
-        { name: 'channels.messages.delete', types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message' },
+        { name: 'channels.messages.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message' },
       ],
     },
     {
@@ -149,8 +149,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/permissions/{overwrite_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.permissions.edit', types: { body: 'RESTPutAPIChannelPermissionJSONBody', result: 'RESTPutAPIChannelPermissionResult' }, method: 'PUT', summary: 'Edit Channel Permissions', body: 'required' },
-        { name: 'channels.permissions.delete', types: { result: 'RESTDeleteAPIChannelPermissionResult' }, method: 'DELETE', summary: 'Delete Channel Permission' },
+        { name: 'channels.permissions.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelPermissionJSONBody', result: 'RESTPutAPIChannelPermissionResult' }, method: 'PUT', summary: 'Edit Channel Permissions', body: 'required' },
+        { name: 'channels.permissions.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelPermissionResult' }, method: 'DELETE', summary: 'Delete Channel Permission' },
       ],
     },
     {
@@ -166,8 +166,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/pins/{message_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.pins.add', types: { result: 'RESTPutAPIChannelPinResult' }, method: 'PUT', summary: 'Add Pinned Channel Message' },
-        { name: 'channels.pins.remove', types: { result: 'RESTDeleteAPIChannelPinResult' }, method: 'DELETE', summary: 'Delete Pinned Channel Message' },
+        { name: 'channels.pins.add', auditLogReason: true, types: { result: 'RESTPutAPIChannelPinResult' }, method: 'PUT', summary: 'Add Pinned Channel Message' },
+        { name: 'channels.pins.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelPinResult' }, method: 'DELETE', summary: 'Delete Pinned Channel Message' },
       ],
     },
     {
@@ -184,7 +184,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'channels.webhooks.list', types: { result: 'RESTGetAPIChannelWebhooksResult' }, method: 'GET', summary: 'Get Channel Webhooks' },
-        { name: 'channels.webhooks.create', types: { body: 'RESTPostAPIChannelWebhookJSONBody', result: 'RESTPostAPIChannelWebhookResult' }, method: 'POST', summary: 'Create Webhook', body: 'required' },
+        { name: 'channels.webhooks.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelWebhookJSONBody', result: 'RESTPostAPIChannelWebhookResult' }, method: 'POST', summary: 'Create Webhook', body: 'required' },
       ],
     },
     {
@@ -212,7 +212,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.get', types: { result: 'RESTGetAPIGuildResult' }, method: 'GET', summary: 'Get Guild' },
-        { name: 'guilds.edit', types: { body: 'RESTPatchAPIGuildJSONBody', result: 'RESTPatchAPIGuildResult' }, method: 'PATCH', summary: 'Modify Guild', body: 'required' },
+        { name: 'guilds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildJSONBody', result: 'RESTPatchAPIGuildResult' }, method: 'PATCH', summary: 'Modify Guild', body: 'required' },
         { name: 'guilds.delete', types: { result: 'RESTDeleteAPIGuildResult' }, method: 'DELETE', summary: 'Delete Guild' },
       ],
     },
@@ -230,12 +230,12 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         {
-          name: 'guilds.bans.create', types: { result: 'RESTPutAPIGuildBanResult' },
+          name: 'guilds.bans.create', auditLogReason: true, types: { result: 'RESTPutAPIGuildBanResult' },
           method: 'PUT',
           summary: 'Create Guild Ban',
           query: ['delete-message-days', 'reason'],
         },
-        { name: 'guilds.bans.remove', types: { result: 'RESTDeleteAPIGuildBanResult' }, method: 'DELETE', summary: 'Remove Guild Ban' },
+        { name: 'guilds.bans.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildBanResult' }, method: 'DELETE', summary: 'Remove Guild Ban' },
       ],
     },
     {
@@ -248,7 +248,7 @@ export const catalog: Catalog = {
       operations: [
         { name: 'guilds.channels.list', types: { result: 'RESTGetAPIGuildChannelsResult' }, method: 'GET', path: '/guilds/{guild_id}/channels', summary: 'Get Guild Channels' },
         {
-          name: 'guilds.channels.create', types: { body: 'RESTPostAPIGuildChannelJSONBody', result: 'RESTPostAPIGuildChannelResult' },
+          name: 'guilds.channels.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildChannelJSONBody', result: 'RESTPostAPIGuildChannelResult' },
           method: 'POST',
           path: '/guilds/{guild_id}/channels',
           summary: 'Create Guild Channel',
@@ -280,7 +280,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.emojis.list', types: { result: 'RESTGetAPIGuildEmojisResult' }, method: 'GET', summary: 'List Guild Emojis' },
-        { name: 'guilds.emojis.create', types: { body: 'RESTPostAPIGuildEmojiJSONBody', result: 'RESTPostAPIGuildEmojiResult' }, method: 'POST', summary: 'Create Guild Emoji', body: 'required' },
+        { name: 'guilds.emojis.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildEmojiJSONBody', result: 'RESTPostAPIGuildEmojiResult' }, method: 'POST', summary: 'Create Guild Emoji', body: 'required' },
       ],
     },
     {
@@ -290,8 +290,8 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.emojis.get', types: { result: 'RESTGetAPIGuildEmojiResult' }, method: 'GET', summary: 'Get Guild Emoji' },
-        { name: 'guilds.emojis.edit', types: { body: 'RESTPatchAPIGuildEmojiJSONBody', result: 'RESTPatchAPIGuildEmojiResult' }, method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required' },
-        { name: 'guilds.emojis.delete', types: { result: 'RESTDeleteAPIGuildEmojiResult' }, method: 'DELETE', summary: 'Delete Guild Emoji' },
+        { name: 'guilds.emojis.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildEmojiJSONBody', result: 'RESTPatchAPIGuildEmojiResult' }, method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required' },
+        { name: 'guilds.emojis.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildEmojiResult' }, method: 'DELETE', summary: 'Delete Guild Emoji' },
       ],
     },
     {
@@ -311,7 +311,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.integrations.edit', types: { from: 'v6', body: 'RESTPatchAPIGuildIntegrationJSONBody', result: 'RESTPatchAPIGuildIntegrationResult' }, method: 'PATCH', summary: 'Modify Guild Integration', body: 'required' },
-        { name: 'guilds.integrations.delete', types: { result: 'RESTDeleteAPIGuildIntegrationResult' }, method: 'DELETE', summary: 'Delete Guild Integration' },
+        { name: 'guilds.integrations.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildIntegrationResult' }, method: 'DELETE', summary: 'Delete Guild Integration' },
       ],
     },
     {
@@ -345,8 +345,8 @@ export const catalog: Catalog = {
       operations: [
         { name: 'guilds.members.get', types: { result: 'RESTGetAPIGuildMemberResult' }, method: 'GET', summary: 'Get Guild Member' },
         { name: 'guilds.members.add', types: { body: 'RESTPutAPIGuildMemberJSONBody', result: 'RESTPutAPIGuildMemberResult' }, method: 'PUT', summary: 'Add Guild Member', body: 'required' },
-        { name: 'guilds.members.edit', types: { body: 'RESTPatchAPIGuildMemberJSONBody', result: 'RESTPatchAPIGuildMemberResult' }, method: 'PATCH', summary: 'Modify Guild Member', body: 'required' },
-        { name: 'guilds.members.remove', types: { result: 'RESTDeleteAPIGuildMemberResult' }, method: 'DELETE', summary: 'Remove Guild Member' },
+        { name: 'guilds.members.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildMemberJSONBody', result: 'RESTPatchAPIGuildMemberResult' }, method: 'PATCH', summary: 'Modify Guild Member', body: 'required' },
+        { name: 'guilds.members.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildMemberResult' }, method: 'DELETE', summary: 'Remove Guild Member' },
       ],
     },
     {
@@ -355,8 +355,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.roles.add', types: { result: 'RESTPutAPIGuildMemberRoleResult' }, method: 'PUT', summary: 'Add Guild Member Role' },
-        { name: 'guilds.members.roles.remove', types: { result: 'RESTDeleteAPIGuildMemberRoleResult' }, method: 'DELETE', summary: 'Remove Guild Member Role' },
+        { name: 'guilds.members.roles.add', auditLogReason: true, types: { result: 'RESTPutAPIGuildMemberRoleResult' }, method: 'PUT', summary: 'Add Guild Member Role' },
+        { name: 'guilds.members.roles.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildMemberRoleResult' }, method: 'DELETE', summary: 'Remove Guild Member Role' },
       ],
     },
     {
@@ -365,7 +365,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/@me/nick',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.me.nick.edit', types: { body: 'RESTPatchAPICurrentGuildMemberNicknameJSONBody', result: 'RESTPatchAPICurrentGuildMemberNicknameResult' }, method: 'PATCH', summary: 'Modify Current User Nick', body: 'required' },
+        { name: 'guilds.members.me.nick.edit', auditLogReason: true, types: { body: 'RESTPatchAPICurrentGuildMemberNicknameJSONBody', result: 'RESTPatchAPICurrentGuildMemberNicknameResult' }, method: 'PATCH', summary: 'Modify Current User Nick', body: 'required' },
       ],
     },
     {
@@ -391,7 +391,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.prune.count', types: { query: 'RESTGetAPIGuildPruneCountQuery', result: 'RESTGetAPIGuildPruneCountResult' }, method: 'GET', summary: 'Get Guild Prune Count', query: ['days'] },
-        { name: 'guilds.prune.begin', types: { result: 'RESTPostAPIGuildPruneResult' }, method: 'POST', summary: 'Begin Guild Prune', query: ['days'] },
+        { name: 'guilds.prune.begin', auditLogReason: true, types: { result: 'RESTPostAPIGuildPruneResult' }, method: 'POST', summary: 'Begin Guild Prune', query: ['days'] },
       ],
     },
     {
@@ -408,8 +408,8 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.roles.list', types: { result: 'RESTGetAPIGuildRolesResult' }, method: 'GET', summary: 'Get Guild Roles' },
-        { name: 'guilds.roles.create', types: { body: 'RESTPostAPIGuildRoleJSONBody', result: 'RESTPostAPIGuildRoleResult' }, method: 'POST', summary: 'Create Guild Role', body: 'optional' },
-        { name: 'guilds.roles.editPositions', types: { body: 'RESTPatchAPIGuildRolePositionsJSONBody', result: 'RESTPatchAPIGuildRolePositionsResult' }, method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required' },
+        { name: 'guilds.roles.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildRoleJSONBody', result: 'RESTPostAPIGuildRoleResult' }, method: 'POST', summary: 'Create Guild Role', body: 'optional' },
+        { name: 'guilds.roles.editPositions', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRolePositionsJSONBody', result: 'RESTPatchAPIGuildRolePositionsResult' }, method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required' },
       ],
     },
     {
@@ -418,8 +418,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.roles.edit', types: { body: 'RESTPatchAPIGuildRoleJSONBody', result: 'RESTPatchAPIGuildRoleResult' }, method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
-        { name: 'guilds.roles.delete', types: { result: 'RESTDeleteAPIGuildRoleResult' }, method: 'DELETE', summary: 'Delete Guild Role' },
+        { name: 'guilds.roles.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRoleJSONBody', result: 'RESTPatchAPIGuildRoleResult' }, method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
+        { name: 'guilds.roles.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildRoleResult' }, method: 'DELETE', summary: 'Delete Guild Role' },
       ],
     },
     {
@@ -459,7 +459,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'invites.get', types: { query: 'RESTGetAPIInviteQuery', result: 'RESTGetAPIInviteResult' }, method: 'GET', summary: 'Get Invite', query: ['with_counts'] },
-        { name: 'invites.delete', types: { result: 'RESTDeleteAPIInviteResult' }, method: 'DELETE', summary: 'Delete Invite' },
+        { name: 'invites.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIInviteResult' }, method: 'DELETE', summary: 'Delete Invite' },
       ],
     },
     {
@@ -535,8 +535,8 @@ export const catalog: Catalog = {
       note: 'Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.',
       operations: [
         { name: 'webhooks.get', types: { result: 'RESTGetAPIWebhookResult' }, method: 'GET', summary: 'Get Webhook' },
-        { name: 'webhooks.edit', types: { body: 'RESTPatchAPIWebhookJSONBody', result: 'RESTPatchAPIWebhookResult' }, method: 'PATCH', summary: 'Modify Webhook', body: 'required' },
-        { name: 'webhooks.delete', types: { result: 'RESTDeleteAPIWebhookResult' }, method: 'DELETE', summary: 'Delete Webhook' },
+        { name: 'webhooks.edit', auditLogReason: true, types: { body: 'RESTPatchAPIWebhookJSONBody', result: 'RESTPatchAPIWebhookResult' }, method: 'PATCH', summary: 'Modify Webhook', body: 'required' },
+        { name: 'webhooks.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIWebhookResult' }, method: 'DELETE', summary: 'Delete Webhook' },
         {
           name: 'webhooks.getWithToken', types: { result: 'RESTGetAPIWebhookWithTokenResult' },
           method: 'GET',

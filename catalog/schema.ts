@@ -82,6 +82,8 @@ const operationSchema = z.strictObject({
   userOnly: z.literal(true).optional(),
   /** Sent without the Authorization header (the path carries its own credential). */
   unauthenticated: z.literal(true).optional(),
+  /** Takes the audit-log reason (`reason` option → `X-Audit-Log-Reason`). */
+  auditLogReason: z.literal(true).optional(),
   /** Why the operation is deprecated and what to use instead. */
   deprecated: z.string().min(1).optional(),
   /**

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, QueryValue, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { AuditLogOptions, OperationCaller, QueryOf, QueryValue, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `channels.messages.list` (Get Channel Messages). */
@@ -72,7 +72,7 @@ export class ChannelsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -82,7 +82,7 @@ export class ChannelsApi {
   edit<T = v10.RESTPatchAPIChannelResult>(
     channelId: Snowflake,
     body: v10.RESTPatchAPIChannelJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.edit'], [channelId], { body }, options) as Promise<T>;
   }
@@ -94,7 +94,7 @@ export class ChannelsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -105,7 +105,7 @@ export class ChannelsApi {
   replace<T = v10.RESTPatchAPIChannelResult>(
     channelId: Snowflake,
     body: v10.RESTPatchAPIChannelJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.replace'], [channelId], { body }, options) as Promise<T>;
   }
@@ -116,14 +116,14 @@ export class ChannelsApi {
    * `DELETE /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
    * await client.channels.delete('81384788765712384');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIChannelResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
+  delete<T = v10.RESTDeleteAPIChannelResult>(channelId: Snowflake, options?: AuditLogOptions): Promise<T> {
     return this.#call(operations['channels.delete'], [channelId], undefined, options) as Promise<T>;
   }
 }
@@ -161,7 +161,7 @@ export class ChannelsInvitesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -171,7 +171,7 @@ export class ChannelsInvitesApi {
   create<T = v10.RESTPostAPIChannelInviteResult>(
     channelId: Snowflake,
     body?: v10.RESTPostAPIChannelInviteJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.invites.create'], [channelId], { body }, options) as Promise<T>;
   }
@@ -244,7 +244,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -254,7 +254,7 @@ export class ChannelsMessagesApi {
   bulkDelete<T = v10.RESTPostAPIChannelMessagesBulkDeleteResult>(
     channelId: Snowflake,
     body: v10.RESTPostAPIChannelMessagesBulkDeleteJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.messages.bulkDelete'], [channelId], { body }, options) as Promise<T>;
   }
@@ -318,7 +318,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -328,7 +328,7 @@ export class ChannelsMessagesApi {
   delete<T = v10.RESTDeleteAPIChannelMessageResult>(
     channelId: Snowflake,
     messageId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.messages.delete'], [channelId, messageId], undefined, options) as Promise<T>;
   }
@@ -560,7 +560,7 @@ export class ChannelsPermissionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -571,7 +571,7 @@ export class ChannelsPermissionsApi {
     channelId: Snowflake,
     overwriteId: Snowflake,
     body: v10.RESTPutAPIChannelPermissionJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.permissions.edit'],
@@ -588,7 +588,7 @@ export class ChannelsPermissionsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -598,7 +598,7 @@ export class ChannelsPermissionsApi {
   delete<T = v10.RESTDeleteAPIChannelPermissionResult>(
     channelId: Snowflake,
     overwriteId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.permissions.delete'],
@@ -642,7 +642,7 @@ export class ChannelsPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -652,7 +652,7 @@ export class ChannelsPinsApi {
   add<T = v10.RESTPutAPIChannelPinResult>(
     channelId: Snowflake,
     messageId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.pins.add'], [channelId, messageId], undefined, options) as Promise<T>;
   }
@@ -664,7 +664,7 @@ export class ChannelsPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -674,7 +674,7 @@ export class ChannelsPinsApi {
   remove<T = v10.RESTDeleteAPIChannelPinResult>(
     channelId: Snowflake,
     messageId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.pins.remove'], [channelId, messageId], undefined, options) as Promise<T>;
   }
@@ -740,7 +740,7 @@ export class ChannelsWebhooksApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -750,7 +750,7 @@ export class ChannelsWebhooksApi {
   create<T = v10.RESTPostAPIChannelWebhookResult>(
     channelId: Snowflake,
     body: v10.RESTPostAPIChannelWebhookJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.webhooks.create'], [channelId], { body }, options) as Promise<T>;
   }

@@ -3,7 +3,7 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type * as v6 from 'discord-api-types/v6';
-import type { OperationCaller, QueryOf, QueryValue, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { AuditLogOptions, OperationCaller, QueryOf, QueryValue, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `guilds.bans.create` (Create Guild Ban). */
@@ -96,7 +96,7 @@ export class GuildsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -106,7 +106,7 @@ export class GuildsApi {
   edit<T = v10.RESTPatchAPIGuildResult>(
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.edit'], [guildId], { body }, options) as Promise<T>;
   }
@@ -180,7 +180,7 @@ export class GuildsBansApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `delete-message-days`, `reason`.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -191,7 +191,7 @@ export class GuildsBansApi {
     guildId: Snowflake,
     userId: Snowflake,
     query?: GuildsBansCreateQuery,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.bans.create'], [guildId, userId], { query }, options) as Promise<T>;
   }
@@ -203,7 +203,7 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -213,7 +213,7 @@ export class GuildsBansApi {
   remove<T = v10.RESTDeleteAPIGuildBanResult>(
     guildId: Snowflake,
     userId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.bans.remove'], [guildId, userId], undefined, options) as Promise<T>;
   }
@@ -256,7 +256,7 @@ export class GuildsChannelsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -266,7 +266,7 @@ export class GuildsChannelsApi {
   create<T = v10.RESTPostAPIGuildChannelResult>(
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildChannelJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.channels.create'], [guildId], { body }, options) as Promise<T>;
   }
@@ -378,7 +378,7 @@ export class GuildsEmojisApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -388,7 +388,7 @@ export class GuildsEmojisApi {
   create<T = v10.RESTPostAPIGuildEmojiResult>(
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildEmojiJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.emojis.create'], [guildId], { body }, options) as Promise<T>;
   }
@@ -423,7 +423,7 @@ export class GuildsEmojisApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -434,7 +434,7 @@ export class GuildsEmojisApi {
     guildId: Snowflake,
     emojiId: Snowflake,
     body: v10.RESTPatchAPIGuildEmojiJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.emojis.edit'], [guildId, emojiId], { body }, options) as Promise<T>;
   }
@@ -446,7 +446,7 @@ export class GuildsEmojisApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -456,7 +456,7 @@ export class GuildsEmojisApi {
   delete<T = v10.RESTDeleteAPIGuildEmojiResult>(
     guildId: Snowflake,
     emojiId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.emojis.delete'], [guildId, emojiId], undefined, options) as Promise<T>;
   }
@@ -546,7 +546,7 @@ export class GuildsIntegrationsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -556,7 +556,7 @@ export class GuildsIntegrationsApi {
   delete<T = v10.RESTDeleteAPIGuildIntegrationResult>(
     guildId: Snowflake,
     integrationId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.integrations.delete'],
@@ -712,7 +712,7 @@ export class GuildsMembersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -723,7 +723,7 @@ export class GuildsMembersApi {
     guildId: Snowflake,
     userId: Snowflake,
     body: v10.RESTPatchAPIGuildMemberJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.members.edit'], [guildId, userId], { body }, options) as Promise<T>;
   }
@@ -735,7 +735,7 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -745,7 +745,7 @@ export class GuildsMembersApi {
   remove<T = v10.RESTDeleteAPIGuildMemberResult>(
     guildId: Snowflake,
     userId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.members.remove'], [guildId, userId], undefined, options) as Promise<T>;
   }
@@ -768,7 +768,7 @@ export class GuildsMembersRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -779,7 +779,7 @@ export class GuildsMembersRolesApi {
     guildId: Snowflake,
     userId: Snowflake,
     roleId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.members.roles.add'],
@@ -797,7 +797,7 @@ export class GuildsMembersRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -808,7 +808,7 @@ export class GuildsMembersRolesApi {
     guildId: Snowflake,
     userId: Snowflake,
     roleId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.members.roles.remove'],
@@ -846,7 +846,7 @@ export class GuildsMembersMeNickApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -856,7 +856,7 @@ export class GuildsMembersMeNickApi {
   edit<T = v10.RESTPatchAPICurrentGuildMemberNicknameResult>(
     guildId: Snowflake,
     body: v10.RESTPatchAPICurrentGuildMemberNicknameJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.members.me.nick.edit'], [guildId], { body }, options) as Promise<T>;
   }
@@ -934,7 +934,7 @@ export class GuildsPruneApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `days`.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -944,7 +944,7 @@ export class GuildsPruneApi {
   begin<T = v10.RESTPostAPIGuildPruneResult>(
     guildId: Snowflake,
     query?: GuildsPruneBeginQuery,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.prune.begin'], [guildId], { query }, options) as Promise<T>;
   }
@@ -1010,7 +1010,7 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -1020,7 +1020,7 @@ export class GuildsRolesApi {
   create<T = v10.RESTPostAPIGuildRoleResult>(
     guildId: Snowflake,
     body?: v10.RESTPostAPIGuildRoleJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.roles.create'], [guildId], { body }, options) as Promise<T>;
   }
@@ -1032,7 +1032,7 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -1042,7 +1042,7 @@ export class GuildsRolesApi {
   editPositions<T = v10.RESTPatchAPIGuildRolePositionsResult>(
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildRolePositionsJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.roles.editPositions'], [guildId], { body }, options) as Promise<T>;
   }
@@ -1055,7 +1055,7 @@ export class GuildsRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -1066,7 +1066,7 @@ export class GuildsRolesApi {
     guildId: Snowflake,
     roleId: Snowflake,
     body: v10.RESTPatchAPIGuildRoleJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.roles.edit'], [guildId, roleId], { body }, options) as Promise<T>;
   }
@@ -1078,7 +1078,7 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -1088,7 +1088,7 @@ export class GuildsRolesApi {
   delete<T = v10.RESTDeleteAPIGuildRoleResult>(
     guildId: Snowflake,
     roleId: Snowflake,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.roles.delete'], [guildId, roleId], undefined, options) as Promise<T>;
   }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type { AuditLogOptions, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `invites.get` (Get Invite). */
@@ -41,14 +41,14 @@ export class InvitesApi {
    * `DELETE /invites/{code}` · route key `InvitesCode` · bucket `InvitesCode`
    *
    * @param code - `{code}`, percent-encoded for you.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
    * await client.invites.delete('0vCdhLbwjZZTWZLD');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIInviteResult>(code: string, options?: RequestOptions): Promise<T> {
+  delete<T = v10.RESTDeleteAPIInviteResult>(code: string, options?: AuditLogOptions): Promise<T> {
     return this.#call(operations['invites.delete'], [code], undefined, options) as Promise<T>;
   }
 }

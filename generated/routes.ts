@@ -347,6 +347,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.edit': {
     name: 'channels.edit',
@@ -358,6 +359,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.replace': {
     name: 'channels.replace',
@@ -369,6 +371,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.delete': {
     name: 'channels.delete',
@@ -380,6 +383,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.invites.list': {
     name: 'channels.invites.list',
@@ -391,6 +395,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.invites.create': {
     name: 'channels.invites.create',
@@ -402,6 +407,7 @@ export const operations = {
     body: 'optional',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.messages.list': {
     name: 'channels.messages.list',
@@ -413,6 +419,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.create': {
     name: 'channels.messages.create',
@@ -424,6 +431,7 @@ export const operations = {
     body: 'required',
     multipart: true,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.bulkDelete': {
     name: 'channels.messages.bulkDelete',
@@ -435,6 +443,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.messages.get': {
     name: 'channels.messages.get',
@@ -451,6 +460,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.edit': {
     name: 'channels.messages.edit',
@@ -467,6 +477,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.delete': {
     name: 'channels.messages.delete',
@@ -483,6 +494,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.messages.ack': {
     name: 'channels.messages.ack',
@@ -500,6 +512,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.reactions.deleteAll': {
     name: 'channels.messages.reactions.deleteAll',
@@ -517,6 +530,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.reactions.create': {
     name: 'channels.messages.reactions.create',
@@ -536,6 +550,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.reactions.deleteOwn': {
     name: 'channels.messages.reactions.deleteOwn',
@@ -555,6 +570,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.reactions.deleteUser': {
     name: 'channels.messages.reactions.deleteUser',
@@ -574,6 +590,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.messages.reactions.list': {
     name: 'channels.messages.reactions.list',
@@ -592,6 +609,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.permissions.edit': {
     name: 'channels.permissions.edit',
@@ -608,6 +626,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.permissions.delete': {
     name: 'channels.permissions.delete',
@@ -624,6 +643,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.pins.list': {
     name: 'channels.pins.list',
@@ -635,6 +655,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.pins.add': {
     name: 'channels.pins.add',
@@ -646,6 +667,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.pins.remove': {
     name: 'channels.pins.remove',
@@ -657,6 +679,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.typing.trigger': {
     name: 'channels.typing.trigger',
@@ -668,6 +691,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.webhooks.list': {
     name: 'channels.webhooks.list',
@@ -679,6 +703,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'channels.webhooks.create': {
     name: 'channels.webhooks.create',
@@ -690,6 +715,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'channels.messages.search': {
     name: 'channels.messages.search',
@@ -701,6 +727,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.get': {
     name: 'guilds.get',
@@ -712,6 +739,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.edit': {
     name: 'guilds.edit',
@@ -723,6 +751,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.delete': {
     name: 'guilds.delete',
@@ -734,6 +763,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.bans.list': {
     name: 'guilds.bans.list',
@@ -745,6 +775,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.bans.create': {
     name: 'guilds.bans.create',
@@ -756,6 +787,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.bans.remove': {
     name: 'guilds.bans.remove',
@@ -767,6 +799,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.channels.list': {
     name: 'guilds.channels.list',
@@ -778,6 +811,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.channels.create': {
     name: 'guilds.channels.create',
@@ -789,6 +823,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.channels.editPositions': {
     name: 'guilds.channels.editPositions',
@@ -800,6 +835,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.embed.get': {
     name: 'guilds.embed.get',
@@ -811,6 +847,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.embed.edit': {
     name: 'guilds.embed.edit',
@@ -822,6 +859,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.emojis.list': {
     name: 'guilds.emojis.list',
@@ -833,6 +871,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.emojis.create': {
     name: 'guilds.emojis.create',
@@ -844,6 +883,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.emojis.get': {
     name: 'guilds.emojis.get',
@@ -855,6 +895,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.emojis.edit': {
     name: 'guilds.emojis.edit',
@@ -866,6 +907,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.emojis.delete': {
     name: 'guilds.emojis.delete',
@@ -877,6 +919,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.integrations.list': {
     name: 'guilds.integrations.list',
@@ -888,6 +931,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.integrations.create': {
     name: 'guilds.integrations.create',
@@ -899,6 +943,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.integrations.edit': {
     name: 'guilds.integrations.edit',
@@ -915,6 +960,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.integrations.delete': {
     name: 'guilds.integrations.delete',
@@ -931,6 +977,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.integrations.sync': {
     name: 'guilds.integrations.sync',
@@ -948,6 +995,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.invites.list': {
     name: 'guilds.invites.list',
@@ -959,6 +1007,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.members.list': {
     name: 'guilds.members.list',
@@ -970,6 +1019,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.members.get': {
     name: 'guilds.members.get',
@@ -981,6 +1031,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.members.add': {
     name: 'guilds.members.add',
@@ -992,6 +1043,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.members.edit': {
     name: 'guilds.members.edit',
@@ -1003,6 +1055,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.members.remove': {
     name: 'guilds.members.remove',
@@ -1014,6 +1067,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.members.roles.add': {
     name: 'guilds.members.roles.add',
@@ -1032,6 +1086,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.members.roles.remove': {
     name: 'guilds.members.roles.remove',
@@ -1050,6 +1105,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.members.me.nick.edit': {
     name: 'guilds.members.me.nick.edit',
@@ -1061,6 +1117,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.messages.search': {
     name: 'guilds.messages.search',
@@ -1072,6 +1129,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.prune.count': {
     name: 'guilds.prune.count',
@@ -1083,6 +1141,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.prune.begin': {
     name: 'guilds.prune.begin',
@@ -1094,6 +1153,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.regions.list': {
     name: 'guilds.regions.list',
@@ -1105,6 +1165,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.roles.list': {
     name: 'guilds.roles.list',
@@ -1116,6 +1177,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.roles.create': {
     name: 'guilds.roles.create',
@@ -1127,6 +1189,7 @@ export const operations = {
     body: 'optional',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.roles.editPositions': {
     name: 'guilds.roles.editPositions',
@@ -1138,6 +1201,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.roles.edit': {
     name: 'guilds.roles.edit',
@@ -1149,6 +1213,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.roles.delete': {
     name: 'guilds.roles.delete',
@@ -1160,6 +1225,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'guilds.webhooks.list': {
     name: 'guilds.webhooks.list',
@@ -1171,6 +1237,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'gateway.get': {
     name: 'gateway.get',
@@ -1182,6 +1249,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'gateway.bot.get': {
     name: 'gateway.bot.get',
@@ -1193,6 +1261,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'guilds.create': {
     name: 'guilds.create',
@@ -1204,6 +1273,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'invites.get': {
     name: 'invites.get',
@@ -1215,6 +1285,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'invites.delete': {
     name: 'invites.delete',
@@ -1226,6 +1297,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'users.get': {
     name: 'users.get',
@@ -1237,6 +1309,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.get': {
     name: 'users.me.get',
@@ -1248,6 +1321,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.edit': {
     name: 'users.me.edit',
@@ -1259,6 +1333,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.channels.list': {
     name: 'users.me.channels.list',
@@ -1270,6 +1345,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.channels.create': {
     name: 'users.me.channels.create',
@@ -1281,6 +1357,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.connections.list': {
     name: 'users.me.connections.list',
@@ -1292,6 +1369,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.guilds.list': {
     name: 'users.me.guilds.list',
@@ -1303,6 +1381,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'users.me.guilds.leave': {
     name: 'users.me.guilds.leave',
@@ -1314,6 +1393,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'voice.regions.list': {
     name: 'voice.regions.list',
@@ -1325,6 +1405,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'webhooks.get': {
     name: 'webhooks.get',
@@ -1336,6 +1417,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: false,
   },
   'webhooks.edit': {
     name: 'webhooks.edit',
@@ -1347,6 +1429,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'webhooks.delete': {
     name: 'webhooks.delete',
@@ -1358,6 +1441,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: false,
+    auditLogReason: true,
   },
   'webhooks.getWithToken': {
     name: 'webhooks.getWithToken',
@@ -1369,6 +1453,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: true,
+    auditLogReason: false,
   },
   'webhooks.editWithToken': {
     name: 'webhooks.editWithToken',
@@ -1380,6 +1465,7 @@ export const operations = {
     body: 'required',
     multipart: false,
     unauthenticated: true,
+    auditLogReason: false,
   },
   'webhooks.deleteWithToken': {
     name: 'webhooks.deleteWithToken',
@@ -1391,6 +1477,7 @@ export const operations = {
     body: 'none',
     multipart: false,
     unauthenticated: true,
+    auditLogReason: false,
   },
   'webhooks.execute': {
     name: 'webhooks.execute',
@@ -1402,5 +1489,6 @@ export const operations = {
     body: 'required',
     multipart: true,
     unauthenticated: true,
+    auditLogReason: false,
   },
 } as const satisfies Record<string, OperationDefinition>;

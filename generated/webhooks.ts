@@ -2,7 +2,14 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptions, RequestOptionsWithQuery, Snowflake } from '../src/sdk.ts';
+import type {
+  AuditLogOptions,
+  OperationCaller,
+  QueryOf,
+  RequestOptions,
+  RequestOptionsWithQuery,
+  Snowflake,
+} from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `webhooks.execute` (Execute Webhook). */
@@ -45,7 +52,7 @@ export class WebhooksApi {
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -55,7 +62,7 @@ export class WebhooksApi {
   edit<T = v10.RESTPatchAPIWebhookResult>(
     webhookId: Snowflake,
     body: v10.RESTPatchAPIWebhookJSONBody,
-    options?: RequestOptions,
+    options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['webhooks.edit'], [webhookId], { body }, options) as Promise<T>;
   }
@@ -68,14 +75,14 @@ export class WebhooksApi {
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
    * await client.webhooks.delete('223704706495545344');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIWebhookResult>(webhookId: Snowflake, options?: RequestOptions): Promise<T> {
+  delete<T = v10.RESTDeleteAPIWebhookResult>(webhookId: Snowflake, options?: AuditLogOptions): Promise<T> {
     return this.#call(operations['webhooks.delete'], [webhookId], undefined, options) as Promise<T>;
   }
 

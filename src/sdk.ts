@@ -30,6 +30,12 @@ export interface RequestOptions {
   readonly maxWait?: number;
 }
 
+/** Options of a method whose action enters the guild's audit log. */
+export interface AuditLogOptions extends RequestOptions {
+  /** Why, for the audit log (X-Audit-Log-Reason, up to 512 characters; encoded for you). */
+  readonly reason?: string;
+}
+
 /** Options of a method that takes a body and also documents query parameters. */
 export interface RequestOptionsWithQuery<Query extends QueryInput> extends RequestOptions {
   readonly query?: Query;

@@ -104,7 +104,8 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
     // Only what the file uses: typed bodies and queries come from discord-api-types.
     if (op.definition.body !== 'none' && !op.source.types?.body) sdkTypes.add('JsonBody');
     if (op.source.query && !op.source.types?.query) sdkTypes.add('QueryValue');
-    sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : 'RequestOptions');
+    sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : optionsTypeOf(op));
+    if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
   }
   const typeModules = new Set(operations.filter((op) => op.source.types).map((op) => typesFrom(op)));
   for (const op of operations) if (op.source.types?.query) sdkTypes.add('QueryOf');
@@ -160,7 +161,7 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
   }));
   const pathArguments = parameters.map((p) => p.name);
   let input = 'undefined';
-  let optionsType = 'RequestOptions';
+  let optionsType = optionsTypeOf(op);
   if (definition.body !== 'none') {
     const bodyType = source.types?.body ? `${typesFrom(op)}.${source.types.body}` : 'JsonBody';
     parameters.push({
@@ -168,7 +169,10 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
       type: definition.multipart ? `${bodyType} | FormData` : bodyType,
     });
     input = '{ body }';
-    if (source.query) optionsType = `RequestOptionsWithQuery<${queryTypeName(op)}>`;
+    if (source.query) {
+      optionsType = `RequestOptionsWithQuery<${queryTypeName(op)}>`;
+      if (source.auditLogReason) optionsType += ' & AuditLogOptions';
+    }
   } else if (source.query) {
     parameters.push({ name: 'query?', type: queryTypeName(op) });
     input = '{ query }';
@@ -232,7 +236,8 @@ function methodDoc(op: OperationModel): string {
     lines.push(`@param query - Query parameters: ${source.query.map((q) => `\`${q}\``).join(', ')}.`);
   lines.push(
     '@param options - `signal`, `headers`, `maxWait`' +
-      (definition.body !== 'none' && source.query ? ', `query`.' : '.'),
+      (definition.body !== 'none' && source.query ? ', `query`' : '') +
+      (source.auditLogReason ? ', `reason` (for the audit log).' : '.'),
   );
   lines.push(
     '@returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.',
@@ -256,6 +261,9 @@ function describeNamespace(namespace: NamespaceModel): string {
   const keys = [...new Set(all.map((op) => op.route.key))];
   return `operations on route key${keys.length > 1 ? 's' : ''} ${keys.map((key) => `\`${key}\``).join(', ')}.`;
 }
+
+/** The options type of a method: with `reason` where the action enters the audit log. */
+const optionsTypeOf = (op: OperationModel) => (op.source.auditLogReason ? 'AuditLogOptions' : 'RequestOptions');
 
 /** The discord-api-types module an operation's types come from. */
 const typesFrom = (op: OperationModel): 'v10' | 'v6' => op.source.types?.from ?? 'v10';

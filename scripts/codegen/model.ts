@@ -68,6 +68,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         body: source.body ?? 'none',
         multipart: source.multipart === true,
         unauthenticated: source.unauthenticated === true,
+        auditLogReason: source.auditLogReason === true,
       };
       return { definition, route, source, parameters, pathText, verb: source.name.split('.').at(-1)! };
     }),

@@ -281,7 +281,7 @@ class ClientCore {
     options: RequestOptionsWithQuery<QueryInput> | undefined,
   ): Promise<unknown> {
     const label = operation.name;
-    checkOptions(label, options);
+    checkOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
     const { path, values } = buildPath(operation.path, args);
     const body = checkBody(label, operation, input?.body);
     const target = this.#target(operation.method, path, operation.routeKey, () => {
@@ -289,9 +289,11 @@ class ClientCore {
       return bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId);
     });
     const bucketKey = target.bucketKey;
+    const { reason, ...requestOptions } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string };
     const response = await this.#send(operation.method, path, target, {
-      ...options,
+      ...requestOptions,
       ...body,
+      headers: withReason(requestOptions.headers, reason),
       query: input?.query ?? options?.query,
       authenticated: !operation.unauthenticated && !target.exempt,
     });
@@ -406,6 +408,9 @@ interface CallTarget {
 }
 
 const OPTION_KEYS = new Set(['signal', 'headers', 'maxWait', 'query']);
+const AUDIT_OPTION_KEYS = new Set([...OPTION_KEYS, 'reason']);
+/** The service keeps at most 512 characters of an audit-log reason. */
+const MAX_REASON_LENGTH = 512;
 const RAW_OPTION_KEYS = new Set([...OPTION_KEYS, 'json', 'body']);
 
 function checkOptions(label: string, options: unknown, known: ReadonlySet<string> = OPTION_KEYS): void {
@@ -416,9 +421,20 @@ function checkOptions(label: string, options: unknown, known: ReadonlySet<string
   for (const key of Object.keys(options)) {
     if (!known.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
   }
-  const { signal } = options as { signal?: unknown };
+  const { signal, reason } = options as { signal?: unknown; reason?: unknown };
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
+  if (reason !== undefined && !(typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH)) {
+    throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
+  }
+}
+
+/** The call's headers with the audit-log reason (URL-encoded, as the service reads it). */
+function withReason(headers: HeadersInit | undefined, reason: string | undefined): HeadersInit | undefined {
+  if (reason === undefined) return headers;
+  const merged = new Headers(headers);
+  merged.set('x-audit-log-reason', encodeURIComponent(reason));
+  return merged;
 }
 
 function checkBody(label: string, operation: OperationDefinition, body: unknown): { json?: unknown; body?: BodyInit } {

@@ -28,6 +28,8 @@ export interface OperationDefinition {
   readonly body: 'none' | 'required' | 'optional';
   readonly multipart: boolean;
   readonly unauthenticated: boolean;
+  /** Takes the `reason` option, sent as X-Audit-Log-Reason. */
+  readonly auditLogReason: boolean;
 }
 
 /** A path parameter as callers pass it: ids as decimal strings or bigint, other kinds as strings. */

@@ -13,6 +13,7 @@ import {
 } from '../../src/index.ts';
 import type {
   RESTDeleteAPIChannelMessageResult,
+  RESTDeleteAPIGuildMemberResult,
   RESTGetAPIChannelMessagesResult,
   RESTGetAPIGatewayResult,
   RESTGetAPIInviteResult,
@@ -54,6 +55,12 @@ describe('public signatures', () => {
     expectTypeOf(client.channels.messages.ack('1', '2')).toEqualTypeOf<Promise<unknown>>();
   });
 
+  it('actions that enter the audit log take a reason', () => {
+    expectTypeOf(client.guilds.members.remove('1', '2', { reason: 'spam' })).toEqualTypeOf<
+      Promise<RESTDeleteAPIGuildMemberResult>
+    >();
+  });
+
   it('results are usable without casts', async () => {
     const message = await client.channels.messages.create('1', { content: 'x' });
     expectTypeOf(message.id).toEqualTypeOf<string>();
@@ -87,6 +94,8 @@ describe('public signatures', () => {
     void client.channels.edit('1', { name: 5 });
     // @ts-expect-error a query parameter of the wrong type
     void client.channels.messages.list('1', { limit: 'fifty' });
+    // @ts-expect-error no audit-log reason on a read
+    void client.channels.get('1', { reason: 'x' });
     // @ts-expect-error names not in the catalog do not exist
     void client.channels.messages.fetch('1', '2');
     // @ts-expect-error the bucket map is read-only
