@@ -97,7 +97,7 @@ export const catalog: Catalog = {
       note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
       operations: [
         { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message' },
-        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required' },
+        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required', multipart: true },
         { name: 'channels.messages.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message' },
       ],
     },

@@ -59,7 +59,9 @@ export type ParameterKind = (typeof PARAMETER_KINDS)[number];
 const placeholder = /^\{([a-z][a-z0-9_]*)\}$/;
 const literalSegment = /^[A-Za-z0-9@._-]+$/;
 
-const typeName = z.string().regex(/^REST[A-Za-z0-9]+$/, 'a type name exported by discord-api-types, such as "RESTGetAPIChannelResult"');
+const typeName = z
+  .string()
+  .regex(/^REST[A-Za-z0-9]+$/, 'a type name exported by discord-api-types, such as "RESTGetAPIChannelResult"');
 
 const operationSchema = z.strictObject({
   name: z
@@ -77,7 +79,10 @@ const operationSchema = z.strictObject({
   body: z.enum(['required', 'optional']).optional(),
   multipart: z.literal(true).optional(),
   /** Documented query parameters, in documentation order. */
-  query: z.array(z.string().regex(/^[a-z][a-z0-9_-]*$/)).nonempty().optional(),
+  query: z
+    .array(z.string().regex(/^[a-z][a-z0-9_-]*$/))
+    .nonempty()
+    .optional(),
   /** Only user accounts may call it; kept because its route key is in the spec. */
   userOnly: z.literal(true).optional(),
   /** Sent without the Authorization header (the path carries its own credential). */
@@ -153,7 +158,9 @@ function describePath(input: unknown, path: readonly PropertyKey[]): string {
     const routes = (input as { routes?: unknown[] }).routes;
     const key = (routes?.[path[1]] as { key?: unknown } | undefined)?.key;
     const label = typeof key === 'string' ? `route "${key}" (routes[${path[1]}])` : `routes[${path[1]}]`;
-    return [label, ...path.slice(2).map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))].join('');
+    return [label, ...path.slice(2).map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))].join(
+      '',
+    );
   }
   return path.length === 0 ? 'catalog' : path.map(String).join('.');
 }
@@ -215,7 +222,8 @@ export function checkCatalog(catalog: Catalog): string[] {
     route.operations.forEach((operation, opIndex) => {
       const opWhere = `${where}.operations[${opIndex}] "${operation.name}"`;
       const firstOwner = operationNames.get(operation.name);
-      if (firstOwner !== undefined) problems.push(`${opWhere}: duplicate operation name, first used by route "${firstOwner}"`);
+      if (firstOwner !== undefined)
+        problems.push(`${opWhere}: duplicate operation name, first used by route "${firstOwner}"`);
       else operationNames.set(operation.name, route.key);
 
       const verb = operation.name.split('.').at(-1)!;
@@ -223,12 +231,14 @@ export function checkCatalog(catalog: Catalog): string[] {
         problems.push(`${opWhere}: verb "${verb}" is not in the vocabulary (${VERBS.join(', ')})`);
       }
       const endpoint = `${operation.method} ${operation.path ?? route.path}`;
-      if (methodsSeen.has(endpoint)) problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
+      if (methodsSeen.has(endpoint))
+        problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
       methodsSeen.set(endpoint, operation.name);
       if (operation.multipart && !operation.body) problems.push(`${opWhere}: multipart needs a body`);
       if (operation.body && operation.method === 'GET') problems.push(`${opWhere}: a GET request has no body`);
       if (operation.types?.body && !operation.body) problems.push(`${opWhere}: types.body needs a body`);
-      if (operation.types?.query && !operation.query) problems.push(`${opWhere}: types.query needs documented query parameters`);
+      if (operation.types?.query && !operation.query)
+        problems.push(`${opWhere}: types.query needs documented query parameters`);
     });
   });
 

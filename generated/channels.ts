@@ -2,7 +2,15 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { AuditLogOptions, OperationCaller, QueryOf, QueryValue, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  AuditLogOptions,
+  OperationCaller,
+  QueryOf,
+  QueryValue,
+  RequestOptions,
+  Snowflake,
+  WithFiles,
+} from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `channels.messages.list` (Get Channel Messages). */
@@ -216,7 +224,8 @@ export class ChannelsMessagesApi {
    *
    * `POST /channels/{channel_id}/messages` · route key `ChannelsIdMessages` · bucket `ChannelsIdMessages:{channel_id}`
    *
-   * Pass a `FormData` body to upload files (multipart), or a JSON body.
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -229,7 +238,7 @@ export class ChannelsMessagesApi {
    */
   create<T = v10.RESTPostAPIChannelMessageResult>(
     channelId: Snowflake,
-    body: v10.RESTPostAPIChannelMessageJSONBody | FormData,
+    body: WithFiles<v10.RESTPostAPIChannelMessageJSONBody> | FormData,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['channels.messages.create'], [channelId], { body }, options) as Promise<T>;
@@ -288,6 +297,9 @@ export class ChannelsMessagesApi {
    *
    * `PATCH /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:PATCH:{channel_id}`
    *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
    * The bucket key holds the method: deleting a message has its own, higher limit.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -303,7 +315,7 @@ export class ChannelsMessagesApi {
   edit<T = v10.RESTPatchAPIChannelMessageResult>(
     channelId: Snowflake,
     messageId: Snowflake,
-    body: v10.RESTPatchAPIChannelMessageJSONBody,
+    body: WithFiles<v10.RESTPatchAPIChannelMessageJSONBody> | FormData,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['channels.messages.edit'], [channelId, messageId], { body }, options) as Promise<T>;

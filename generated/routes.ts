@@ -475,7 +475,7 @@ export const operations = {
     majorIndex: 0,
     bucketHoldsMethod: true,
     body: 'required',
-    multipart: false,
+    multipart: true,
     unauthenticated: false,
     auditLogReason: false,
   },

@@ -9,6 +9,7 @@ import type {
   RequestOptions,
   RequestOptionsWithQuery,
   Snowflake,
+  WithFiles,
 } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
@@ -178,7 +179,8 @@ export class WebhooksApi {
    *
    * Sent without the Authorization header: the webhook token in the path is the credential.
    *
-   * Pass a `FormData` body to upload files (multipart), or a JSON body.
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
@@ -195,7 +197,7 @@ export class WebhooksApi {
   execute<T = v10.RESTPostAPIWebhookWithTokenResult>(
     webhookId: Snowflake,
     webhookToken: string,
-    body: v10.RESTPostAPIWebhookWithTokenJSONBody | FormData,
+    body: WithFiles<v10.RESTPostAPIWebhookWithTokenJSONBody> | FormData,
     options?: RequestOptionsWithQuery<WebhooksExecuteQuery>,
   ): Promise<T> {
     return this.#call(operations['webhooks.execute'], [webhookId, webhookToken], { body }, options) as Promise<T>;

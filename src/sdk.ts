@@ -20,6 +20,18 @@ export type QueryOf<Query> = {
 };
 export type QueryInput = { readonly [key: string]: QueryValue };
 
+/** A file to upload with a multipart operation (`files` in its body). */
+export interface FileUpload {
+  /** The file name the service shows (and `attachment://<name>` refers to). */
+  readonly name: string;
+  readonly data: Blob | ArrayBuffer | ArrayBufferView | string;
+  /** Default: the Blob's own type, else application/octet-stream. */
+  readonly contentType?: string;
+}
+
+/** The JSON body of a multipart operation, with the files to upload alongside it. */
+export type WithFiles<Body> = Body & { readonly files?: readonly FileUpload[] };
+
 /** Options every method takes last. */
 export interface RequestOptions {
   /** Aborts the call at once: while it waits for a rate limit, or while it is sent. */

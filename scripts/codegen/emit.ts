@@ -106,11 +106,16 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
     if (op.source.query && !op.source.types?.query) sdkTypes.add('QueryValue');
     sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : optionsTypeOf(op));
     if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
+    if (op.definition.multipart) sdkTypes.add('WithFiles');
   }
   const typeModules = new Set(operations.filter((op) => op.source.types).map((op) => typesFrom(op)));
   for (const op of operations) if (op.source.types?.query) sdkTypes.add('QueryOf');
   for (const module of [...typeModules].sort()) {
-    file.addImportDeclaration({ moduleSpecifier: `discord-api-types/${module}`, namespaceImport: module, isTypeOnly: true });
+    file.addImportDeclaration({
+      moduleSpecifier: `discord-api-types/${module}`,
+      namespaceImport: module,
+      isTypeOnly: true,
+    });
   }
   file.addImportDeclaration({ moduleSpecifier: SDK_IMPORT, namedImports: [...sdkTypes].sort(), isTypeOnly: true });
   file.addImportDeclaration({ moduleSpecifier: './routes.ts', namedImports: ['operations'] });
@@ -166,7 +171,7 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
     const bodyType = source.types?.body ? `${typesFrom(op)}.${source.types.body}` : 'JsonBody';
     parameters.push({
       name: definition.body === 'optional' ? 'body?' : 'body',
-      type: definition.multipart ? `${bodyType} | FormData` : bodyType,
+      type: definition.multipart ? `WithFiles<${bodyType}> | FormData` : bodyType,
     });
     input = '{ body }';
     if (source.query) {
@@ -214,7 +219,12 @@ function methodDoc(op: OperationModel): string {
   if (source.userOnly) lines.push('', 'Only user accounts may call this endpoint.');
   if (source.unauthenticated)
     lines.push('', 'Sent without the Authorization header: the webhook token in the path is the credential.');
-  if (source.multipart) lines.push('', 'Pass a `FormData` body to upload files (multipart), or a JSON body.');
+  if (source.multipart)
+    lines.push(
+      '',
+      'Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each',
+      'file listed in `attachments`); a `FormData` body is sent as it is.',
+    );
   if (route.note) lines.push('', route.note);
   if (route.pathSource === 'documented')
     lines.push('', "The spec does not show this path; it is the service's documented one.");

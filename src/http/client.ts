@@ -24,6 +24,7 @@ import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { readBody } from './body.ts';
+import { toMultipart } from './multipart.ts';
 
 /** The service's public API, current version (v10). */
 export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
@@ -424,7 +425,10 @@ function checkOptions(label: string, options: unknown, known: ReadonlySet<string
   const { signal, reason } = options as { signal?: unknown; reason?: unknown };
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
-  if (reason !== undefined && !(typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH)) {
+  if (
+    reason !== undefined &&
+    !(typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH)
+  ) {
     throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
   }
 }
@@ -454,6 +458,10 @@ function checkBody(label: string, operation: OperationDefinition, body: unknown)
     throw new TollgateArgumentError(
       `${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`,
     );
+  }
+  if (operation.multipart && !Array.isArray(body)) {
+    const form = toMultipart(label, body as Record<string, unknown>);
+    if (form) return { body: form };
   }
   return { json: body };
 }

@@ -1,0 +1,48 @@
+/**
+ * File uploads: a JSON body with `files: [{ name, data }]` becomes the service's multipart form —
+ * the rest of the body as `payload_json`, each file as `files[n]`, and each listed in the
+ * payload's `attachments` (`{ id: n, filename }`) unless the caller listed them already.
+ */
+import { TollgateArgumentError } from '../errors.ts';
+import type { FileUpload } from '../sdk.ts';
+
+/** The service takes at most 10 files per message. */
+export const MAX_FILES = 10;
+
+export function toMultipart(label: string, body: Readonly<Record<string, unknown>>): FormData | undefined {
+  const { files, ...json } = body;
+  if (files === undefined) return undefined;
+  if (!Array.isArray(files) || files.length === 0 || files.length > MAX_FILES) {
+    throw new TollgateArgumentError(`${label}: files must be an array of 1 to ${MAX_FILES} { name, data } entries`);
+  }
+  const uploads = files.map((file: unknown, index) => checkFile(label, file, index));
+  const form = new FormData();
+  const attachments = json.attachments ?? uploads.map((file, id) => ({ id, filename: file.name }));
+  form.set('payload_json', JSON.stringify({ ...json, attachments }));
+  uploads.forEach((file, index) => form.set(`files[${index}]`, toBlob(file), file.name));
+  return form;
+}
+
+function checkFile(label: string, file: unknown, index: number): FileUpload {
+  const candidate = file as Partial<FileUpload> | null;
+  const where = `${label}: files[${index}]`;
+  if (typeof candidate !== 'object' || candidate === null)
+    throw new TollgateArgumentError(`${where} must be { name, data }`);
+  if (typeof candidate.name !== 'string' || candidate.name === '' || /[/\\\r\n]/.test(candidate.name)) {
+    throw new TollgateArgumentError(`${where}.name must be a file name (no slashes or line breaks)`);
+  }
+  const { data } = candidate;
+  if (!(data instanceof Blob || data instanceof ArrayBuffer || ArrayBuffer.isView(data) || typeof data === 'string')) {
+    throw new TollgateArgumentError(`${where}.data must be a Blob, ArrayBuffer, typed array or string`);
+  }
+  if (candidate.contentType !== undefined && typeof candidate.contentType !== 'string') {
+    throw new TollgateArgumentError(`${where}.contentType must be a string`);
+  }
+  return candidate as FileUpload;
+}
+
+function toBlob({ data, contentType }: FileUpload): Blob {
+  if (data instanceof Blob && contentType === undefined) return data;
+  const type = contentType ?? (data instanceof Blob ? data.type : 'application/octet-stream');
+  return new Blob([data as BlobPart], { type });
+}
