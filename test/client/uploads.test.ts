@@ -29,7 +29,7 @@ it('sends the body as payload_json, each file as files[n], listed in attachments
       { name: 'image.png', data: new Uint8Array([137, 80, 78, 71]), contentType: 'image/png' },
     ],
   });
-  const [{ form }] = received as [{ form: FormData }];
+  const form = received[0]!.form!;
   expect(JSON.parse(form.get('payload_json') as string)).toEqual({
     content: 'two files',
     attachments: [
@@ -54,12 +54,12 @@ it('keeps attachments the caller listed (descriptions), and works for webhooks a
     files: [{ name: 'chart.svg', data: new Blob(['<svg/>'], { type: 'image/svg+xml' }) }],
   });
   await client.channels.messages.edit(CHANNEL, '2', { files: [{ name: 'a.txt', data: 'a' }] });
-  const [webhook, edit] = received as [{ form: FormData }, { form: FormData }];
-  expect(JSON.parse(webhook.form.get('payload_json') as string).attachments).toEqual([
+  const [webhook, edit] = received.map((request) => ({ form: request.form! }));
+  expect(JSON.parse(webhook!.form.get('payload_json') as string).attachments).toEqual([
     { id: 0, description: 'a chart' },
   ]);
-  expect((webhook.form.get('files[0]') as File).type).toBe('image/svg+xml');
-  expect(JSON.parse(edit.form.get('payload_json') as string)).toEqual({ attachments: [{ id: 0, filename: 'a.txt' }] });
+  expect((webhook!.form.get('files[0]') as File).type).toBe('image/svg+xml');
+  expect(JSON.parse(edit!.form.get('payload_json') as string)).toEqual({ attachments: [{ id: 0, filename: 'a.txt' }] });
 });
 
 it('a body without files stays JSON', async () => {
