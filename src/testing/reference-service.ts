@@ -18,6 +18,7 @@ import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { classifyV10 } from '../routing/v10-route.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
+import { operationOf, sampleResult } from './fixtures.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
 
 /**
@@ -291,7 +292,7 @@ export class ReferenceService {
       record(200);
       if (fault?.kind === 'slow-body')
         return await sendSlowly(response, { route: routeKey, method, received: size }, headers, fault.delayMs);
-      send(response, 200, { route: routeKey, method, received: size }, headers);
+      sendResult(response, method, path, { route: routeKey, method, received: size }, headers);
     } catch (error) {
       if (!response.headersSent) send(response, 500, { message: String(error) });
     } finally {
@@ -382,7 +383,7 @@ export class ReferenceService {
     const body = { route, method, received: size };
     if (fault?.kind === 'slow-body')
       return await sendSlowly(response, body, { ...headers, via: '1.1 google' }, fault.delayMs);
-    sendV10(response, 200, body, headers);
+    sendResult(response, method, path, body, { ...headers, via: '1.1 google' });
   }
 
   /** retry-after in the dialect's unit: ms (spec) or seconds (Discord). */
@@ -484,6 +485,24 @@ function delayEnd(response: ServerResponse, ms: number): void {
     setTimeout(() => end(...args), ms);
     return response;
   }) as ServerResponse['end'];
+}
+
+/**
+ * A success: for a catalog operation, a sample of its result type (fixtures.ts), or 204 where the
+ * service answers empty; for any other path, `fallback` (what was asked, and the body's size).
+ */
+function sendResult(
+  response: ServerResponse,
+  method: string,
+  path: string,
+  fallback: unknown,
+  headers: Record<string, string>,
+): void {
+  const operation = operationOf(method, path);
+  const body = operation ? sampleResult(operation.name, operation.ids, fallback) : fallback;
+  if (body !== undefined) return send(response, 200, body, headers);
+  response.writeHead(204, headers);
+  response.end();
 }
 
 /** A v10 answer from the service itself: it carries `Via: 1.1 google` (the CDN's own answers do not). */

@@ -1,0 +1,365 @@
+/**
+ * What the reference service answers a successful call with: a body of the shape the operation's
+ * result type (from the catalog's `types.result`, in discord-api-types) describes, with the ids
+ * of the request's path filled in. Each sample is checked against its type when this file
+ * compiles (`satisfies`), so users' offline tests see realistic data. Results that are empty in
+ * the service (most deletes, reaction and pin PUTs) answer 204.
+ */
+import type * as v10 from 'discord-api-types/v10';
+import type * as v6 from 'discord-api-types/v6';
+import { catalog } from '../../catalog/routes.ts';
+import { operations } from '../../generated/routes.ts';
+import { routePath } from '../routing/classify.ts';
+import { parseSnowflake } from '../routing/path.ts';
+
+/** The path's ids by placeholder name (`channel_id` …). */
+export type PathIds = Readonly<Record<string, string>>;
+
+const SNOWFLAKE = '175928847299117063';
+const TIMESTAMP = '2026-11-22T12:00:00.000Z';
+const id = (ids: PathIds, name: string) => ids[name] ?? SNOWFLAKE;
+
+const user = (userId = '80351110224678912') =>
+  ({
+    id: userId,
+    username: 'tollgate',
+    discriminator: '0',
+    global_name: 'Tollgate',
+    avatar: null,
+  }) satisfies v10.APIUser;
+
+const channel = (ids: PathIds) =>
+  ({
+    id: id(ids, 'channel_id'),
+    type: 0 as v10.ChannelType.GuildText,
+    guild_id: id(ids, 'guild_id'),
+    name: 'general',
+    position: 0,
+    permission_overwrites: [],
+    nsfw: false,
+    topic: null,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    parent_id: null,
+    flags: 0 as v10.ChannelFlags,
+  }) satisfies v10.APITextChannel;
+
+const dmChannel = () =>
+  ({
+    id: '319674150115610528',
+    type: 1 as v10.ChannelType.DM,
+    recipients: [user()],
+    last_message_id: null,
+    flags: 0 as v10.ChannelFlags,
+    name: null,
+  }) satisfies v10.APIDMChannel;
+
+const message = (ids: PathIds) =>
+  ({
+    id: id(ids, 'message_id'),
+    channel_id: id(ids, 'channel_id'),
+    author: user(),
+    content: 'Hello from the reference service',
+    timestamp: TIMESTAMP,
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    pinned: false,
+    type: 0 as v10.MessageType.Default,
+  }) satisfies v10.APIMessage;
+
+const role = (ids: PathIds) =>
+  ({
+    id: id(ids, 'role_id'),
+    name: 'moderators',
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position: 1,
+    permissions: '0',
+    managed: false,
+    mentionable: false,
+    flags: 0 as v10.RoleFlags,
+  }) satisfies v10.APIRole;
+
+const member = (ids: PathIds) =>
+  ({
+    user: user(id(ids, 'user_id')),
+    nick: null,
+    avatar: null,
+    banner: null,
+    roles: [],
+    joined_at: TIMESTAMP,
+    deaf: false,
+    mute: false,
+    flags: 0 as v10.GuildMemberFlags,
+  }) satisfies v10.APIGuildMember;
+
+const emoji = (ids: PathIds) =>
+  ({
+    id: id(ids, 'emoji_id'),
+    name: 'tollgate',
+    roles: [],
+    require_colons: true,
+    managed: false,
+    animated: false,
+    available: true,
+  }) satisfies v10.APIEmoji;
+
+const guild = (ids: PathIds) =>
+  ({
+    id: id(ids, 'guild_id'),
+    name: 'Reference Guild',
+    icon: null,
+    splash: null,
+    discovery_splash: null,
+    owner_id: '80351110224678912',
+    region: 'europe',
+    afk_channel_id: null,
+    afk_timeout: 300,
+    verification_level: 0,
+    default_message_notifications: 0,
+    explicit_content_filter: 0,
+    roles: [role({ role_id: id(ids, 'guild_id') })],
+    emojis: [],
+    features: [],
+    mfa_level: 0,
+    application_id: null,
+    system_channel_id: null,
+    system_channel_flags: 0 as v10.GuildSystemChannelFlags,
+    rules_channel_id: null,
+    vanity_url_code: null,
+    description: null,
+    banner: null,
+    premium_tier: 0,
+    preferred_locale: 'en-US' as v10.Locale,
+    public_updates_channel_id: null,
+    nsfw_level: 0,
+    stickers: [],
+    premium_progress_bar_enabled: false,
+    hub_type: null,
+    safety_alerts_channel_id: null,
+    incidents_data: null,
+  }) satisfies v10.APIGuild;
+
+const webhook = (ids: PathIds) =>
+  ({
+    id: id(ids, 'webhook_id'),
+    type: 1 as v10.WebhookType.Incoming,
+    channel_id: id(ids, 'channel_id'),
+    name: 'reference hook',
+    avatar: null,
+    application_id: null,
+  }) satisfies v10.APIWebhook;
+
+const invite = (ids: PathIds) =>
+  ({
+    code: ids.code ?? 'tollgate',
+    type: 0 as v10.InviteType.Guild,
+    expires_at: null,
+    channel: { id: id(ids, 'channel_id'), type: 0 as v10.ChannelType.GuildText, name: 'general' },
+    // The extended fields (channel and guild invite lists, create) are there for every answer.
+    uses: 0,
+    max_uses: 0,
+    max_age: 86_400,
+    temporary: false,
+    created_at: TIMESTAMP,
+  }) satisfies v10.APIExtendedInvite;
+
+const voiceRegion = () =>
+  ({ id: 'europe', name: 'Europe', optimal: true, deprecated: false, custom: false }) satisfies v10.APIVoiceRegion;
+
+const integration = () =>
+  ({
+    id: '33590653072239123',
+    name: 'Reference Integration',
+    type: 'discord' as const,
+    enabled: true,
+    account: { id: SNOWFLAKE, name: 'tollgate' },
+  }) satisfies v10.APIGuildIntegration;
+
+const connection = () =>
+  ({
+    id: 'tollgate',
+    name: 'tollgate',
+    type: 'github' as v10.ConnectionService.GitHub,
+    verified: true,
+    friend_sync: false,
+    show_activity: true,
+    two_way_link: false,
+    visibility: 1 as v10.ConnectionVisibility.Everyone,
+  }) satisfies v10.APIConnection;
+
+const twoOf = <T>(make: (n: number) => T): T[] => [make(0), make(1)];
+const nth = (ids: PathIds, name: string, n: number) => ({ ...ids, [name]: String(BigInt(id(ids, name)) + BigInt(n)) });
+
+/** A sample per result type: each checked against it. */
+const SAMPLES = {
+  RESTGetAPIChannelResult: (ids) => channel(ids) satisfies v10.RESTGetAPIChannelResult,
+  RESTPatchAPIChannelResult: (ids) => channel(ids) satisfies v10.RESTPatchAPIChannelResult,
+  RESTDeleteAPIChannelResult: (ids) => channel(ids) satisfies v10.RESTDeleteAPIChannelResult,
+  RESTPostAPIGuildChannelResult: (ids) => channel(ids) satisfies v10.RESTPostAPIGuildChannelResult,
+  RESTGetAPIGuildChannelsResult: (ids) =>
+    twoOf((n) => channel(nth(ids, 'channel_id', n))) satisfies v10.RESTGetAPIGuildChannelsResult,
+  RESTPostAPICurrentUserCreateDMChannelResult: () =>
+    dmChannel() satisfies v10.RESTPostAPICurrentUserCreateDMChannelResult,
+  RESTGetAPIChannelInvitesResult: (ids) => [invite(ids)] satisfies v10.RESTGetAPIChannelInvitesResult,
+  RESTPostAPIChannelInviteResult: (ids) => invite(ids) satisfies v10.RESTPostAPIChannelInviteResult,
+  RESTGetAPIGuildInvitesResult: (ids) => [invite(ids)] satisfies v10.RESTGetAPIGuildInvitesResult,
+  RESTGetAPIInviteResult: (ids) => invite(ids) satisfies v10.RESTGetAPIInviteResult,
+  RESTDeleteAPIInviteResult: (ids) => invite(ids) satisfies v10.RESTDeleteAPIInviteResult,
+  RESTGetAPIChannelMessagesResult: (ids) =>
+    twoOf((n) => message(nth(ids, 'message_id', n))) satisfies v10.RESTGetAPIChannelMessagesResult,
+  RESTPostAPIChannelMessageResult: (ids) => message(ids) satisfies v10.RESTPostAPIChannelMessageResult,
+  RESTGetAPIChannelMessageResult: (ids) => message(ids) satisfies v10.RESTGetAPIChannelMessageResult,
+  RESTPatchAPIChannelMessageResult: (ids) => message(ids) satisfies v10.RESTPatchAPIChannelMessageResult,
+  RESTGetAPIChannelPinsResult: (ids) => [message(ids)] satisfies v10.RESTGetAPIChannelPinsResult,
+  RESTGetAPIChannelMessageReactionUsersResult: () => [user()] satisfies v10.RESTGetAPIChannelMessageReactionUsersResult,
+  RESTGetAPIUserResult: (ids) => user(id(ids, 'user_id')) satisfies v10.RESTGetAPIUserResult,
+  RESTGetAPICurrentUserResult: () => user() satisfies v10.RESTGetAPICurrentUserResult,
+  RESTPatchAPICurrentUserResult: () => user() satisfies v10.RESTPatchAPICurrentUserResult,
+  RESTGetAPIChannelWebhooksResult: (ids) => [webhook(ids)] satisfies v10.RESTGetAPIChannelWebhooksResult,
+  RESTPostAPIChannelWebhookResult: (ids) => webhook(ids) satisfies v10.RESTPostAPIChannelWebhookResult,
+  RESTGetAPIGuildWebhooksResult: (ids) => [webhook(ids)] satisfies v10.RESTGetAPIGuildWebhooksResult,
+  RESTGetAPIWebhookResult: (ids) => webhook(ids) satisfies v10.RESTGetAPIWebhookResult,
+  RESTPatchAPIWebhookResult: (ids) => webhook(ids) satisfies v10.RESTPatchAPIWebhookResult,
+  RESTGetAPIWebhookWithTokenResult: (ids) => webhook(ids) satisfies v10.RESTGetAPIWebhookWithTokenResult,
+  RESTPatchAPIWebhookWithTokenResult: (ids) => webhook(ids) satisfies v10.RESTPatchAPIWebhookWithTokenResult,
+  RESTGetAPIGuildResult: (ids) => guild(ids) satisfies v10.RESTGetAPIGuildResult,
+  RESTPatchAPIGuildResult: (ids) => guild(ids) satisfies v10.RESTPatchAPIGuildResult,
+  RESTPostAPIGuildsResult: (ids) => guild(ids) satisfies v10.RESTPostAPIGuildsResult,
+  RESTGetAPIGuildBansResult: () => [{ reason: null, user: user() }] satisfies v10.RESTGetAPIGuildBansResult,
+  RESTGetAPIGuildEmojisResult: (ids) => [emoji(ids)] satisfies v10.RESTGetAPIGuildEmojisResult,
+  RESTPostAPIGuildEmojiResult: (ids) => emoji(ids) satisfies v10.RESTPostAPIGuildEmojiResult,
+  RESTGetAPIGuildEmojiResult: (ids) => emoji(ids) satisfies v10.RESTGetAPIGuildEmojiResult,
+  RESTPatchAPIGuildEmojiResult: (ids) => emoji(ids) satisfies v10.RESTPatchAPIGuildEmojiResult,
+  RESTGetAPIGuildIntegrationsResult: () => [integration()] satisfies v10.RESTGetAPIGuildIntegrationsResult,
+  RESTGetAPIGuildMembersResult: (ids) =>
+    twoOf((n) => member(nth(ids, 'user_id', n))) satisfies v10.RESTGetAPIGuildMembersResult,
+  RESTGetAPIGuildMemberResult: (ids) => member(ids) satisfies v10.RESTGetAPIGuildMemberResult,
+  RESTPutAPIGuildMemberResult: (ids) => member(ids) satisfies v10.RESTPutAPIGuildMemberResult,
+  RESTPatchAPIGuildMemberResult: (ids) => member(ids) satisfies v10.RESTPatchAPIGuildMemberResult,
+  RESTPatchAPICurrentGuildMemberNicknameResult: () =>
+    ({ nick: 'tollgate' }) satisfies v10.RESTPatchAPICurrentGuildMemberNicknameResult,
+  RESTGetAPIGuildPruneCountResult: () => ({ pruned: 0 }) satisfies v10.RESTGetAPIGuildPruneCountResult,
+  RESTPostAPIGuildPruneResult: () => ({ pruned: 0 }) satisfies v10.RESTPostAPIGuildPruneResult,
+  RESTGetAPIGuildVoiceRegionsResult: () => [voiceRegion()] satisfies v10.RESTGetAPIGuildVoiceRegionsResult,
+  RESTGetAPIVoiceRegionsResult: () => [voiceRegion()] satisfies v10.RESTGetAPIVoiceRegionsResult,
+  RESTGetAPIGuildRolesResult: (ids) =>
+    twoOf((n) => role(nth(ids, 'role_id', n))) satisfies v10.RESTGetAPIGuildRolesResult,
+  RESTPostAPIGuildRoleResult: (ids) => role(ids) satisfies v10.RESTPostAPIGuildRoleResult,
+  RESTPatchAPIGuildRolePositionsResult: (ids) => [role(ids)] satisfies v10.RESTPatchAPIGuildRolePositionsResult,
+  RESTPatchAPIGuildRoleResult: (ids) => role(ids) satisfies v10.RESTPatchAPIGuildRoleResult,
+  RESTGetAPIGatewayResult: () => ({ url: 'wss://gateway.reference.invalid' }) satisfies v10.RESTGetAPIGatewayResult,
+  RESTGetAPIGatewayBotResult: () =>
+    ({
+      url: 'wss://gateway.reference.invalid',
+      shards: 1,
+      session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+    }) satisfies v10.RESTGetAPIGatewayBotResult,
+  RESTGetAPICurrentUserConnectionsResult: () => [connection()] satisfies v10.RESTGetAPICurrentUserConnectionsResult,
+  RESTGetAPICurrentUserGuildsResult: (ids) =>
+    [
+      {
+        id: id(ids, 'guild_id'),
+        name: 'Reference Guild',
+        icon: null,
+        banner: null,
+        owner: false,
+        features: [],
+        permissions: '0',
+      },
+    ] satisfies v10.RESTGetAPICurrentUserGuildsResult,
+  RESTGetAPIGuildWidgetResult: (ids) =>
+    ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
+  RESTPatchAPIGuildWidgetResult: (ids) =>
+    ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTPatchAPIGuildWidgetResult,
+} satisfies Record<string, (ids: PathIds) => unknown>;
+
+/** Whether a result type is empty (the service answers 204): `never` or `undefined`. */
+type IsEmpty<Result> = [Result] extends [never] ? true : [Result] extends [undefined] ? true : false;
+
+/** Compiles only for an empty result type. */
+const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): boolean => check.length === 0;
+
+/** The result types the service answers empty (204), each checked to be empty. */
+const EMPTY = {
+  RESTDeleteAPIChannelAllMessageReactionsResult: empty<v10.RESTDeleteAPIChannelAllMessageReactionsResult>(),
+  RESTDeleteAPIChannelMessageOwnReactionResult: empty<v10.RESTDeleteAPIChannelMessageOwnReactionResult>(),
+  RESTDeleteAPIChannelMessageResult: empty<v10.RESTDeleteAPIChannelMessageResult>(),
+  RESTDeleteAPIChannelMessageUserReactionResult: empty<v10.RESTDeleteAPIChannelMessageUserReactionResult>(),
+  RESTDeleteAPIChannelPermissionResult: empty<v10.RESTDeleteAPIChannelPermissionResult>(),
+  RESTDeleteAPIChannelPinResult: empty<v10.RESTDeleteAPIChannelPinResult>(),
+  RESTDeleteAPICurrentUserGuildResult: empty<v10.RESTDeleteAPICurrentUserGuildResult>(),
+  RESTDeleteAPIGuildBanResult: empty<v10.RESTDeleteAPIGuildBanResult>(),
+  RESTDeleteAPIGuildEmojiResult: empty<v10.RESTDeleteAPIGuildEmojiResult>(),
+  RESTDeleteAPIGuildIntegrationResult: empty<v10.RESTDeleteAPIGuildIntegrationResult>(),
+  RESTDeleteAPIGuildMemberResult: empty<v10.RESTDeleteAPIGuildMemberResult>(),
+  RESTDeleteAPIGuildMemberRoleResult: empty<v10.RESTDeleteAPIGuildMemberRoleResult>(),
+  RESTDeleteAPIGuildResult: empty<v10.RESTDeleteAPIGuildResult>(),
+  RESTDeleteAPIGuildRoleResult: empty<v10.RESTDeleteAPIGuildRoleResult>(),
+  RESTDeleteAPIWebhookResult: empty<v10.RESTDeleteAPIWebhookResult>(),
+  RESTDeleteAPIWebhookWithTokenResult: empty<v10.RESTDeleteAPIWebhookWithTokenResult>(),
+  RESTPatchAPIGuildChannelPositionsResult: empty<v10.RESTPatchAPIGuildChannelPositionsResult>(),
+  RESTPatchAPIGuildIntegrationResult: empty<v6.RESTPatchAPIGuildIntegrationResult>(),
+  RESTPostAPIChannelMessagesBulkDeleteResult: empty<v10.RESTPostAPIChannelMessagesBulkDeleteResult>(),
+  RESTPostAPIChannelTypingResult: empty<v10.RESTPostAPIChannelTypingResult>(),
+  RESTPostAPIGuildIntegrationResult: empty<v6.RESTPostAPIGuildIntegrationResult>(),
+  RESTPostAPIGuildIntegrationSyncResult: empty<v6.RESTPostAPIGuildIntegrationSyncResult>(),
+  RESTPostAPIWebhookWithTokenResult: empty<v10.RESTPostAPIWebhookWithTokenResult>(),
+  RESTPutAPIChannelMessageReactionResult: empty<v10.RESTPutAPIChannelMessageReactionResult>(),
+  RESTPutAPIChannelPermissionResult: empty<v10.RESTPutAPIChannelPermissionResult>(),
+  RESTPutAPIChannelPinResult: empty<v10.RESTPutAPIChannelPinResult>(),
+  RESTPutAPIGuildBanResult: empty<v10.RESTPutAPIGuildBanResult>(),
+  RESTPutAPIGuildMemberRoleResult: empty<v10.RESTPutAPIGuildMemberRoleResult>(),
+} satisfies Record<string, boolean>;
+
+/** Result type by operation name, from the catalog. */
+const RESULT_OF = new Map(
+  catalog.routes.flatMap((route) =>
+    route.operations.map((operation) => [operation.name, operation.types?.result] as const),
+  ),
+);
+
+/**
+ * The body a successful call of `operationName` answers with: a sample of its result type, or
+ * `undefined` for results the service sends empty (204). Operations without a result type answer
+ * `fallback`.
+ */
+export function sampleResult(operationName: string, ids: PathIds, fallback: unknown): unknown {
+  const resultType = RESULT_OF.get(operationName);
+  if (resultType === undefined) return fallback;
+  if (resultType in EMPTY) return undefined;
+  const sample = (SAMPLES as Record<string, ((ids: PathIds) => unknown) | undefined>)[resultType];
+  if (!sample)
+    throw new Error(`reference service: no sample for ${resultType} (${operationName}); add one to fixtures.ts`);
+  return sample(ids);
+}
+
+/**
+ * The catalog operation a request calls, and its path's values by placeholder name; undefined
+ * for a request outside the catalog.
+ */
+export function operationOf(method: string, path: string): { name: string; ids: PathIds } | undefined {
+  const segments = routePath(path).split('/').slice(1);
+  for (const operation of Object.values(operations)) {
+    if (operation.method !== method || operation.path.length !== segments.length) continue;
+    const ids: Record<string, string> = {};
+    const matches = operation.path.every((part, index) => {
+      const segment = segments[index]!;
+      if (typeof part === 'string') return part === segment;
+      const value = part.kind === 'snowflake' ? parseSnowflake(segment) : decodeURIComponent(segment);
+      if (value === undefined || value === '') return false;
+      ids[part.name] = value;
+      return true;
+    });
+    if (matches) return { name: operation.name, ids };
+  }
+  return undefined;
+}
