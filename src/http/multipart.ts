@@ -10,8 +10,9 @@ import type { FileUpload } from '../sdk.ts';
 export const MAX_FILES = 10;
 
 export function toMultipart(label: string, body: Readonly<Record<string, unknown>>): FormData | undefined {
+  // Most calls carry no files: no copy of their body.
+  if (body.files === undefined) return undefined;
   const { files, ...json } = body;
-  if (files === undefined) return undefined;
   if (!Array.isArray(files) || files.length === 0 || files.length > MAX_FILES) {
     throw new TollgateArgumentError(`${label}: files must be an array of 1 to ${MAX_FILES} { name, data } entries`);
   }

@@ -367,7 +367,7 @@ export class Limiter {
     if (count === undefined || !Number.isFinite(this.#invalidRequestLimit)) return;
     const fraction = count / this.#invalidRequestLimit;
     if (fraction < INVALID_WARNING_LEVELS[0]) this.#warnedLevel = 0;
-    const level = [...INVALID_WARNING_LEVELS].reverse().find((candidate) => fraction >= candidate);
+    const level = INVALID_WARNING_LEVELS.findLast((candidate) => fraction >= candidate);
     if (level === undefined || level <= this.#warnedLevel) return;
     this.#warnedLevel = level;
     try {

@@ -319,12 +319,13 @@ class RedisBucketStore implements BucketStore {
   readonly #global: string;
   readonly #local: BucketStore;
   readonly #clock: Clock;
-  readonly #listeners = new Set<(event: StoreEvent) => void>();
+  readonly #listeners: ChannelListeners;
 
   constructor(store: RedisStore, namespace: string, clock: Clock) {
     this.#store = store;
     this.#namespace = namespace;
     this.#channel = `${namespace}:events`;
+    this.#listeners = new ChannelListeners(store, this.#channel);
     this.#global = `${namespace}:global`;
     this.#local = new MemoryStore().forToken(undefined, clock);
     this.#clock = clock;
@@ -437,6 +438,26 @@ class RedisBucketStore implements BucketStore {
   }
 
   subscribe(listener: (event: StoreEvent) => void): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+  }
+}
+
+/** A view's listeners on its pub/sub channel: subscribed on the store, all dropped on close. */
+export class ChannelListeners {
+  readonly #store: RedisStore;
+  readonly #channel: string;
+  readonly #listeners = new Set<(event: StoreEvent) => void>();
+
+  constructor(store: RedisStore, channel: string) {
+    this.#store = store;
+    this.#channel = channel;
+  }
+
+  add(listener: (event: StoreEvent) => void): () => void {
     this.#listeners.add(listener);
     void this.#store.listen(this.#channel, listener).catch(() => {});
     return () => {
@@ -445,7 +466,7 @@ class RedisBucketStore implements BucketStore {
     };
   }
 
-  async close(): Promise<void> {
+  clear(): void {
     for (const listener of this.#listeners) this.#store.unlisten(this.#channel, listener);
     this.#listeners.clear();
   }

@@ -12,7 +12,7 @@ import { InvalidRequestLog } from '../limiter/v10/buckets.ts';
 import { MemoryV10View, type V10BucketRecord } from '../limiter/v10/memory-view.ts';
 import type { V10Update } from '../limiter/v10/rules.ts';
 import { isExemptRoute, splitBucketKey } from '../routing/v10-route.ts';
-import { StoreDataError, type RedisStore } from './redis-store.ts';
+import { ChannelListeners, StoreDataError, type RedisStore } from './redis-store.ts';
 
 type Reply = (string | number)[];
 
@@ -39,7 +39,7 @@ export class RedisV10View implements BucketStore<V10Update> {
   readonly #clock: Clock;
   readonly #settings: V10Settings;
   readonly #local: MemoryV10View;
-  readonly #listeners = new Set<(event: StoreEvent) => void>();
+  readonly #listeners: ChannelListeners;
 
   constructor(
     store: RedisStore,
@@ -55,6 +55,7 @@ export class RedisV10View implements BucketStore<V10Update> {
     this.#routes = `${this.#namespace}:routes`;
     this.#invalid = `{${prefix}}:v10:invalid`;
     this.#channel = `${this.#namespace}:events`;
+    this.#listeners = new ChannelListeners(store, this.#channel);
     this.#clock = clock;
     this.#settings = settings;
     this.#local = new MemoryV10View(clock, settings, new InvalidRequestLog());
@@ -208,16 +209,10 @@ export class RedisV10View implements BucketStore<V10Update> {
   }
 
   subscribe(listener: (event: StoreEvent) => void): () => void {
-    this.#listeners.add(listener);
-    void this.#store.listen(this.#channel, listener).catch(() => {});
-    return () => {
-      this.#listeners.delete(listener);
-      this.#store.unlisten(this.#channel, listener);
-    };
+    return this.#listeners.add(listener);
   }
 
   async close(): Promise<void> {
-    for (const listener of this.#listeners) this.#store.unlisten(this.#channel, listener);
     this.#listeners.clear();
   }
 }
