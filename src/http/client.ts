@@ -285,10 +285,8 @@ class ClientCore {
     checkOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
     const { path, values } = buildPath(operation.path, args);
     const body = checkBody(label, operation, input?.body);
-    const target = this.#target(operation.method, path, operation.routeKey, () => {
-      const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
-      return bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId);
-    });
+    const target =
+      this.#api === 'v10' ? this.#v10Target(operation.method, path, operation.routeKey) : v6Target(operation, values);
     const bucketKey = target.bucketKey;
     const { reason, ...requestOptions } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string };
     const response = await this.#send(operation.method, path, target, {
@@ -334,20 +332,17 @@ class ClientCore {
     const upper = method.toUpperCase();
     const target =
       this.#api === 'v10'
-        ? this.#target(upper, path, undefined, () => '')
+        ? this.#v10Target(upper, path)
         : { ...catalogClassifier.classify(upper, path), exempt: false, webhookWithToken: false };
     return this.#send(upper, path, target, { ...options, authenticated: !target.exempt });
   }
 
   /**
-   * Where a call's state lives. v6: the catalog's route key and bucket key. v10: the local key
-   * (route + top-level resource, V4), and whether the route is exempt (V13) or a webhook with
-   * its token (V19); events and errors name the catalog key where there is one.
+   * Where a v10 call's state lives: the local key (route + top-level resource, V4), and whether
+   * the route is exempt (V13) or a webhook with its token (V19). Events and errors name the
+   * catalog key where there is one.
    */
-  #target(method: string, path: string, catalogKey: string | undefined, v6BucketKey: () => string): CallTarget {
-    if (this.#api === 'v6') {
-      return { routeKey: catalogKey!, bucketKey: v6BucketKey(), exempt: false, webhookWithToken: false };
-    }
+  #v10Target(method: string, path: string, catalogKey?: string): CallTarget {
     const route = classifyV10(method, path, this.#clock.now());
     return {
       routeKey: catalogKey ?? route.route,
@@ -400,6 +395,17 @@ class ClientCore {
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Where a v6 typed call's state lives: the catalog's route key and bucket key. */
+function v6Target(operation: OperationDefinition, values: readonly string[]): CallTarget {
+  const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
+  return {
+    routeKey: operation.routeKey,
+    bucketKey: bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId),
+    exempt: false,
+    webhookWithToken: false,
+  };
+}
 
 interface CallTarget {
   readonly routeKey: string;
