@@ -354,22 +354,13 @@ export class ReferenceService {
       record(429, true, bucketKey);
       return rateLimited({ 'x-ratelimit-global': 'true' }, 'global', 1000, true);
     }
-    if (fault?.kind === 'shared') {
+    if (fault?.kind === 'shared' || fault?.kind === 'sublimit') {
+      // Both leave places in the bucket (Remaining > 0); a sublimit counts as invalid, shared not.
+      if (fault.kind === 'sublimit') v10.noteInvalid();
       record(429, false, bucketKey);
-      return rateLimited(
-        { ...headers, 'x-ratelimit-remaining': String(Math.max(1, Number(headers['x-ratelimit-remaining'] ?? 1))) },
-        'shared',
-        fault.retryAfterMs,
-      );
-    }
-    if (fault?.kind === 'sublimit') {
-      v10.noteInvalid();
-      record(429, false, bucketKey);
-      return rateLimited(
-        { ...headers, 'x-ratelimit-remaining': String(Math.max(1, Number(headers['x-ratelimit-remaining'] ?? 1))) },
-        'user',
-        fault.retryAfterMs,
-      );
+      const remaining = String(Math.max(1, Number(headers['x-ratelimit-remaining'] ?? 1)));
+      const scope = fault.kind === 'shared' ? 'shared' : 'user';
+      return rateLimited({ ...headers, 'x-ratelimit-remaining': remaining }, scope, fault.retryAfterMs);
     }
     if (fault?.kind === 'headers') {
       record(fault.status ?? 200, false, bucketKey);
