@@ -1,7 +1,8 @@
 /**
  * The route-key catalog: every route key of the rate-limit spec (45, plus the implicit `None` for
- * any path not listed here), the path shapes classified under it, its major parameter, and the
- * endpoints behind it with one operation name per method. Data only: `scripts/generate.ts`
+ * any path not listed here) and v10 routes beyond them (marked below; the rest of v10 is listed in
+ * test/catalog/v10-coverage.test.ts), the path shapes classified under each, its major parameter,
+ * and the endpoints behind it with one operation name per method. Data only: `scripts/generate.ts`
  * validates it with `schema.ts` and turns it into `generated/`.
  *
  * Sources: `docs/spec/rate-limit-spec.md` (keys, path shapes, major parameters) and
@@ -430,6 +431,154 @@ export const catalog: Catalog = {
       operations: [{ name: 'guilds.webhooks.list', types: { result: 'RESTGetAPIGuildWebhooksResult' }, method: 'GET', summary: 'Get Guild Webhooks' }],
     },
 
+    // ── v10 routes beyond the seed spec (channel id as major parameter) ────────────────────────
+    {
+      key: 'ChannelsIdMessagesIdCrosspost',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/{message_id}/crosspost',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.messages.crosspost', types: { result: 'RESTPostAPIChannelMessageCrosspostResult' }, method: 'POST', summary: 'Crosspost Message' },
+      ],
+    },
+    {
+      key: 'ChannelsIdFollowers',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/followers',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.followers.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelFollowersJSONBody', result: 'RESTPostAPIChannelFollowersResult' }, method: 'POST', summary: 'Follow Announcement Channel', body: 'required' },
+      ],
+    },
+    {
+      key: 'ChannelsIdRecipientsUserId',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/recipients/{user_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.recipients.add', types: { body: 'RESTPutAPIChannelRecipientJSONBody' }, method: 'PUT', summary: 'Group DM Add Recipient', body: 'required' },
+        { name: 'channels.recipients.remove', method: 'DELETE', summary: 'Group DM Remove Recipient' },
+      ],
+    },
+    // ── v10 routes beyond the seed spec (guild id as major parameter) ──────────────────────────
+    {
+      key: 'GuildsIdPreview',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/preview',
+      pathSource: 'documented',
+      operations: [{ name: 'guilds.preview.get', types: { result: 'RESTGetAPIGuildPreviewResult' }, method: 'GET', summary: 'Get Guild Preview' }],
+    },
+    {
+      key: 'GuildsIdVanityUrl',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/vanity-url',
+      pathSource: 'documented',
+      operations: [{ name: 'guilds.vanityUrl.get', types: { result: 'RESTGetAPIGuildVanityUrlResult' }, method: 'GET', summary: 'Get Guild Vanity URL' }],
+    },
+    {
+      key: 'GuildsIdAuditLogs',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/audit-logs',
+      pathSource: 'documented',
+      operations: [
+        {
+          name: 'guilds.auditLogs.get',
+          types: { query: 'RESTGetAPIAuditLogQuery', result: 'RESTGetAPIAuditLogResult' },
+          method: 'GET',
+          summary: 'Get Guild Audit Log',
+          query: ['user_id', 'action_type', 'before', 'after', 'limit'],
+        },
+      ],
+    },
+    {
+      key: 'GuildsIdThreadsActive',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/threads/active',
+      pathSource: 'documented',
+      operations: [{ name: 'guilds.activeThreads.list', types: { result: 'RESTGetAPIGuildThreadsResult' }, method: 'GET', summary: 'List Active Guild Threads' }],
+    },
+    {
+      key: 'GuildsIdMembersSearch',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/members/search',
+      pathSource: 'documented',
+      operations: [
+        {
+          name: 'guilds.members.search',
+          types: { query: 'RESTGetAPIGuildMembersSearchQuery', result: 'RESTGetAPIGuildMembersSearchResult' },
+          method: 'GET',
+          summary: 'Search Guild Members',
+          query: ['query', 'limit'],
+        },
+      ],
+    },
+    {
+      key: 'GuildsIdWidget',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/widget',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.widget.get', types: { result: 'RESTGetAPIGuildWidgetSettingsResult' }, method: 'GET', summary: 'Get Guild Widget Settings' },
+        { name: 'guilds.widget.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWidgetSettingsJSONBody', result: 'RESTPatchAPIGuildWidgetSettingsResult' }, method: 'PATCH', summary: 'Modify Guild Widget', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdWidgetJson',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/widget.json',
+      pathSource: 'documented',
+      operations: [{ name: 'guilds.widgetJson.get', types: { result: 'RESTGetAPIGuildWidgetJSONResult' }, method: 'GET', summary: 'Get Guild Widget', unauthenticated: true }],
+    },
+    {
+      key: 'GuildsIdMfa',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/mfa',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.mfa.edit', auditLogReason: true, types: { body: 'RESTPostAPIGuildsMFAJSONBody', result: 'RESTPostAPIGuildsMFAResult' }, method: 'POST', summary: 'Modify Guild MFA Level', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdBulkBan',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/bulk-ban',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.bulkBan.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildBulkBanJSONBody', result: 'RESTPostAPIGuildBulkBanResult' }, method: 'POST', summary: 'Bulk Guild Ban', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdRolesMemberCounts',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/roles/member-counts',
+      pathSource: 'documented',
+      operations: [{ name: 'guilds.roles.memberCounts.get', types: { result: 'RESTGetAPIGuildRoleMemberCountsResult' }, method: 'GET', summary: 'Get Guild Role Member Counts' }],
+    },
+    {
+      key: 'GuildsIdVoiceStatesUserId',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/voice-states/{user_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.voiceStates.get', types: { result: 'RESTGetAPIGuildVoiceStateUserResult' }, method: 'GET', summary: 'Get User Voice State' },
+        { name: 'guilds.voiceStates.edit', types: { body: 'RESTPatchAPIGuildVoiceStateUserJSONBody', result: 'RESTPatchAPIGuildVoiceStateUserResult' }, method: 'PATCH', summary: 'Modify User Voice State', body: 'required' },
+      ],
+    },
+
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
     {
       key: 'Gateway',
@@ -570,6 +719,15 @@ export const catalog: Catalog = {
           unauthenticated: true,
         },
       ],
+    },
+    // ── v10 routes beyond the seed spec (no major parameter) ───────────────────────────────────
+    {
+      key: 'UsersMeGuildsIdMember',
+      v10Only: true,
+      major: null,
+      path: '/users/@me/guilds/{guild_id}/member',
+      pathSource: 'documented',
+      operations: [{ name: 'users.me.guilds.member.get', types: { result: 'RESTGetCurrentUserGuildMemberResult' }, method: 'GET', summary: 'Get Current User Guild Member' }],
     },
   ],
 };

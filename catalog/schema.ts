@@ -40,6 +40,7 @@ export const VERBS = [
   'count',
   'begin',
   'execute',
+  'crosspost',
   'getWithToken',
   'editWithToken',
   'deleteWithToken',
@@ -109,6 +110,8 @@ const operationSchema = z.strictObject({
 const routeSchema = z.strictObject({
   key: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'route keys are PascalCase words'),
   major: z.enum(MAJOR_PARAMETERS).nullable(),
+  /** A route of the v10 API beyond the seed spec's keys (its key is tollgate's own). */
+  v10Only: z.literal(true).optional(),
   /** The message-by-id key: its bucket key also holds the request method. */
   bucketHoldsMethod: z.literal(true).optional(),
   /** The path shape the spec gives for this key. */

@@ -29,7 +29,7 @@ export type ChannelsMessagesSearchQuery = {
 /** Query parameters of `channels.messages.reactions.list` (Get Reactions). */
 export type ChannelsMessagesReactionsListQuery = QueryOf<v10.RESTGetAPIChannelMessageReactionUsersQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -44,6 +44,10 @@ export class ChannelsApi {
   readonly typing: ChannelsTypingApi;
   /** `client.channels.webhooks` */
   readonly webhooks: ChannelsWebhooksApi;
+  /** `client.channels.followers` */
+  readonly followers: ChannelsFollowersApi;
+  /** `client.channels.recipients` */
+  readonly recipients: ChannelsRecipientsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -54,6 +58,8 @@ export class ChannelsApi {
     this.pins = new ChannelsPinsApi(call);
     this.typing = new ChannelsTypingApi(call);
     this.webhooks = new ChannelsWebhooksApi(call);
+    this.followers = new ChannelsFollowersApi(call);
+    this.recipients = new ChannelsRecipientsApi(call);
   }
 
   /**
@@ -185,7 +191,7 @@ export class ChannelsInvitesApi {
   }
 }
 
-/** `client.channels.messages`: operations on route keys `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`. */
+/** `client.channels.messages`: operations on route keys `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`. */
 export class ChannelsMessagesApi {
   readonly #call: OperationCaller;
   /** `client.channels.messages.reactions` */
@@ -387,6 +393,35 @@ export class ChannelsMessagesApi {
    */
   search<T = unknown>(channelId: Snowflake, query?: ChannelsMessagesSearchQuery, options?: RequestOptions): Promise<T> {
     return this.#call(operations['channels.messages.search'], [channelId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Crosspost Message.
+   *
+   * `POST /channels/{channel_id}/messages/{message_id}/crosspost` · route key `ChannelsIdMessagesIdCrosspost` · bucket `ChannelsIdMessagesIdCrosspost:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.messages.crosspost('81384788765712384', '334385199974967042');
+   * ```
+   */
+  crosspost<T = v10.RESTPostAPIChannelMessageCrosspostResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.messages.crosspost'],
+      [channelId, messageId],
+      undefined,
+      options,
+    ) as Promise<T>;
   }
 }
 
@@ -765,5 +800,95 @@ export class ChannelsWebhooksApi {
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.webhooks.create'], [channelId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.followers`: operations on route key `ChannelsIdFollowers`. */
+export class ChannelsFollowersApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Follow Announcement Channel.
+   *
+   * `POST /channels/{channel_id}/followers` · route key `ChannelsIdFollowers` · bucket `ChannelsIdFollowers:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.followers.create('81384788765712384', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIChannelFollowersResult>(
+    channelId: Snowflake,
+    body: v10.RESTPostAPIChannelFollowersJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.followers.create'], [channelId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.recipients`: operations on route key `ChannelsIdRecipientsUserId`. */
+export class ChannelsRecipientsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Group DM Add Recipient.
+   *
+   * `PUT /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId` · bucket `ChannelsIdRecipientsUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.recipients.add('81384788765712384', '80351110224678912', body);
+   * ```
+   */
+  add<T = unknown>(
+    channelId: Snowflake,
+    userId: Snowflake,
+    body: v10.RESTPutAPIChannelRecipientJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.recipients.add'], [channelId, userId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Group DM Remove Recipient.
+   *
+   * `DELETE /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId` · bucket `ChannelsIdRecipientsUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.recipients.remove('81384788765712384', '80351110224678912');
+   * ```
+   */
+  remove<T = unknown>(channelId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['channels.recipients.remove'], [channelId, userId], undefined, options) as Promise<T>;
   }
 }

@@ -10,6 +10,8 @@ import { operations } from './routes.ts';
 export type GuildsBansCreateQuery = { 'delete-message-days'?: QueryValue; reason?: QueryValue };
 /** Query parameters of `guilds.members.list` (List Guild Members). */
 export type GuildsMembersListQuery = QueryOf<v10.RESTGetAPIGuildMembersQuery>;
+/** Query parameters of `guilds.members.search` (Search Guild Members). */
+export type GuildsMembersSearchQuery = QueryOf<v10.RESTGetAPIGuildMembersSearchQuery>;
 /** Query parameters of `guilds.messages.search` (Search Guild Messages). */
 export type GuildsMessagesSearchQuery = {
   content?: QueryValue;
@@ -26,8 +28,10 @@ export type GuildsMessagesSearchQuery = {
 export type GuildsPruneCountQuery = QueryOf<v10.RESTGetAPIGuildPruneCountQuery>;
 /** Query parameters of `guilds.prune.begin` (Begin Guild Prune). */
 export type GuildsPruneBeginQuery = { days?: QueryValue };
+/** Query parameters of `guilds.auditLogs.get` (Get Guild Audit Log). */
+export type GuildsAuditLogsGetQuery = QueryOf<v10.RESTGetAPIAuditLogQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdWebhooks`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -54,6 +58,24 @@ export class GuildsApi {
   readonly roles: GuildsRolesApi;
   /** `client.guilds.webhooks` */
   readonly webhooks: GuildsWebhooksApi;
+  /** `client.guilds.preview` */
+  readonly preview: GuildsPreviewApi;
+  /** `client.guilds.vanityUrl` */
+  readonly vanityUrl: GuildsVanityUrlApi;
+  /** `client.guilds.auditLogs` */
+  readonly auditLogs: GuildsAuditLogsApi;
+  /** `client.guilds.activeThreads` */
+  readonly activeThreads: GuildsActiveThreadsApi;
+  /** `client.guilds.widget` */
+  readonly widget: GuildsWidgetApi;
+  /** `client.guilds.widgetJson` */
+  readonly widgetJson: GuildsWidgetJsonApi;
+  /** `client.guilds.mfa` */
+  readonly mfa: GuildsMfaApi;
+  /** `client.guilds.bulkBan` */
+  readonly bulkBan: GuildsBulkBanApi;
+  /** `client.guilds.voiceStates` */
+  readonly voiceStates: GuildsVoiceStatesApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -70,6 +92,15 @@ export class GuildsApi {
     this.regions = new GuildsRegionsApi(call);
     this.roles = new GuildsRolesApi(call);
     this.webhooks = new GuildsWebhooksApi(call);
+    this.preview = new GuildsPreviewApi(call);
+    this.vanityUrl = new GuildsVanityUrlApi(call);
+    this.auditLogs = new GuildsAuditLogsApi(call);
+    this.activeThreads = new GuildsActiveThreadsApi(call);
+    this.widget = new GuildsWidgetApi(call);
+    this.widgetJson = new GuildsWidgetJsonApi(call);
+    this.mfa = new GuildsMfaApi(call);
+    this.bulkBan = new GuildsBulkBanApi(call);
+    this.voiceStates = new GuildsVoiceStatesApi(call);
   }
 
   /**
@@ -621,7 +652,7 @@ export class GuildsInvitesApi {
   }
 }
 
-/** `client.guilds.members`: operations on route keys `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`. */
+/** `client.guilds.members`: operations on route keys `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`. */
 export class GuildsMembersApi {
   readonly #call: OperationCaller;
   /** `client.guilds.members.roles` */
@@ -748,6 +779,30 @@ export class GuildsMembersApi {
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.members.remove'], [guildId, userId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Search Guild Members.
+   *
+   * `GET /guilds/{guild_id}/members/search` · route key `GuildsIdMembersSearch` · bucket `GuildsIdMembersSearch:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `query`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.members.search('41771983423143937');
+   * ```
+   */
+  search<T = v10.RESTGetAPIGuildMembersSearchResult>(
+    guildId: Snowflake,
+    query?: GuildsMembersSearchQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.members.search'], [guildId], { query }, options) as Promise<T>;
   }
 }
 
@@ -977,13 +1032,16 @@ export class GuildsRegionsApi {
   }
 }
 
-/** `client.guilds.roles`: operations on route keys `GuildsIdRoles`, `GuildsIdRolesId`. */
+/** `client.guilds.roles`: operations on route keys `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`. */
 export class GuildsRolesApi {
   readonly #call: OperationCaller;
+  /** `client.guilds.roles.memberCounts` */
+  readonly memberCounts: GuildsRolesMemberCountsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.memberCounts = new GuildsRolesMemberCountsApi(call);
   }
 
   /**
@@ -1094,6 +1152,35 @@ export class GuildsRolesApi {
   }
 }
 
+/** `client.guilds.roles.memberCounts`: operations on route key `GuildsIdRolesMemberCounts`. */
+export class GuildsRolesMemberCountsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Role Member Counts.
+   *
+   * `GET /guilds/{guild_id}/roles/member-counts` · route key `GuildsIdRolesMemberCounts` · bucket `GuildsIdRolesMemberCounts:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.roles.memberCounts.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildRoleMemberCountsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.roles.memberCounts.get'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
 /** `client.guilds.webhooks`: operations on route key `GuildsIdWebhooks`. */
 export class GuildsWebhooksApi {
   readonly #call: OperationCaller;
@@ -1118,5 +1205,338 @@ export class GuildsWebhooksApi {
    */
   list<T = v10.RESTGetAPIGuildWebhooksResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['guilds.webhooks.list'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.preview`: operations on route key `GuildsIdPreview`. */
+export class GuildsPreviewApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Preview.
+   *
+   * `GET /guilds/{guild_id}/preview` · route key `GuildsIdPreview` · bucket `GuildsIdPreview:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.preview.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildPreviewResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.preview.get'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.vanityUrl`: operations on route key `GuildsIdVanityUrl`. */
+export class GuildsVanityUrlApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Vanity URL.
+   *
+   * `GET /guilds/{guild_id}/vanity-url` · route key `GuildsIdVanityUrl` · bucket `GuildsIdVanityUrl:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.vanityUrl.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildVanityUrlResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.vanityUrl.get'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.auditLogs`: operations on route key `GuildsIdAuditLogs`. */
+export class GuildsAuditLogsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Audit Log.
+   *
+   * `GET /guilds/{guild_id}/audit-logs` · route key `GuildsIdAuditLogs` · bucket `GuildsIdAuditLogs:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `user_id`, `action_type`, `before`, `after`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.auditLogs.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIAuditLogResult>(
+    guildId: Snowflake,
+    query?: GuildsAuditLogsGetQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.auditLogs.get'], [guildId], { query }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.activeThreads`: operations on route key `GuildsIdThreadsActive`. */
+export class GuildsActiveThreadsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Active Guild Threads.
+   *
+   * `GET /guilds/{guild_id}/threads/active` · route key `GuildsIdThreadsActive` · bucket `GuildsIdThreadsActive:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.activeThreads.list('41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildThreadsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.activeThreads.list'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.widget`: operations on route key `GuildsIdWidget`. */
+export class GuildsWidgetApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Widget Settings.
+   *
+   * `GET /guilds/{guild_id}/widget` · route key `GuildsIdWidget` · bucket `GuildsIdWidget:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.widget.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildWidgetSettingsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.widget.get'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Widget.
+   *
+   * `PATCH /guilds/{guild_id}/widget` · route key `GuildsIdWidget` · bucket `GuildsIdWidget:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.widget.edit('41771983423143937', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildWidgetSettingsResult>(
+    guildId: Snowflake,
+    body: v10.RESTPatchAPIGuildWidgetSettingsJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.widget.edit'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.widgetJson`: operations on route key `GuildsIdWidgetJson`. */
+export class GuildsWidgetJsonApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Widget.
+   *
+   * `GET /guilds/{guild_id}/widget.json` · route key `GuildsIdWidgetJson` · bucket `GuildsIdWidgetJson:{guild_id}`
+   *
+   * Sent without the Authorization header: the webhook token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.widgetJson.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildWidgetJSONResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.widgetJson.get'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.mfa`: operations on route key `GuildsIdMfa`. */
+export class GuildsMfaApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Modify Guild MFA Level.
+   *
+   * `POST /guilds/{guild_id}/mfa` · route key `GuildsIdMfa` · bucket `GuildsIdMfa:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.mfa.edit('41771983423143937', body);
+   * ```
+   */
+  edit<T = v10.RESTPostAPIGuildsMFAResult>(
+    guildId: Snowflake,
+    body: v10.RESTPostAPIGuildsMFAJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.mfa.edit'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.bulkBan`: operations on route key `GuildsIdBulkBan`. */
+export class GuildsBulkBanApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Bulk Guild Ban.
+   *
+   * `POST /guilds/{guild_id}/bulk-ban` · route key `GuildsIdBulkBan` · bucket `GuildsIdBulkBan:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.bulkBan.create('41771983423143937', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIGuildBulkBanResult>(
+    guildId: Snowflake,
+    body: v10.RESTPostAPIGuildBulkBanJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.bulkBan.create'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.voiceStates`: operations on route key `GuildsIdVoiceStatesUserId`. */
+export class GuildsVoiceStatesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get User Voice State.
+   *
+   * `GET /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.voiceStates.get('41771983423143937', '80351110224678912');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildVoiceStateUserResult>(
+    guildId: Snowflake,
+    userId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.voiceStates.get'], [guildId, userId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify User Voice State.
+   *
+   * `PATCH /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.voiceStates.edit('41771983423143937', '80351110224678912', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildVoiceStateUserResult>(
+    guildId: Snowflake,
+    userId: Snowflake,
+    body: v10.RESTPatchAPIGuildVoiceStateUserJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.voiceStates.edit'], [guildId, userId], { body }, options) as Promise<T>;
   }
 }

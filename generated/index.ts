@@ -13,6 +13,7 @@ import { WebhooksApi } from './webhooks.ts';
 export { operations, routeTable } from './routes.ts';
 export type {
   ChannelsApi,
+  ChannelsFollowersApi,
   ChannelsInvitesApi,
   ChannelsMessagesApi,
   ChannelsMessagesListQuery,
@@ -21,13 +22,18 @@ export type {
   ChannelsMessagesSearchQuery,
   ChannelsPermissionsApi,
   ChannelsPinsApi,
+  ChannelsRecipientsApi,
   ChannelsTypingApi,
   ChannelsWebhooksApi,
 } from './channels.ts';
 export type {
+  GuildsActiveThreadsApi,
   GuildsApi,
+  GuildsAuditLogsApi,
+  GuildsAuditLogsGetQuery,
   GuildsBansApi,
   GuildsBansCreateQuery,
+  GuildsBulkBanApi,
   GuildsChannelsApi,
   GuildsEmbedApi,
   GuildsEmojisApi,
@@ -38,14 +44,22 @@ export type {
   GuildsMembersMeApi,
   GuildsMembersMeNickApi,
   GuildsMembersRolesApi,
+  GuildsMembersSearchQuery,
   GuildsMessagesApi,
   GuildsMessagesSearchQuery,
+  GuildsMfaApi,
+  GuildsPreviewApi,
   GuildsPruneApi,
   GuildsPruneBeginQuery,
   GuildsPruneCountQuery,
   GuildsRegionsApi,
   GuildsRolesApi,
+  GuildsRolesMemberCountsApi,
+  GuildsVanityUrlApi,
+  GuildsVoiceStatesApi,
   GuildsWebhooksApi,
+  GuildsWidgetApi,
+  GuildsWidgetJsonApi,
 } from './guilds.ts';
 export type { GatewayApi, GatewayBotApi } from './gateway.ts';
 export type { InvitesApi, InvitesGetQuery } from './invites.ts';
@@ -56,6 +70,7 @@ export type {
   UsersMeConnectionsApi,
   UsersMeGuildsApi,
   UsersMeGuildsListQuery,
+  UsersMeGuildsMemberApi,
 } from './users.ts';
 export type { VoiceApi, VoiceRegionsApi } from './voice.ts';
 export type { WebhooksApi, WebhooksExecuteQuery } from './webhooks.ts';

@@ -8,7 +8,7 @@ import { operations } from './routes.ts';
 /** Query parameters of `users.me.guilds.list` (Get Current User Guilds). */
 export type UsersMeGuildsListQuery = QueryOf<v10.RESTGetAPICurrentUserGuildsQuery>;
 
-/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`. */
+/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`. */
 export class UsersApi {
   readonly #call: OperationCaller;
   /** `client.users.me` */
@@ -38,7 +38,7 @@ export class UsersApi {
   }
 }
 
-/** `client.users.me`: operations on route keys `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`. */
+/** `client.users.me`: operations on route keys `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`. */
 export class UsersMeApi {
   readonly #call: OperationCaller;
   /** `client.users.me.channels` */
@@ -169,13 +169,16 @@ export class UsersMeConnectionsApi {
   }
 }
 
-/** `client.users.me.guilds`: operations on route keys `UsersMeGuilds`, `UsersMeGuildsId`. */
+/** `client.users.me.guilds`: operations on route keys `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`. */
 export class UsersMeGuildsApi {
   readonly #call: OperationCaller;
+  /** `client.users.me.guilds.member` */
+  readonly member: UsersMeGuildsMemberApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.member = new UsersMeGuildsMemberApi(call);
   }
 
   /**
@@ -215,5 +218,34 @@ export class UsersMeGuildsApi {
    */
   leave<T = v10.RESTDeleteAPICurrentUserGuildResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['users.me.guilds.leave'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.users.me.guilds.member`: operations on route key `UsersMeGuildsIdMember`. */
+export class UsersMeGuildsMemberApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Current User Guild Member.
+   *
+   * `GET /users/@me/guilds/{guild_id}/member` · route key `UsersMeGuildsIdMember` · bucket `UsersMeGuildsIdMember`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.users.me.guilds.member.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetCurrentUserGuildMemberResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['users.me.guilds.member.get'], [guildId], undefined, options) as Promise<T>;
   }
 }

@@ -276,6 +276,70 @@ const SAMPLES = {
         permissions: '0',
       },
     ] satisfies v10.RESTGetAPICurrentUserGuildsResult,
+  RESTPostAPIChannelMessageCrosspostResult: (ids) => message(ids) satisfies v10.RESTPostAPIChannelMessageCrosspostResult,
+  RESTPostAPIChannelFollowersResult: (ids) =>
+    ({ channel_id: id(ids, 'channel_id'), webhook_id: SNOWFLAKE }) satisfies v10.RESTPostAPIChannelFollowersResult,
+  RESTGetAPIGuildPreviewResult: (ids) =>
+    ({
+      id: id(ids, 'guild_id'),
+      name: 'Reference Guild',
+      icon: null,
+      splash: null,
+      discovery_splash: null,
+      emojis: [],
+      features: [],
+      approximate_member_count: 2,
+      approximate_presence_count: 1,
+      description: null,
+      stickers: [],
+    }) satisfies v10.RESTGetAPIGuildPreviewResult,
+  RESTGetAPIGuildVanityUrlResult: () => ({ code: 'tollgate', uses: 0 }) satisfies v10.RESTGetAPIGuildVanityUrlResult,
+  RESTGetAPIAuditLogResult: () =>
+    ({
+      application_commands: [],
+      audit_log_entries: [],
+      auto_moderation_rules: [],
+      guild_scheduled_events: [],
+      integrations: [],
+      threads: [],
+      users: [],
+      webhooks: [],
+    }) satisfies v10.RESTGetAPIAuditLogResult,
+  RESTGetAPIGuildThreadsResult: () => ({ threads: [], members: [] }) satisfies v10.RESTGetAPIGuildThreadsResult,
+  RESTGetAPIGuildMembersSearchResult: (ids) => [member(ids)] satisfies v10.RESTGetAPIGuildMembersSearchResult,
+  RESTGetAPIGuildWidgetSettingsResult: (ids) =>
+    ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v10.RESTGetAPIGuildWidgetSettingsResult,
+  RESTPatchAPIGuildWidgetSettingsResult: (ids) =>
+    ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v10.RESTPatchAPIGuildWidgetSettingsResult,
+  RESTGetAPIGuildWidgetJSONResult: (ids) =>
+    ({
+      id: id(ids, 'guild_id'),
+      name: 'Reference Guild',
+      instant_invite: null,
+      channels: [],
+      members: [],
+      presence_count: 1,
+    }) satisfies v10.RESTGetAPIGuildWidgetJSONResult,
+  RESTPostAPIGuildsMFAResult: () => ({ level: 1 as v10.GuildMFALevel }) satisfies v10.RESTPostAPIGuildsMFAResult,
+  RESTPostAPIGuildBulkBanResult: () =>
+    ({ banned_users: [SNOWFLAKE], failed_users: [] }) satisfies v10.RESTPostAPIGuildBulkBanResult,
+  RESTGetAPIGuildRoleMemberCountsResult: (ids) =>
+    ({ [id(ids, 'guild_id')]: 2 }) satisfies v10.RESTGetAPIGuildRoleMemberCountsResult,
+  RESTGetAPIGuildVoiceStateUserResult: (ids) =>
+    ({
+      guild_id: id(ids, 'guild_id'),
+      channel_id: null,
+      user_id: id(ids, 'user_id'),
+      session_id: 'reference-session',
+      deaf: false,
+      mute: false,
+      self_deaf: false,
+      self_mute: false,
+      self_video: false,
+      suppress: false,
+      request_to_speak_timestamp: null,
+    }) satisfies v10.RESTGetAPIGuildVoiceStateUserResult,
+  RESTGetCurrentUserGuildMemberResult: (ids) => member(ids) satisfies v10.RESTGetCurrentUserGuildMemberResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -290,6 +354,7 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTPatchAPIGuildVoiceStateUserResult: empty<v10.RESTPatchAPIGuildVoiceStateUserResult>(),
   RESTDeleteAPIChannelAllMessageReactionsResult: empty<v10.RESTDeleteAPIChannelAllMessageReactionsResult>(),
   RESTDeleteAPIChannelMessageOwnReactionResult: empty<v10.RESTDeleteAPIChannelMessageOwnReactionResult>(),
   RESTDeleteAPIChannelMessageResult: empty<v10.RESTDeleteAPIChannelMessageResult>(),
@@ -332,6 +397,9 @@ const RESULT_OF = new Map(
  * `undefined` for results the service sends empty (204). Operations without a result type answer
  * `fallback`.
  */
+/** The service answers this result type empty (204). */
+export const isEmptyResult = (resultType: string): boolean => resultType in EMPTY;
+
 export function sampleResult(operationName: string, ids: PathIds, fallback: unknown): unknown {
   const resultType = RESULT_OF.get(operationName);
   if (resultType === undefined) return fallback;
