@@ -9,6 +9,8 @@ import { InvitesApi } from './invites.ts';
 import { UsersApi } from './users.ts';
 import { VoiceApi } from './voice.ts';
 import { WebhooksApi } from './webhooks.ts';
+import { InteractionsApi } from './interactions.ts';
+import { ApplicationsApi } from './applications.ts';
 
 export { operations, routeTable } from './routes.ts';
 export type {
@@ -73,7 +75,23 @@ export type {
   UsersMeGuildsMemberApi,
 } from './users.ts';
 export type { VoiceApi, VoiceRegionsApi } from './voice.ts';
-export type { WebhooksApi, WebhooksExecuteQuery } from './webhooks.ts';
+export type {
+  WebhooksApi,
+  WebhooksExecuteQuery,
+  WebhooksMessagesApi,
+  WebhooksMessagesDeleteWithTokenQuery,
+  WebhooksMessagesEditWithTokenQuery,
+  WebhooksMessagesGetWithTokenQuery,
+} from './webhooks.ts';
+export type { InteractionsApi, InteractionsCallbackApi, InteractionsCallbackCreateQuery } from './interactions.ts';
+export type {
+  ApplicationsApi,
+  ApplicationsCommandsApi,
+  ApplicationsCommandsListQuery,
+  ApplicationsGuildsApi,
+  ApplicationsGuildsCommandsApi,
+  ApplicationsGuildsCommandsListQuery,
+} from './applications.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -84,6 +102,8 @@ export interface Resources {
   readonly users: UsersApi;
   readonly voice: VoiceApi;
   readonly webhooks: WebhooksApi;
+  readonly interactions: InteractionsApi;
+  readonly applications: ApplicationsApi;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -96,5 +116,7 @@ export function createResources(call: OperationCaller): Resources {
     users: new UsersApi(call),
     voice: new VoiceApi(call),
     webhooks: new WebhooksApi(call),
+    interactions: new InteractionsApi(call),
+    applications: new ApplicationsApi(call),
   };
 }

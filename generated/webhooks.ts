@@ -15,14 +15,23 @@ import { operations } from './routes.ts';
 
 /** Query parameters of `webhooks.execute` (Execute Webhook). */
 export type WebhooksExecuteQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenQuery>;
+/** Query parameters of `webhooks.messages.getWithToken` (Get Webhook Message). */
+export type WebhooksMessagesGetWithTokenQuery = QueryOf<v10.RESTGetAPIWebhookWithTokenMessageQuery>;
+/** Query parameters of `webhooks.messages.editWithToken` (Edit Webhook Message). */
+export type WebhooksMessagesEditWithTokenQuery = QueryOf<v10.RESTPatchAPIWebhookWithTokenMessageQuery>;
+/** Query parameters of `webhooks.messages.deleteWithToken` (Delete Webhook Message). */
+export type WebhooksMessagesDeleteWithTokenQuery = QueryOf<v10.RESTDeleteAPIWebhookWithTokenMessageQuery>;
 
-/** `client.webhooks`: operations on route key `WebhooksId`. */
+/** `client.webhooks`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`. */
 export class WebhooksApi {
   readonly #call: OperationCaller;
+  /** `client.webhooks.messages` */
+  readonly messages: WebhooksMessagesApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.messages = new WebhooksMessagesApi(call);
   }
 
   /**
@@ -201,5 +210,123 @@ export class WebhooksApi {
     options?: RequestOptionsWithQuery<WebhooksExecuteQuery>,
   ): Promise<T> {
     return this.#call(operations['webhooks.execute'], [webhookId, webhookToken], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.webhooks.messages`: operations on route key `WebhooksIdTokenMessagesId`. */
+export class WebhooksMessagesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Webhook Message.
+   *
+   * `GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Sent without the Authorization header: the webhook token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `thread_id`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.webhooks.messages.getWithToken('223704706495545344', webhookToken, '334385199974967042');
+   * ```
+   */
+  getWithToken<T = v10.RESTGetAPIWebhookWithTokenMessageResult>(
+    webhookId: Snowflake,
+    webhookToken: string,
+    messageId: Snowflake,
+    query?: WebhooksMessagesGetWithTokenQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['webhooks.messages.getWithToken'],
+      [webhookId, webhookToken, messageId],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Edit Webhook Message.
+   *
+   * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Sent without the Authorization header: the webhook token in the path is the credential.
+   *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `query`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.webhooks.messages.editWithToken('223704706495545344', webhookToken, '334385199974967042', body);
+   * ```
+   */
+  editWithToken<T = v10.RESTPatchAPIWebhookWithTokenMessageResult>(
+    webhookId: Snowflake,
+    webhookToken: string,
+    messageId: Snowflake,
+    body: WithFiles<v10.RESTPatchAPIWebhookWithTokenMessageJSONBody> | FormData,
+    options?: RequestOptionsWithQuery<WebhooksMessagesEditWithTokenQuery>,
+  ): Promise<T> {
+    return this.#call(
+      operations['webhooks.messages.editWithToken'],
+      [webhookId, webhookToken, messageId],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Webhook Message.
+   *
+   * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Sent without the Authorization header: the webhook token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `thread_id`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.webhooks.messages.deleteWithToken('223704706495545344', webhookToken, '334385199974967042');
+   * ```
+   */
+  deleteWithToken<T = v10.RESTDeleteAPIWebhookWithTokenMessageResult>(
+    webhookId: Snowflake,
+    webhookToken: string,
+    messageId: Snowflake,
+    query?: WebhooksMessagesDeleteWithTokenQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['webhooks.messages.deleteWithToken'],
+      [webhookId, webhookToken, messageId],
+      { query },
+      options,
+    ) as Promise<T>;
   }
 }

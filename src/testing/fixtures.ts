@@ -196,6 +196,18 @@ const connection = () =>
     visibility: 1 as v10.ConnectionVisibility.Everyone,
   }) satisfies v10.APIConnection;
 
+const command = (ids: PathIds) =>
+  ({
+    id: id(ids, 'command_id'),
+    type: 1 as v10.ApplicationCommandType.ChatInput,
+    application_id: id(ids, 'application_id'),
+    ...(ids.guild_id !== undefined && { guild_id: ids.guild_id }),
+    name: 'ping',
+    description: 'Replies with pong',
+    default_member_permissions: null,
+    version: SNOWFLAKE,
+  }) satisfies v10.APIApplicationCommand;
+
 const twoOf = <T>(make: (n: number) => T): T[] => [make(0), make(1)];
 const nth = (ids: PathIds, name: string, n: number) => ({ ...ids, [name]: String(BigInt(id(ids, name)) + BigInt(n)) });
 
@@ -340,6 +352,20 @@ const SAMPLES = {
       request_to_speak_timestamp: null,
     }) satisfies v10.RESTGetAPIGuildVoiceStateUserResult,
   RESTGetCurrentUserGuildMemberResult: (ids) => member(ids) satisfies v10.RESTGetCurrentUserGuildMemberResult,
+  RESTGetAPIWebhookWithTokenMessageResult: (ids) => message(ids) satisfies v10.RESTGetAPIWebhookWithTokenMessageResult,
+  RESTPatchAPIWebhookWithTokenMessageResult: (ids) => message(ids) satisfies v10.RESTPatchAPIWebhookWithTokenMessageResult,
+  RESTGetAPIApplicationCommandsResult: (ids) =>
+    twoOf((n) => command(nth(ids, 'command_id', n))) satisfies v10.RESTGetAPIApplicationCommandsResult,
+  RESTPostAPIApplicationCommandsResult: (ids) => command(ids) satisfies v10.RESTPostAPIApplicationCommandsResult,
+  RESTPutAPIApplicationCommandsResult: (ids) => [command(ids)] satisfies v10.RESTPutAPIApplicationCommandsResult,
+  RESTGetAPIApplicationCommandResult: (ids) => command(ids) satisfies v10.RESTGetAPIApplicationCommandResult,
+  RESTPatchAPIApplicationCommandResult: (ids) => command(ids) satisfies v10.RESTPatchAPIApplicationCommandResult,
+  RESTGetAPIApplicationGuildCommandsResult: (ids) =>
+    twoOf((n) => command(nth(ids, 'command_id', n))) satisfies v10.RESTGetAPIApplicationGuildCommandsResult,
+  RESTPostAPIApplicationGuildCommandsResult: (ids) => command(ids) satisfies v10.RESTPostAPIApplicationGuildCommandsResult,
+  RESTPutAPIApplicationGuildCommandsResult: (ids) => [command(ids)] satisfies v10.RESTPutAPIApplicationGuildCommandsResult,
+  RESTGetAPIApplicationGuildCommandResult: (ids) => command(ids) satisfies v10.RESTGetAPIApplicationGuildCommandResult,
+  RESTPatchAPIApplicationGuildCommandResult: (ids) => command(ids) satisfies v10.RESTPatchAPIApplicationGuildCommandResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -354,6 +380,8 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTPostAPIInteractionCallbackResult: empty<v10.RESTPostAPIInteractionCallbackResult>(),
+  RESTDeleteAPIWebhookWithTokenMessageResult: empty<v10.RESTDeleteAPIWebhookWithTokenMessageResult>(),
   RESTPatchAPIGuildVoiceStateUserResult: empty<v10.RESTPatchAPIGuildVoiceStateUserResult>(),
   RESTDeleteAPIChannelAllMessageReactionsResult: empty<v10.RESTDeleteAPIChannelAllMessageReactionsResult>(),
   RESTDeleteAPIChannelMessageOwnReactionResult: empty<v10.RESTDeleteAPIChannelMessageOwnReactionResult>(),

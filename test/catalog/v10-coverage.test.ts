@@ -13,16 +13,12 @@ const NOT_COVERED_YET = [
   '/applications/@me',
   '/applications/{}/activity-instances/{}',
   '/applications/{}/application-identities/{}/{}',
-  '/applications/{}/commands',
-  '/applications/{}/commands/{}',
   '/applications/{}/emojis',
   '/applications/{}/emojis/{}',
   '/applications/{}/entitlements',
   '/applications/{}/entitlements/{}',
   '/applications/{}/entitlements/{}/consume',
-  '/applications/{}/guilds/{}/commands',
   '/applications/{}/guilds/{}/commands/permissions',
-  '/applications/{}/guilds/{}/commands/{}',
   '/applications/{}/guilds/{}/commands/{}/permissions',
   '/applications/{}/role-connections/metadata',
   '/applications/{}/skus',
@@ -54,7 +50,6 @@ const NOT_COVERED_YET = [
   '/guilds/{}/templates/{}',
   '/guilds/{}/welcome-screen',
   '/guilds/{}/widget.png',
-  '/interactions/{}/{}/callback',
   '/invites/{}/target-users',
   '/invites/{}/target-users/job-status',
   '/oauth2/@me',
@@ -73,7 +68,6 @@ const NOT_COVERED_YET = [
   '/users/@me/applications/{}/role-connection',
   '/users/{}/application-identities/{}',
   '/users/{}/application-identities/{}/{}/{}/delete',
-  '/webhooks/{}/{}/messages/{}',
   '/webhooks/{}/{}/{}',
 ];
 
@@ -97,5 +91,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(59);
+  expect(covered).toBeGreaterThanOrEqual(65);
 });

@@ -17,6 +17,7 @@ import type {
   RESTGetAPIChannelMessagesResult,
   RESTGetAPIGatewayResult,
   RESTGetAPIInviteResult,
+  RESTPostAPIApplicationCommandsResult,
   RESTPostAPIChannelMessageResult,
   RESTPostAPIWebhookWithTokenResult,
 } from 'discord-api-types/v10';
@@ -53,6 +54,15 @@ describe('public signatures', () => {
     // v6-only operations take their types from discord-api-types/v6; the few without any stay unknown.
     expectTypeOf(client.guilds.integrations.sync('1', '2')).toEqualTypeOf<Promise<V6IntegrationSyncResult>>();
     expectTypeOf(client.channels.messages.ack('1', '2')).toEqualTypeOf<Promise<unknown>>();
+  });
+
+  it('v10 routes beyond the seed are typed too', () => {
+    expectTypeOf(client.applications.commands.create('1', { name: 'ping', description: 'Replies' })).toEqualTypeOf<
+      Promise<RESTPostAPIApplicationCommandsResult>
+    >();
+    expectTypeOf(client.interactions.callback.create('1', 'token', { type: 1 })).toEqualTypeOf<Promise<undefined>>();
+    // @ts-expect-error an interaction response type that does not exist
+    void client.interactions.callback.create('1', 'token', { type: 99 });
   });
 
   it('actions that enter the audit log take a reason', () => {
