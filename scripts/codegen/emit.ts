@@ -3,7 +3,14 @@
  * resource, `routes.ts` (the route table and operation definitions), `index.ts` and a README.
  * Output depends only on the catalog, in catalog order, so it is byte-for-byte reproducible.
  */
-import { Project, VariableDeclarationKind, type ClassDeclaration, type SourceFile } from 'ts-morph';
+import {
+  Project,
+  StructureKind,
+  VariableDeclarationKind,
+  type ClassDeclarationStructure,
+  type MethodDeclarationStructure,
+  type SourceFile,
+} from 'ts-morph';
 import * as prettier from 'prettier';
 import { camelCase } from '../../src/routing/path.ts';
 import { flatten, type CatalogModel, type NamespaceModel, type OperationModel } from './model.ts';
@@ -134,31 +141,44 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
       type: typed ? `QueryOf<${typesFrom(op)}.${typed}>` : `{ ${fields.join(' ')} }`,
     });
   }
-  for (const namespace of namespaces) emitClass(file.addClass({ name: namespace.className }), namespace);
+  // One structure per class, added at once: ts-morph re-prints the file on every single
+  // addition, which made generation grow with the square of the catalog.
+  file.addClasses(namespaces.map(classOf));
 }
 
-function emitClass(cls: ClassDeclaration, namespace: NamespaceModel): void {
-  cls.setIsExported(true);
-  cls.addJsDoc(`\`client.${namespace.path}\`: ${describeNamespace(namespace)}`);
+function classOf(namespace: NamespaceModel): ClassDeclarationStructure {
   // Only a namespace with operations of its own keeps the caller.
   const hasOperations = namespace.operations.length > 0;
-  if (hasOperations) cls.addProperty({ name: '#call', isReadonly: true, type: 'OperationCaller' });
   const children = [...namespace.children.entries()];
-  for (const [name, child] of children) {
-    cls.addProperty({ name, isReadonly: true, type: child.className, docs: [`\`client.${child.path}\``] });
-  }
-  cls.addConstructor({
-    docs: ['@internal Built by `createClient`.'],
-    parameters: [{ name: 'call', type: 'OperationCaller' }],
-    statements: [
-      ...(hasOperations ? ['this.#call = call;'] : []),
-      ...children.map(([name, child]) => `this.${name} = new ${child.className}(call);`),
+  return {
+    kind: StructureKind.Class,
+    name: namespace.className,
+    isExported: true,
+    docs: [`\`client.${namespace.path}\`: ${describeNamespace(namespace)}`],
+    properties: [
+      ...(hasOperations ? [{ name: '#call', isReadonly: true, type: 'OperationCaller' }] : []),
+      ...children.map(([name, child]) => ({
+        name,
+        isReadonly: true,
+        type: child.className,
+        docs: [`\`client.${child.path}\``],
+      })),
     ],
-  });
-  for (const op of namespace.operations) emitMethod(cls, op);
+    ctors: [
+      {
+        docs: ['@internal Built by `createClient`.'],
+        parameters: [{ name: 'call', type: 'OperationCaller' }],
+        statements: [
+          ...(hasOperations ? ['this.#call = call;'] : []),
+          ...children.map(([name, child]) => `this.${name} = new ${child.className}(call);`),
+        ],
+      },
+    ],
+    methods: namespace.operations.map(methodOf),
+  };
 }
 
-function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
+function methodOf(op: OperationModel): MethodDeclarationStructure {
   const { definition, source } = op;
   const parameters = op.parameters.map((p) => ({
     name: camelCase(p.name),
@@ -184,7 +204,8 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
   }
   parameters.push({ name: 'options?', type: optionsType });
 
-  cls.addMethod({
+  return {
+    kind: StructureKind.Method,
     name: op.verb,
     typeParameters: [
       { name: 'T', default: source.types?.result ? `${typesFrom(op)}.${source.types.result}` : 'unknown' },
@@ -199,7 +220,7 @@ function emitMethod(cls: ClassDeclaration, op: OperationModel): void {
     statements: [
       `return this.#call(operations[${JSON.stringify(source.name)}], [${pathArguments.join(', ')}], ${input}, options) as Promise<T>;`,
     ],
-  });
+  };
 }
 
 function methodDoc(op: OperationModel): string {
