@@ -30,6 +30,8 @@ export const catalog: Catalog = {
     command_id: 'snowflake',
     interaction_id: 'snowflake',
     interaction_token: 'secret',
+    sticker_id: 'snowflake',
+    pack_id: 'snowflake',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -467,6 +469,37 @@ export const catalog: Catalog = {
         { name: 'channels.recipients.remove', method: 'DELETE', summary: 'Group DM Remove Recipient' },
       ],
     },
+    {
+      key: 'ChannelsIdMessagesPins',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/pins',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.messages.pins.list', types: { query: 'RESTGetAPIChannelMessagesPinsQuery', result: 'RESTGetAPIChannelMessagesPinsResult' }, method: 'GET', summary: 'Get Channel Pins', query: ['before', 'limit'] },
+      ],
+    },
+    {
+      key: 'ChannelsIdMessagesPinsMessageId',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/pins/{message_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.messages.pins.add', auditLogReason: true, types: { result: 'RESTPutAPIChannelMessagesPinResult' }, method: 'PUT', summary: 'Pin Message' },
+        { name: 'channels.messages.pins.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessagesPinResult' }, method: 'DELETE', summary: 'Unpin Message' },
+      ],
+    },
+    {
+      key: 'ChannelsIdVoiceStatus',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/voice-status',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.voiceStatus.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelVoiceStatusJSONBody', result: 'RESTPutAPIChannelVoiceStatusResult' }, method: 'PUT', summary: 'Set Voice Channel Status', body: 'required' },
+      ],
+    },
     // ── v10 routes beyond the seed spec (guild id as major parameter) ──────────────────────────
     {
       key: 'GuildsIdPreview',
@@ -583,6 +616,41 @@ export const catalog: Catalog = {
       ],
     },
 
+    {
+      key: 'GuildsIdStickers',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/stickers',
+      pathSource: 'documented',
+      note: 'Creating a sticker takes a FormData body (name, description, tags, file), not payload_json.',
+      operations: [
+        { name: 'guilds.stickers.list', types: { result: 'RESTGetAPIGuildStickersResult' }, method: 'GET', summary: 'List Guild Stickers' },
+        { name: 'guilds.stickers.create', auditLogReason: true, types: { result: 'RESTPostAPIGuildStickerResult' }, method: 'POST', summary: 'Create Guild Sticker', body: 'required', multipart: true },
+      ],
+    },
+    {
+      key: 'GuildsIdStickersId',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/stickers/{sticker_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.stickers.get', types: { result: 'RESTGetAPIGuildStickerResult' }, method: 'GET', summary: 'Get Guild Sticker' },
+        { name: 'guilds.stickers.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildStickerJSONBody', result: 'RESTPatchAPIGuildStickerResult' }, method: 'PATCH', summary: 'Modify Guild Sticker', body: 'required' },
+        { name: 'guilds.stickers.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildStickerResult' }, method: 'DELETE', summary: 'Delete Guild Sticker' },
+      ],
+    },
+    {
+      key: 'GuildsIdWelcomeScreen',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/welcome-screen',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.welcomeScreen.get', types: { result: 'RESTGetAPIGuildWelcomeScreenResult' }, method: 'GET', summary: 'Get Guild Welcome Screen' },
+        { name: 'guilds.welcomeScreen.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWelcomeScreenJSONBody', result: 'RESTPatchAPIGuildWelcomeScreenResult' }, method: 'PATCH', summary: 'Modify Guild Welcome Screen', body: 'required' },
+      ],
+    },
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
     {
       key: 'Gateway',
@@ -812,6 +880,30 @@ export const catalog: Catalog = {
         { name: 'applications.guilds.commands.edit', types: { body: 'RESTPatchAPIApplicationGuildCommandJSONBody', result: 'RESTPatchAPIApplicationGuildCommandResult' }, method: 'PATCH', summary: 'Edit Guild Application Command', body: 'required' },
         { name: 'applications.guilds.commands.delete', method: 'DELETE', summary: 'Delete Guild Application Command' },
       ],
+    },
+    {
+      key: 'StickersId',
+      v10Only: true,
+      major: null,
+      path: '/stickers/{sticker_id}',
+      pathSource: 'documented',
+      operations: [{ name: 'stickers.get', types: { result: 'RESTGetAPIStickerResult' }, method: 'GET', summary: 'Get Sticker' }],
+    },
+    {
+      key: 'StickerPacks',
+      v10Only: true,
+      major: null,
+      path: '/sticker-packs',
+      pathSource: 'documented',
+      operations: [{ name: 'stickerPacks.list', types: { result: 'RESTGetStickerPacksResult' }, method: 'GET', summary: 'List Sticker Packs' }],
+    },
+    {
+      key: 'StickerPacksId',
+      v10Only: true,
+      major: null,
+      path: '/sticker-packs/{pack_id}',
+      pathSource: 'documented',
+      operations: [{ name: 'stickerPacks.get', types: { result: 'RESTGetAPIStickerPackResult' }, method: 'GET', summary: 'Get Sticker Pack' }],
     },
   ],
 };

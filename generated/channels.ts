@@ -28,8 +28,10 @@ export type ChannelsMessagesSearchQuery = {
 };
 /** Query parameters of `channels.messages.reactions.list` (Get Reactions). */
 export type ChannelsMessagesReactionsListQuery = QueryOf<v10.RESTGetAPIChannelMessageReactionUsersQuery>;
+/** Query parameters of `channels.messages.pins.list` (Get Channel Pins). */
+export type ChannelsMessagesPinsListQuery = QueryOf<v10.RESTGetAPIChannelMessagesPinsQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -48,6 +50,8 @@ export class ChannelsApi {
   readonly followers: ChannelsFollowersApi;
   /** `client.channels.recipients` */
   readonly recipients: ChannelsRecipientsApi;
+  /** `client.channels.voiceStatus` */
+  readonly voiceStatus: ChannelsVoiceStatusApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -60,6 +64,7 @@ export class ChannelsApi {
     this.webhooks = new ChannelsWebhooksApi(call);
     this.followers = new ChannelsFollowersApi(call);
     this.recipients = new ChannelsRecipientsApi(call);
+    this.voiceStatus = new ChannelsVoiceStatusApi(call);
   }
 
   /**
@@ -191,16 +196,19 @@ export class ChannelsInvitesApi {
   }
 }
 
-/** `client.channels.messages`: operations on route keys `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`. */
+/** `client.channels.messages`: operations on route keys `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`. */
 export class ChannelsMessagesApi {
   readonly #call: OperationCaller;
   /** `client.channels.messages.reactions` */
   readonly reactions: ChannelsMessagesReactionsApi;
+  /** `client.channels.messages.pins` */
+  readonly pins: ChannelsMessagesPinsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
     this.reactions = new ChannelsMessagesReactionsApi(call);
+    this.pins = new ChannelsMessagesPinsApi(call);
   }
 
   /**
@@ -590,6 +598,98 @@ export class ChannelsMessagesReactionsApi {
   }
 }
 
+/** `client.channels.messages.pins`: operations on route keys `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`. */
+export class ChannelsMessagesPinsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Channel Pins.
+   *
+   * `GET /channels/{channel_id}/messages/pins` · route key `ChannelsIdMessagesPins` · bucket `ChannelsIdMessagesPins:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.messages.pins.list('81384788765712384');
+   * ```
+   */
+  list<T = v10.RESTGetAPIChannelMessagesPinsResult>(
+    channelId: Snowflake,
+    query?: ChannelsMessagesPinsListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.messages.pins.list'], [channelId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Pin Message.
+   *
+   * `PUT /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId` · bucket `ChannelsIdMessagesPinsMessageId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.messages.pins.add('81384788765712384', '334385199974967042');
+   * ```
+   */
+  add<T = v10.RESTPutAPIChannelMessagesPinResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.messages.pins.add'],
+      [channelId, messageId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Unpin Message.
+   *
+   * `DELETE /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId` · bucket `ChannelsIdMessagesPinsMessageId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.messages.pins.remove('81384788765712384', '334385199974967042');
+   * ```
+   */
+  remove<T = v10.RESTDeleteAPIChannelMessagesPinResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.messages.pins.remove'],
+      [channelId, messageId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
 /** `client.channels.permissions`: operations on route key `ChannelsIdPermissionsOverwriteId`. */
 export class ChannelsPermissionsApi {
   readonly #call: OperationCaller;
@@ -890,5 +990,39 @@ export class ChannelsRecipientsApi {
    */
   remove<T = unknown>(channelId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['channels.recipients.remove'], [channelId, userId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.voiceStatus`: operations on route key `ChannelsIdVoiceStatus`. */
+export class ChannelsVoiceStatusApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Set Voice Channel Status.
+   *
+   * `PUT /channels/{channel_id}/voice-status` · route key `ChannelsIdVoiceStatus` · bucket `ChannelsIdVoiceStatus:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.voiceStatus.edit('81384788765712384', body);
+   * ```
+   */
+  edit<T = v10.RESTPutAPIChannelVoiceStatusResult>(
+    channelId: Snowflake,
+    body: v10.RESTPutAPIChannelVoiceStatusJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.voiceStatus.edit'], [channelId], { body }, options) as Promise<T>;
   }
 }

@@ -3,7 +3,16 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type * as v6 from 'discord-api-types/v6';
-import type { AuditLogOptions, OperationCaller, QueryOf, QueryValue, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  AuditLogOptions,
+  JsonBody,
+  OperationCaller,
+  QueryOf,
+  QueryValue,
+  RequestOptions,
+  Snowflake,
+  WithFiles,
+} from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `guilds.bans.create` (Create Guild Ban). */
@@ -31,7 +40,7 @@ export type GuildsPruneBeginQuery = { days?: QueryValue };
 /** Query parameters of `guilds.auditLogs.get` (Get Guild Audit Log). */
 export type GuildsAuditLogsGetQuery = QueryOf<v10.RESTGetAPIAuditLogQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -76,6 +85,10 @@ export class GuildsApi {
   readonly bulkBan: GuildsBulkBanApi;
   /** `client.guilds.voiceStates` */
   readonly voiceStates: GuildsVoiceStatesApi;
+  /** `client.guilds.stickers` */
+  readonly stickers: GuildsStickersApi;
+  /** `client.guilds.welcomeScreen` */
+  readonly welcomeScreen: GuildsWelcomeScreenApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -101,6 +114,8 @@ export class GuildsApi {
     this.mfa = new GuildsMfaApi(call);
     this.bulkBan = new GuildsBulkBanApi(call);
     this.voiceStates = new GuildsVoiceStatesApi(call);
+    this.stickers = new GuildsStickersApi(call);
+    this.welcomeScreen = new GuildsWelcomeScreenApi(call);
   }
 
   /**
@@ -1538,5 +1553,192 @@ export class GuildsVoiceStatesApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.voiceStates.edit'], [guildId, userId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.stickers`: operations on route keys `GuildsIdStickers`, `GuildsIdStickersId`. */
+export class GuildsStickersApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Guild Stickers.
+   *
+   * `GET /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
+   *
+   * Creating a sticker takes a FormData body (name, description, tags, file), not payload_json.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.stickers.list('41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildStickersResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.stickers.list'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Create Guild Sticker.
+   *
+   * `POST /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
+   *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
+   * Creating a sticker takes a FormData body (name, description, tags, file), not payload_json.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.stickers.create('41771983423143937', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIGuildStickerResult>(
+    guildId: Snowflake,
+    body: WithFiles<JsonBody> | FormData,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.stickers.create'], [guildId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Guild Sticker.
+   *
+   * `GET /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.stickers.get('41771983423143937', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildStickerResult>(
+    guildId: Snowflake,
+    stickerId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.stickers.get'], [guildId, stickerId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Sticker.
+   *
+   * `PATCH /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.stickers.edit('41771983423143937', '1', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildStickerResult>(
+    guildId: Snowflake,
+    stickerId: Snowflake,
+    body: v10.RESTPatchAPIGuildStickerJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.stickers.edit'], [guildId, stickerId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Delete Guild Sticker.
+   *
+   * `DELETE /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.stickers.delete('41771983423143937', '1');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIGuildStickerResult>(
+    guildId: Snowflake,
+    stickerId: Snowflake,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.stickers.delete'], [guildId, stickerId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.welcomeScreen`: operations on route key `GuildsIdWelcomeScreen`. */
+export class GuildsWelcomeScreenApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Welcome Screen.
+   *
+   * `GET /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen` · bucket `GuildsIdWelcomeScreen:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.welcomeScreen.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildWelcomeScreenResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.welcomeScreen.get'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Welcome Screen.
+   *
+   * `PATCH /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen` · bucket `GuildsIdWelcomeScreen:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.welcomeScreen.edit('41771983423143937', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildWelcomeScreenResult>(
+    guildId: Snowflake,
+    body: v10.RESTPatchAPIGuildWelcomeScreenJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.welcomeScreen.edit'], [guildId], { body }, options) as Promise<T>;
   }
 }

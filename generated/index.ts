@@ -11,6 +11,8 @@ import { VoiceApi } from './voice.ts';
 import { WebhooksApi } from './webhooks.ts';
 import { InteractionsApi } from './interactions.ts';
 import { ApplicationsApi } from './applications.ts';
+import { StickersApi } from './stickers.ts';
+import { StickerPacksApi } from './stickerPacks.ts';
 
 export { operations, routeTable } from './routes.ts';
 export type {
@@ -19,6 +21,8 @@ export type {
   ChannelsInvitesApi,
   ChannelsMessagesApi,
   ChannelsMessagesListQuery,
+  ChannelsMessagesPinsApi,
+  ChannelsMessagesPinsListQuery,
   ChannelsMessagesReactionsApi,
   ChannelsMessagesReactionsListQuery,
   ChannelsMessagesSearchQuery,
@@ -26,6 +30,7 @@ export type {
   ChannelsPinsApi,
   ChannelsRecipientsApi,
   ChannelsTypingApi,
+  ChannelsVoiceStatusApi,
   ChannelsWebhooksApi,
 } from './channels.ts';
 export type {
@@ -57,9 +62,11 @@ export type {
   GuildsRegionsApi,
   GuildsRolesApi,
   GuildsRolesMemberCountsApi,
+  GuildsStickersApi,
   GuildsVanityUrlApi,
   GuildsVoiceStatesApi,
   GuildsWebhooksApi,
+  GuildsWelcomeScreenApi,
   GuildsWidgetApi,
   GuildsWidgetJsonApi,
 } from './guilds.ts';
@@ -92,6 +99,8 @@ export type {
   ApplicationsGuildsCommandsApi,
   ApplicationsGuildsCommandsListQuery,
 } from './applications.ts';
+export type { StickersApi } from './stickers.ts';
+export type { StickerPacksApi } from './stickerPacks.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -104,6 +113,8 @@ export interface Resources {
   readonly webhooks: WebhooksApi;
   readonly interactions: InteractionsApi;
   readonly applications: ApplicationsApi;
+  readonly stickers: StickersApi;
+  readonly stickerPacks: StickerPacksApi;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -118,5 +129,7 @@ export function createResources(call: OperationCaller): Resources {
     webhooks: new WebhooksApi(call),
     interactions: new InteractionsApi(call),
     applications: new ApplicationsApi(call),
+    stickers: new StickersApi(call),
+    stickerPacks: new StickerPacksApi(call),
   };
 }

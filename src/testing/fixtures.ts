@@ -208,6 +208,33 @@ const command = (ids: PathIds) =>
     version: SNOWFLAKE,
   }) satisfies v10.APIApplicationCommand;
 
+const sticker = (ids: PathIds) =>
+  ({
+    id: id(ids, 'sticker_id'),
+    name: 'tollgate',
+    description: 'A reference sticker',
+    tags: 'gate',
+    type: 2 as v10.StickerType.Guild,
+    format_type: 1 as v10.StickerFormatType.PNG,
+    available: true,
+    guild_id: id(ids, 'guild_id'),
+  }) satisfies v10.APISticker;
+
+const stickerPack = (ids: PathIds) =>
+  ({
+    id: id(ids, 'pack_id'),
+    stickers: [sticker(ids)],
+    name: 'Reference Pack',
+    sku_id: SNOWFLAKE,
+    description: 'Stickers for offline tests',
+  }) satisfies v10.APIStickerPack;
+
+const welcomeScreen = (ids: PathIds) =>
+  ({
+    description: 'Welcome!',
+    welcome_channels: [{ channel_id: id(ids, 'channel_id'), description: 'Say hello', emoji_id: null, emoji_name: null }],
+  }) satisfies v10.APIGuildWelcomeScreen;
+
 const twoOf = <T>(make: (n: number) => T): T[] => [make(0), make(1)];
 const nth = (ids: PathIds, name: string, n: number) => ({ ...ids, [name]: String(BigInt(id(ids, name)) + BigInt(n)) });
 
@@ -366,6 +393,17 @@ const SAMPLES = {
   RESTPutAPIApplicationGuildCommandsResult: (ids) => [command(ids)] satisfies v10.RESTPutAPIApplicationGuildCommandsResult,
   RESTGetAPIApplicationGuildCommandResult: (ids) => command(ids) satisfies v10.RESTGetAPIApplicationGuildCommandResult,
   RESTPatchAPIApplicationGuildCommandResult: (ids) => command(ids) satisfies v10.RESTPatchAPIApplicationGuildCommandResult,
+  RESTGetAPIChannelMessagesPinsResult: (ids) =>
+    ({ items: [{ pinned_at: TIMESTAMP, message: message(ids) }], has_more: false }) satisfies v10.RESTGetAPIChannelMessagesPinsResult,
+  RESTGetAPIGuildStickersResult: (ids) => [sticker(ids)] satisfies v10.RESTGetAPIGuildStickersResult,
+  RESTPostAPIGuildStickerResult: (ids) => sticker(ids) satisfies v10.RESTPostAPIGuildStickerResult,
+  RESTGetAPIGuildStickerResult: (ids) => sticker(ids) satisfies v10.RESTGetAPIGuildStickerResult,
+  RESTPatchAPIGuildStickerResult: (ids) => sticker(ids) satisfies v10.RESTPatchAPIGuildStickerResult,
+  RESTGetAPIStickerResult: (ids) => sticker(ids) satisfies v10.RESTGetAPIStickerResult,
+  RESTGetStickerPacksResult: (ids) => ({ sticker_packs: [stickerPack(ids)] }) satisfies v10.RESTGetStickerPacksResult,
+  RESTGetAPIStickerPackResult: (ids) => stickerPack(ids) satisfies v10.RESTGetAPIStickerPackResult,
+  RESTGetAPIGuildWelcomeScreenResult: (ids) => welcomeScreen(ids) satisfies v10.RESTGetAPIGuildWelcomeScreenResult,
+  RESTPatchAPIGuildWelcomeScreenResult: (ids) => welcomeScreen(ids) satisfies v10.RESTPatchAPIGuildWelcomeScreenResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -380,6 +418,10 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTPutAPIChannelMessagesPinResult: empty<v10.RESTPutAPIChannelMessagesPinResult>(),
+  RESTDeleteAPIChannelMessagesPinResult: empty<v10.RESTDeleteAPIChannelMessagesPinResult>(),
+  RESTPutAPIChannelVoiceStatusResult: empty<v10.RESTPutAPIChannelVoiceStatusResult>(),
+  RESTDeleteAPIGuildStickerResult: empty<v10.RESTDeleteAPIGuildStickerResult>(),
   RESTPostAPIInteractionCallbackResult: empty<v10.RESTPostAPIInteractionCallbackResult>(),
   RESTDeleteAPIWebhookWithTokenMessageResult: empty<v10.RESTDeleteAPIWebhookWithTokenMessageResult>(),
   RESTPatchAPIGuildVoiceStateUserResult: empty<v10.RESTPatchAPIGuildVoiceStateUserResult>(),

@@ -23,8 +23,6 @@ const NOT_COVERED_YET = [
   '/applications/{}/role-connections/metadata',
   '/applications/{}/skus',
   '/applications/{}/users/{}/identities/{}/profile',
-  '/channels/{}/messages/pins',
-  '/channels/{}/messages/pins/{}',
   '/channels/{}/messages/{}/threads',
   '/channels/{}/polls/{}/answers/{}',
   '/channels/{}/polls/{}/expire',
@@ -32,7 +30,6 @@ const NOT_COVERED_YET = [
   '/channels/{}/thread-members/{}',
   '/channels/{}/threads/archived/{}',
   '/channels/{}/users/@me/threads/archived/private',
-  '/channels/{}/voice-status',
   '/guilds/templates/{}',
   '/guilds/{}/auto-moderation/rules',
   '/guilds/{}/auto-moderation/rules/{}',
@@ -44,11 +41,8 @@ const NOT_COVERED_YET = [
   '/guilds/{}/scheduled-events/{}/users',
   '/guilds/{}/soundboard-sounds',
   '/guilds/{}/soundboard-sounds/{}',
-  '/guilds/{}/stickers',
-  '/guilds/{}/stickers/{}',
   '/guilds/{}/templates',
   '/guilds/{}/templates/{}',
-  '/guilds/{}/welcome-screen',
   '/guilds/{}/widget.png',
   '/invites/{}/target-users',
   '/invites/{}/target-users/job-status',
@@ -62,9 +56,6 @@ const NOT_COVERED_YET = [
   '/soundboard-default-sounds',
   '/stage-instances',
   '/stage-instances/{}',
-  '/sticker-packs',
-  '/sticker-packs/{}',
-  '/stickers/{}',
   '/users/@me/applications/{}/role-connection',
   '/users/{}/application-identities/{}',
   '/users/{}/application-identities/{}/{}/{}/delete',
@@ -91,5 +82,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(65);
+  expect(covered).toBeGreaterThanOrEqual(74);
 });
