@@ -32,6 +32,7 @@ export const catalog: Catalog = {
     interaction_token: 'secret',
     sticker_id: 'snowflake',
     pack_id: 'snowflake',
+    answer_id: 'snowflake',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -500,6 +501,46 @@ export const catalog: Catalog = {
         { name: 'channels.voiceStatus.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelVoiceStatusJSONBody', result: 'RESTPutAPIChannelVoiceStatusResult' }, method: 'PUT', summary: 'Set Voice Channel Status', body: 'required' },
       ],
     },
+    {
+      key: 'ChannelsIdThreadMembersUserId',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/thread-members/{user_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.threadMembers.get', types: { query: 'RESTGetAPIChannelThreadMemberQuery', result: 'RESTGetAPIChannelThreadMemberResult' }, method: 'GET', summary: 'Get Thread Member', query: ['with_member'] },
+        { name: 'channels.threadMembers.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', summary: 'Add Thread Member' },
+        { name: 'channels.threadMembers.remove', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', summary: 'Remove Thread Member' },
+      ],
+    },
+    {
+      key: 'ChannelsIdPollsIdAnswersId',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/polls/{message_id}/answers/{answer_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.polls.answers.list', types: { query: 'RESTGetAPIPollAnswerVotersQuery', result: 'RESTGetAPIPollAnswerVotersResult' }, method: 'GET', summary: 'Get Answer Voters', query: ['after', 'limit'] },
+      ],
+    },
+    {
+      key: 'ChannelsIdPollsIdExpire',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/polls/{message_id}/expire',
+      pathSource: 'documented',
+      operations: [{ name: 'channels.polls.expire', types: { result: 'RESTPostAPIPollExpireResult' }, method: 'POST', summary: 'End Poll' }],
+    },
+    {
+      key: 'ChannelsIdSendSoundboardSound',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/send-soundboard-sound',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.soundboardSounds.send', types: { body: 'RESTPostAPISoundboardSendSoundJSONBody', result: 'RESTPostAPISendSoundboardSoundResult' }, method: 'POST', summary: 'Send Soundboard Sound', body: 'required' },
+      ],
+    },
     // ── v10 routes beyond the seed spec (guild id as major parameter) ──────────────────────────
     {
       key: 'GuildsIdPreview',
@@ -904,6 +945,91 @@ export const catalog: Catalog = {
       path: '/sticker-packs/{pack_id}',
       pathSource: 'documented',
       operations: [{ name: 'stickerPacks.get', types: { result: 'RESTGetAPIStickerPackResult' }, method: 'GET', summary: 'Get Sticker Pack' }],
+    },
+    {
+      key: 'ApplicationsIdEmojis',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/emojis',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.emojis.list', types: { result: 'RESTGetAPIApplicationEmojisResult' }, method: 'GET', summary: 'List Application Emojis' },
+        { name: 'applications.emojis.create', types: { body: 'RESTPostAPIApplicationEmojiJSONBody', result: 'RESTPostAPIApplicationEmojiResult' }, method: 'POST', summary: 'Create Application Emoji', body: 'required' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdEmojisId',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/emojis/{emoji_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.emojis.get', types: { result: 'RESTGetAPIApplicationEmojiResult' }, method: 'GET', summary: 'Get Application Emoji' },
+        { name: 'applications.emojis.edit', types: { body: 'RESTPatchAPIApplicationEmojiJSONBody', result: 'RESTPatchAPIApplicationEmojiResult' }, method: 'PATCH', summary: 'Modify Application Emoji', body: 'required' },
+        { name: 'applications.emojis.delete', types: { result: 'RESTDeleteAPIApplicationEmojiResult' }, method: 'DELETE', summary: 'Delete Application Emoji' },
+      ],
+    },
+    {
+      key: 'StageInstances',
+      v10Only: true,
+      major: null,
+      path: '/stage-instances',
+      pathSource: 'documented',
+      operations: [
+        { name: 'stageInstances.create', auditLogReason: true, types: { body: 'RESTPostAPIStageInstanceJSONBody', result: 'RESTPostAPIStageInstanceResult' }, method: 'POST', summary: 'Create Stage Instance', body: 'required' },
+      ],
+    },
+    {
+      key: 'StageInstancesChannelId',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/stage-instances/{channel_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'stageInstances.get', types: { result: 'RESTGetAPIStageInstanceResult' }, method: 'GET', summary: 'Get Stage Instance' },
+        { name: 'stageInstances.edit', auditLogReason: true, types: { body: 'RESTPatchAPIStageInstanceJSONBody', result: 'RESTPatchAPIStageInstanceResult' }, method: 'PATCH', summary: 'Modify Stage Instance', body: 'required' },
+        { name: 'stageInstances.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIStageInstanceResult' }, method: 'DELETE', summary: 'Delete Stage Instance' },
+      ],
+    },
+    {
+      key: 'SoundboardDefaultSounds',
+      v10Only: true,
+      major: null,
+      path: '/soundboard-default-sounds',
+      pathSource: 'documented',
+      operations: [{ name: 'soundboardDefaultSounds.list', types: { result: 'RESTGetAPISoundboardDefaultSoundsResult' }, method: 'GET', summary: 'List Default Soundboard Sounds' }],
+    },
+    {
+      key: 'ApplicationsIdRoleConnectionsMetadata',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/role-connections/metadata',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.roleConnections.metadata.list', types: { result: 'RESTGetAPIApplicationRoleConnectionMetadataResult' }, method: 'GET', summary: 'Get Application Role Connection Metadata Records' },
+        { name: 'applications.roleConnections.metadata.replace', types: { body: 'RESTPutAPIApplicationRoleConnectionMetadataJSONBody', result: 'RESTPutAPIApplicationRoleConnectionMetadataResult' }, method: 'PUT', summary: 'Update Application Role Connection Metadata Records', body: 'required' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdGuildsIdCommandsPermissions',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/applications/{application_id}/guilds/{guild_id}/commands/permissions',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.guilds.commands.permissions.list', types: { result: 'RESTGetAPIGuildApplicationCommandsPermissionsResult' }, method: 'GET', summary: 'Get Guild Application Command Permissions' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdGuildsIdCommandsIdPermissions',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.guilds.commands.permissions.get', types: { result: 'RESTGetAPIApplicationCommandPermissionsResult' }, method: 'GET', summary: 'Get Application Command Permissions' },
+        { name: 'applications.guilds.commands.permissions.edit', types: { body: 'RESTPutAPIApplicationCommandPermissionsJSONBody', result: 'RESTPutAPIApplicationCommandPermissionsResult' }, method: 'PUT', summary: 'Edit Application Command Permissions', body: 'required' },
+      ],
     },
   ],
 };

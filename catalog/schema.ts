@@ -41,6 +41,8 @@ export const VERBS = [
   'begin',
   'execute',
   'crosspost',
+  'expire',
+  'send',
   'getWithToken',
   'editWithToken',
   'deleteWithToken',

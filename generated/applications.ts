@@ -10,17 +10,23 @@ export type ApplicationsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationCom
 /** Query parameters of `applications.guilds.commands.list` (Get Guild Application Commands). */
 export type ApplicationsGuildsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationGuildCommandsQuery>;
 
-/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`. */
+/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`. */
 export class ApplicationsApi {
   /** `client.applications.commands` */
   readonly commands: ApplicationsCommandsApi;
   /** `client.applications.guilds` */
   readonly guilds: ApplicationsGuildsApi;
+  /** `client.applications.emojis` */
+  readonly emojis: ApplicationsEmojisApi;
+  /** `client.applications.roleConnections` */
+  readonly roleConnections: ApplicationsRoleConnectionsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.commands = new ApplicationsCommandsApi(call);
     this.guilds = new ApplicationsGuildsApi(call);
+    this.emojis = new ApplicationsEmojisApi(call);
+    this.roleConnections = new ApplicationsRoleConnectionsApi(call);
   }
 }
 
@@ -191,7 +197,7 @@ export class ApplicationsCommandsApi {
   }
 }
 
-/** `client.applications.guilds`: operations on route keys `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`. */
+/** `client.applications.guilds`: operations on route keys `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`. */
 export class ApplicationsGuildsApi {
   /** `client.applications.guilds.commands` */
   readonly commands: ApplicationsGuildsCommandsApi;
@@ -202,13 +208,16 @@ export class ApplicationsGuildsApi {
   }
 }
 
-/** `client.applications.guilds.commands`: operations on route keys `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`. */
+/** `client.applications.guilds.commands`: operations on route keys `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`. */
 export class ApplicationsGuildsCommandsApi {
   readonly #call: OperationCaller;
+  /** `client.applications.guilds.commands.permissions` */
+  readonly permissions: ApplicationsGuildsCommandsPermissionsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.permissions = new ApplicationsGuildsCommandsPermissionsApi(call);
   }
 
   /**
@@ -395,6 +404,328 @@ export class ApplicationsGuildsCommandsApi {
       operations['applications.guilds.commands.delete'],
       [applicationId, guildId, commandId],
       undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.applications.guilds.commands.permissions`: operations on route keys `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`. */
+export class ApplicationsGuildsCommandsPermissionsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Application Command Permissions.
+   *
+   * `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions` · bucket `ApplicationsIdGuildsIdCommandsPermissions:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.guilds.commands.permissions.list('1', '41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildApplicationCommandsPermissionsResult>(
+    applicationId: Snowflake,
+    guildId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.guilds.commands.permissions.list'],
+      [applicationId, guildId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Get Application Command Permissions.
+   *
+   * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions` · bucket `ApplicationsIdGuildsIdCommandsIdPermissions:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.guilds.commands.permissions.get('1', '41771983423143937', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIApplicationCommandPermissionsResult>(
+    applicationId: Snowflake,
+    guildId: Snowflake,
+    commandId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.guilds.commands.permissions.get'],
+      [applicationId, guildId, commandId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Edit Application Command Permissions.
+   *
+   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions` · bucket `ApplicationsIdGuildsIdCommandsIdPermissions:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.guilds.commands.permissions.edit('1', '41771983423143937', '1', body);
+   * ```
+   */
+  edit<T = v10.RESTPutAPIApplicationCommandPermissionsResult>(
+    applicationId: Snowflake,
+    guildId: Snowflake,
+    commandId: Snowflake,
+    body: v10.RESTPutAPIApplicationCommandPermissionsJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.guilds.commands.permissions.edit'],
+      [applicationId, guildId, commandId],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.applications.emojis`: operations on route keys `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`. */
+export class ApplicationsEmojisApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Application Emojis.
+   *
+   * `GET /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis` · bucket `ApplicationsIdEmojis`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.emojis.list('1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIApplicationEmojisResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['applications.emojis.list'], [applicationId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Create Application Emoji.
+   *
+   * `POST /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis` · bucket `ApplicationsIdEmojis`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.emojis.create('1', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIApplicationEmojiResult>(
+    applicationId: Snowflake,
+    body: v10.RESTPostAPIApplicationEmojiJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.emojis.create'], [applicationId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Application Emoji.
+   *
+   * `GET /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.emojis.get('1', '41771983429993937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIApplicationEmojiResult>(
+    applicationId: Snowflake,
+    emojiId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.emojis.get'],
+      [applicationId, emojiId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Modify Application Emoji.
+   *
+   * `PATCH /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.emojis.edit('1', '41771983429993937', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIApplicationEmojiResult>(
+    applicationId: Snowflake,
+    emojiId: Snowflake,
+    body: v10.RESTPatchAPIApplicationEmojiJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.emojis.edit'],
+      [applicationId, emojiId],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Application Emoji.
+   *
+   * `DELETE /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.emojis.delete('1', '41771983429993937');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIApplicationEmojiResult>(
+    applicationId: Snowflake,
+    emojiId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.emojis.delete'],
+      [applicationId, emojiId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.applications.roleConnections`: operations on route key `ApplicationsIdRoleConnectionsMetadata`. */
+export class ApplicationsRoleConnectionsApi {
+  /** `client.applications.roleConnections.metadata` */
+  readonly metadata: ApplicationsRoleConnectionsMetadataApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.metadata = new ApplicationsRoleConnectionsMetadataApi(call);
+  }
+}
+
+/** `client.applications.roleConnections.metadata`: operations on route key `ApplicationsIdRoleConnectionsMetadata`. */
+export class ApplicationsRoleConnectionsMetadataApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Application Role Connection Metadata Records.
+   *
+   * `GET /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata` · bucket `ApplicationsIdRoleConnectionsMetadata`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.roleConnections.metadata.list('1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIApplicationRoleConnectionMetadataResult>(
+    applicationId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.roleConnections.metadata.list'],
+      [applicationId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Update Application Role Connection Metadata Records.
+   *
+   * `PUT /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata` · bucket `ApplicationsIdRoleConnectionsMetadata`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.roleConnections.metadata.replace('1', body);
+   * ```
+   */
+  replace<T = v10.RESTPutAPIApplicationRoleConnectionMetadataResult>(
+    applicationId: Snowflake,
+    body: v10.RESTPutAPIApplicationRoleConnectionMetadataJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.roleConnections.metadata.replace'],
+      [applicationId],
+      { body },
       options,
     ) as Promise<T>;
   }

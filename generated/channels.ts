@@ -30,8 +30,12 @@ export type ChannelsMessagesSearchQuery = {
 export type ChannelsMessagesReactionsListQuery = QueryOf<v10.RESTGetAPIChannelMessageReactionUsersQuery>;
 /** Query parameters of `channels.messages.pins.list` (Get Channel Pins). */
 export type ChannelsMessagesPinsListQuery = QueryOf<v10.RESTGetAPIChannelMessagesPinsQuery>;
+/** Query parameters of `channels.threadMembers.get` (Get Thread Member). */
+export type ChannelsThreadMembersGetQuery = QueryOf<v10.RESTGetAPIChannelThreadMemberQuery>;
+/** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
+export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -52,6 +56,12 @@ export class ChannelsApi {
   readonly recipients: ChannelsRecipientsApi;
   /** `client.channels.voiceStatus` */
   readonly voiceStatus: ChannelsVoiceStatusApi;
+  /** `client.channels.threadMembers` */
+  readonly threadMembers: ChannelsThreadMembersApi;
+  /** `client.channels.polls` */
+  readonly polls: ChannelsPollsApi;
+  /** `client.channels.soundboardSounds` */
+  readonly soundboardSounds: ChannelsSoundboardSoundsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -65,6 +75,9 @@ export class ChannelsApi {
     this.followers = new ChannelsFollowersApi(call);
     this.recipients = new ChannelsRecipientsApi(call);
     this.voiceStatus = new ChannelsVoiceStatusApi(call);
+    this.threadMembers = new ChannelsThreadMembersApi(call);
+    this.polls = new ChannelsPollsApi(call);
+    this.soundboardSounds = new ChannelsSoundboardSoundsApi(call);
   }
 
   /**
@@ -1024,5 +1037,208 @@ export class ChannelsVoiceStatusApi {
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['channels.voiceStatus.edit'], [channelId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.threadMembers`: operations on route key `ChannelsIdThreadMembersUserId`. */
+export class ChannelsThreadMembersApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Thread Member.
+   *
+   * `GET /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `with_member`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threadMembers.get('81384788765712384', '80351110224678912');
+   * ```
+   */
+  get<T = v10.RESTGetAPIChannelThreadMemberResult>(
+    channelId: Snowflake,
+    userId: Snowflake,
+    query?: ChannelsThreadMembersGetQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threadMembers.get'], [channelId, userId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Add Thread Member.
+   *
+   * `PUT /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.threadMembers.add('81384788765712384', '80351110224678912');
+   * ```
+   */
+  add<T = v10.RESTPutAPIChannelThreadMembersResult>(
+    channelId: Snowflake,
+    userId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threadMembers.add'], [channelId, userId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Remove Thread Member.
+   *
+   * `DELETE /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.threadMembers.remove('81384788765712384', '80351110224678912');
+   * ```
+   */
+  remove<T = v10.RESTDeleteAPIChannelThreadMembersResult>(
+    channelId: Snowflake,
+    userId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threadMembers.remove'],
+      [channelId, userId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.channels.polls`: operations on route keys `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`. */
+export class ChannelsPollsApi {
+  readonly #call: OperationCaller;
+  /** `client.channels.polls.answers` */
+  readonly answers: ChannelsPollsAnswersApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+    this.answers = new ChannelsPollsAnswersApi(call);
+  }
+
+  /**
+   * End Poll.
+   *
+   * `POST /channels/{channel_id}/polls/{message_id}/expire` · route key `ChannelsIdPollsIdExpire` · bucket `ChannelsIdPollsIdExpire:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.polls.expire('81384788765712384', '334385199974967042');
+   * ```
+   */
+  expire<T = v10.RESTPostAPIPollExpireResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.polls.expire'], [channelId, messageId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.polls.answers`: operations on route key `ChannelsIdPollsIdAnswersId`. */
+export class ChannelsPollsAnswersApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Answer Voters.
+   *
+   * `GET /channels/{channel_id}/polls/{message_id}/answers/{answer_id}` · route key `ChannelsIdPollsIdAnswersId` · bucket `ChannelsIdPollsIdAnswersId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param answerId - `{answer_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `after`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.polls.answers.list('81384788765712384', '334385199974967042', '1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIPollAnswerVotersResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    answerId: Snowflake,
+    query?: ChannelsPollsAnswersListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.polls.answers.list'],
+      [channelId, messageId, answerId],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.channels.soundboardSounds`: operations on route key `ChannelsIdSendSoundboardSound`. */
+export class ChannelsSoundboardSoundsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Send Soundboard Sound.
+   *
+   * `POST /channels/{channel_id}/send-soundboard-sound` · route key `ChannelsIdSendSoundboardSound` · bucket `ChannelsIdSendSoundboardSound:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.soundboardSounds.send('81384788765712384', body);
+   * ```
+   */
+  send<T = v10.RESTPostAPISendSoundboardSoundResult>(
+    channelId: Snowflake,
+    body: v10.RESTPostAPISoundboardSendSoundJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.soundboardSounds.send'], [channelId], { body }, options) as Promise<T>;
   }
 }

@@ -13,6 +13,8 @@ import { InteractionsApi } from './interactions.ts';
 import { ApplicationsApi } from './applications.ts';
 import { StickersApi } from './stickers.ts';
 import { StickerPacksApi } from './stickerPacks.ts';
+import { StageInstancesApi } from './stageInstances.ts';
+import { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 
 export { operations, routeTable } from './routes.ts';
 export type {
@@ -28,7 +30,13 @@ export type {
   ChannelsMessagesSearchQuery,
   ChannelsPermissionsApi,
   ChannelsPinsApi,
+  ChannelsPollsAnswersApi,
+  ChannelsPollsAnswersListQuery,
+  ChannelsPollsApi,
   ChannelsRecipientsApi,
+  ChannelsSoundboardSoundsApi,
+  ChannelsThreadMembersApi,
+  ChannelsThreadMembersGetQuery,
   ChannelsTypingApi,
   ChannelsVoiceStatusApi,
   ChannelsWebhooksApi,
@@ -95,12 +103,18 @@ export type {
   ApplicationsApi,
   ApplicationsCommandsApi,
   ApplicationsCommandsListQuery,
+  ApplicationsEmojisApi,
   ApplicationsGuildsApi,
   ApplicationsGuildsCommandsApi,
   ApplicationsGuildsCommandsListQuery,
+  ApplicationsGuildsCommandsPermissionsApi,
+  ApplicationsRoleConnectionsApi,
+  ApplicationsRoleConnectionsMetadataApi,
 } from './applications.ts';
 export type { StickersApi } from './stickers.ts';
 export type { StickerPacksApi } from './stickerPacks.ts';
+export type { StageInstancesApi } from './stageInstances.ts';
+export type { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -115,6 +129,8 @@ export interface Resources {
   readonly applications: ApplicationsApi;
   readonly stickers: StickersApi;
   readonly stickerPacks: StickerPacksApi;
+  readonly stageInstances: StageInstancesApi;
+  readonly soundboardDefaultSounds: SoundboardDefaultSoundsApi;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -131,5 +147,7 @@ export function createResources(call: OperationCaller): Resources {
     applications: new ApplicationsApi(call),
     stickers: new StickersApi(call),
     stickerPacks: new StickerPacksApi(call),
+    stageInstances: new StageInstancesApi(call),
+    soundboardDefaultSounds: new SoundboardDefaultSoundsApi(call),
   };
 }

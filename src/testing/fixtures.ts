@@ -235,6 +235,36 @@ const welcomeScreen = (ids: PathIds) =>
     welcome_channels: [{ channel_id: id(ids, 'channel_id'), description: 'Say hello', emoji_id: null, emoji_name: null }],
   }) satisfies v10.APIGuildWelcomeScreen;
 
+const applicationEmoji = (ids: PathIds) =>
+  ({
+    id: id(ids, 'emoji_id'),
+    name: 'tollgate',
+    animated: false,
+    user: user(),
+    roles: [] as [],
+    require_colons: true,
+    managed: false,
+    available: true,
+  }) satisfies v10.APIApplicationEmoji;
+
+const stageInstance = (ids: PathIds) =>
+  ({
+    id: SNOWFLAKE,
+    guild_id: id(ids, 'guild_id'),
+    channel_id: id(ids, 'channel_id'),
+    topic: 'Office hours',
+    privacy_level: 2 as v10.StageInstancePrivacyLevel.GuildOnly,
+    discoverable_disabled: false,
+  }) satisfies v10.APIStageInstance;
+
+const commandPermissions = (ids: PathIds) =>
+  ({
+    id: id(ids, 'command_id'),
+    application_id: id(ids, 'application_id'),
+    guild_id: id(ids, 'guild_id'),
+    permissions: [],
+  }) satisfies v10.APIGuildApplicationCommandPermissions;
+
 const twoOf = <T>(make: (n: number) => T): T[] => [make(0), make(1)];
 const nth = (ids: PathIds, name: string, n: number) => ({ ...ids, [name]: String(BigInt(id(ids, name)) + BigInt(n)) });
 
@@ -404,6 +434,27 @@ const SAMPLES = {
   RESTGetAPIStickerPackResult: (ids) => stickerPack(ids) satisfies v10.RESTGetAPIStickerPackResult,
   RESTGetAPIGuildWelcomeScreenResult: (ids) => welcomeScreen(ids) satisfies v10.RESTGetAPIGuildWelcomeScreenResult,
   RESTPatchAPIGuildWelcomeScreenResult: (ids) => welcomeScreen(ids) satisfies v10.RESTPatchAPIGuildWelcomeScreenResult,
+  RESTGetAPIChannelThreadMemberResult: (ids) =>
+    ({ id: id(ids, 'channel_id'), user_id: id(ids, 'user_id'), join_timestamp: TIMESTAMP, flags: 0 as v10.ThreadMemberFlags }) satisfies v10.RESTGetAPIChannelThreadMemberResult,
+  RESTGetAPIPollAnswerVotersResult: () => ({ users: [user()] }) satisfies v10.RESTGetAPIPollAnswerVotersResult,
+  RESTPostAPIPollExpireResult: (ids) => message(ids) satisfies v10.RESTPostAPIPollExpireResult,
+  RESTGetAPIApplicationEmojisResult: (ids) => ({ items: [applicationEmoji(ids)] }) satisfies v10.RESTGetAPIApplicationEmojisResult,
+  RESTPostAPIApplicationEmojiResult: (ids) => applicationEmoji(ids) satisfies v10.RESTPostAPIApplicationEmojiResult,
+  RESTGetAPIApplicationEmojiResult: (ids) => applicationEmoji(ids) satisfies v10.RESTGetAPIApplicationEmojiResult,
+  RESTPatchAPIApplicationEmojiResult: (ids) => applicationEmoji(ids) satisfies v10.RESTPatchAPIApplicationEmojiResult,
+  RESTPostAPIStageInstanceResult: (ids) => stageInstance(ids) satisfies v10.RESTPostAPIStageInstanceResult,
+  RESTGetAPIStageInstanceResult: (ids) => stageInstance(ids) satisfies v10.RESTGetAPIStageInstanceResult,
+  RESTPatchAPIStageInstanceResult: (ids) => stageInstance(ids) satisfies v10.RESTPatchAPIStageInstanceResult,
+  RESTGetAPISoundboardDefaultSoundsResult: () =>
+    [{ name: 'quack', sound_id: '1', volume: 1, emoji_id: null, emoji_name: '🦆', available: true }] satisfies v10.RESTGetAPISoundboardDefaultSoundsResult,
+  RESTGetAPIApplicationRoleConnectionMetadataResult: () => [] satisfies v10.RESTGetAPIApplicationRoleConnectionMetadataResult,
+  RESTPutAPIApplicationRoleConnectionMetadataResult: () => [] satisfies v10.RESTPutAPIApplicationRoleConnectionMetadataResult,
+  RESTGetAPIGuildApplicationCommandsPermissionsResult: (ids) =>
+    [commandPermissions(ids)] satisfies v10.RESTGetAPIGuildApplicationCommandsPermissionsResult,
+  RESTGetAPIApplicationCommandPermissionsResult: (ids) =>
+    commandPermissions(ids) satisfies v10.RESTGetAPIApplicationCommandPermissionsResult,
+  RESTPutAPIApplicationCommandPermissionsResult: (ids) =>
+    commandPermissions(ids) satisfies v10.RESTPutAPIApplicationCommandPermissionsResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -418,6 +469,11 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTPutAPIChannelThreadMembersResult: empty<v10.RESTPutAPIChannelThreadMembersResult>(),
+  RESTDeleteAPIChannelThreadMembersResult: empty<v10.RESTDeleteAPIChannelThreadMembersResult>(),
+  RESTPostAPISendSoundboardSoundResult: empty<v10.RESTPostAPISendSoundboardSoundResult>(),
+  RESTDeleteAPIApplicationEmojiResult: empty<v10.RESTDeleteAPIApplicationEmojiResult>(),
+  RESTDeleteAPIStageInstanceResult: empty<v10.RESTDeleteAPIStageInstanceResult>(),
   RESTPutAPIChannelMessagesPinResult: empty<v10.RESTPutAPIChannelMessagesPinResult>(),
   RESTDeleteAPIChannelMessagesPinResult: empty<v10.RESTDeleteAPIChannelMessagesPinResult>(),
   RESTPutAPIChannelVoiceStatusResult: empty<v10.RESTPutAPIChannelVoiceStatusResult>(),

@@ -13,21 +13,12 @@ const NOT_COVERED_YET = [
   '/applications/@me',
   '/applications/{}/activity-instances/{}',
   '/applications/{}/application-identities/{}/{}',
-  '/applications/{}/emojis',
-  '/applications/{}/emojis/{}',
   '/applications/{}/entitlements',
   '/applications/{}/entitlements/{}',
   '/applications/{}/entitlements/{}/consume',
-  '/applications/{}/guilds/{}/commands/permissions',
-  '/applications/{}/guilds/{}/commands/{}/permissions',
-  '/applications/{}/role-connections/metadata',
   '/applications/{}/skus',
   '/applications/{}/users/{}/identities/{}/profile',
   '/channels/{}/messages/{}/threads',
-  '/channels/{}/polls/{}/answers/{}',
-  '/channels/{}/polls/{}/expire',
-  '/channels/{}/send-soundboard-sound',
-  '/channels/{}/thread-members/{}',
   '/channels/{}/threads/archived/{}',
   '/channels/{}/users/@me/threads/archived/private',
   '/guilds/templates/{}',
@@ -53,9 +44,6 @@ const NOT_COVERED_YET = [
   '/oauth2/token/revoke',
   '/skus/{}/subscriptions',
   '/skus/{}/subscriptions/{}',
-  '/soundboard-default-sounds',
-  '/stage-instances',
-  '/stage-instances/{}',
   '/users/@me/applications/{}/role-connection',
   '/users/{}/application-identities/{}',
   '/users/{}/application-identities/{}/{}/{}/delete',
@@ -82,5 +70,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(74);
+  expect(covered).toBeGreaterThanOrEqual(86);
 });
