@@ -33,6 +33,9 @@ export const catalog: Catalog = {
     sticker_id: 'snowflake',
     pack_id: 'snowflake',
     answer_id: 'snowflake',
+    sound_id: 'snowflake',
+    entitlement_id: 'snowflake',
+    archive: 'code',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -541,6 +544,27 @@ export const catalog: Catalog = {
         { name: 'channels.soundboardSounds.send', types: { body: 'RESTPostAPISoundboardSendSoundJSONBody', result: 'RESTPostAPISendSoundboardSoundResult' }, method: 'POST', summary: 'Send Soundboard Sound', body: 'required' },
       ],
     },
+    {
+      key: 'ChannelsIdThreadsArchived',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/threads/archived/{archive}',
+      pathSource: 'documented',
+      note: '`archive` is `public` or `private`.',
+      operations: [
+        { name: 'channels.threads.archived.list', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelThreadsArchivedPublicResult' }, method: 'GET', summary: 'List Public or Private Archived Threads', query: ['before', 'limit'] },
+      ],
+    },
+    {
+      key: 'ChannelsIdUsersMeThreadsArchivedPrivate',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/users/@me/threads/archived/private',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.threads.archived.listJoinedPrivate', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelUsersThreadsArchivedResult' }, method: 'GET', summary: 'List Joined Private Archived Threads', query: ['before', 'limit'] },
+      ],
+    },
     // ── v10 routes beyond the seed spec (guild id as major parameter) ──────────────────────────
     {
       key: 'GuildsIdPreview',
@@ -690,6 +714,29 @@ export const catalog: Catalog = {
       operations: [
         { name: 'guilds.welcomeScreen.get', types: { result: 'RESTGetAPIGuildWelcomeScreenResult' }, method: 'GET', summary: 'Get Guild Welcome Screen' },
         { name: 'guilds.welcomeScreen.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWelcomeScreenJSONBody', result: 'RESTPatchAPIGuildWelcomeScreenResult' }, method: 'PATCH', summary: 'Modify Guild Welcome Screen', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdSoundboardSounds',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/soundboard-sounds',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.soundboardSounds.list', types: { result: 'RESTGetAPIGuildSoundboardSoundsResult' }, method: 'GET', summary: 'List Guild Soundboard Sounds' },
+        { name: 'guilds.soundboardSounds.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildSoundboardSoundJSONBody', result: 'RESTPostAPIGuildSoundboardSoundResult' }, method: 'POST', summary: 'Create Guild Soundboard Sound', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdSoundboardSoundsId',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/soundboard-sounds/{sound_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.soundboardSounds.get', types: { result: 'RESTGetAPIGuildSoundboardSoundResult' }, method: 'GET', summary: 'Get Guild Soundboard Sound' },
+        { name: 'guilds.soundboardSounds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildSoundboardSoundJSONBody', result: 'RESTPatchAPIGuildSoundboardSoundResult' }, method: 'PATCH', summary: 'Modify Guild Soundboard Sound', body: 'required' },
+        { name: 'guilds.soundboardSounds.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildSoundboardSoundResult' }, method: 'DELETE', summary: 'Delete Guild Soundboard Sound' },
       ],
     },
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
@@ -1030,6 +1077,47 @@ export const catalog: Catalog = {
         { name: 'applications.guilds.commands.permissions.get', types: { result: 'RESTGetAPIApplicationCommandPermissionsResult' }, method: 'GET', summary: 'Get Application Command Permissions' },
         { name: 'applications.guilds.commands.permissions.edit', types: { body: 'RESTPutAPIApplicationCommandPermissionsJSONBody', result: 'RESTPutAPIApplicationCommandPermissionsResult' }, method: 'PUT', summary: 'Edit Application Command Permissions', body: 'required' },
       ],
+    },
+    {
+      key: 'UsersMeApplicationsIdRoleConnection',
+      v10Only: true,
+      major: null,
+      path: '/users/@me/applications/{application_id}/role-connection',
+      pathSource: 'documented',
+      operations: [
+        { name: 'users.me.applications.roleConnection.get', types: { result: 'RESTGetAPICurrentUserApplicationRoleConnectionResult' }, method: 'GET', summary: 'Get Current User Application Role Connection' },
+        { name: 'users.me.applications.roleConnection.replace', types: { body: 'RESTPutAPICurrentUserApplicationRoleConnectionJSONBody', result: 'RESTPutAPICurrentUserApplicationRoleConnectionResult' }, method: 'PUT', summary: 'Update Current User Application Role Connection', body: 'required' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdEntitlements',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/entitlements',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.entitlements.list', types: { query: 'RESTGetAPIEntitlementsQuery', result: 'RESTGetAPIEntitlementsResult' }, method: 'GET', summary: 'List Entitlements', query: ['user_id', 'sku_ids', 'before', 'after', 'limit', 'guild_id', 'exclude_ended', 'exclude_deleted'] },
+        { name: 'applications.entitlements.create', types: { body: 'RESTPostAPIEntitlementJSONBody', result: 'RESTPostAPIEntitlementResult' }, method: 'POST', summary: 'Create Test Entitlement', body: 'required' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdEntitlementsId',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/entitlements/{entitlement_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.entitlements.get', types: { result: 'RESTGetAPIEntitlementResult' }, method: 'GET', summary: 'Get Entitlement' },
+        { name: 'applications.entitlements.delete', types: { result: 'RESTDeleteAPIEntitlementResult' }, method: 'DELETE', summary: 'Delete Test Entitlement' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdEntitlementsIdConsume',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/entitlements/{entitlement_id}/consume',
+      pathSource: 'documented',
+      operations: [{ name: 'applications.entitlements.consume', types: { result: 'RESTPostAPIEntitlementConsumeResult' }, method: 'POST', summary: 'Consume an Entitlement' }],
     },
   ],
 };

@@ -43,6 +43,8 @@ export const VERBS = [
   'crosspost',
   'expire',
   'send',
+  'consume',
+  'listJoinedPrivate',
   'getWithToken',
   'editWithToken',
   'deleteWithToken',

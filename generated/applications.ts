@@ -9,8 +9,10 @@ import { operations } from './routes.ts';
 export type ApplicationsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationCommandsQuery>;
 /** Query parameters of `applications.guilds.commands.list` (Get Guild Application Commands). */
 export type ApplicationsGuildsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationGuildCommandsQuery>;
+/** Query parameters of `applications.entitlements.list` (List Entitlements). */
+export type ApplicationsEntitlementsListQuery = QueryOf<v10.RESTGetAPIEntitlementsQuery>;
 
-/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`. */
+/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`. */
 export class ApplicationsApi {
   /** `client.applications.commands` */
   readonly commands: ApplicationsCommandsApi;
@@ -20,6 +22,8 @@ export class ApplicationsApi {
   readonly emojis: ApplicationsEmojisApi;
   /** `client.applications.roleConnections` */
   readonly roleConnections: ApplicationsRoleConnectionsApi;
+  /** `client.applications.entitlements` */
+  readonly entitlements: ApplicationsEntitlementsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -27,6 +31,7 @@ export class ApplicationsApi {
     this.guilds = new ApplicationsGuildsApi(call);
     this.emojis = new ApplicationsEmojisApi(call);
     this.roleConnections = new ApplicationsRoleConnectionsApi(call);
+    this.entitlements = new ApplicationsEntitlementsApi(call);
   }
 }
 
@@ -726,6 +731,151 @@ export class ApplicationsRoleConnectionsMetadataApi {
       operations['applications.roleConnections.metadata.replace'],
       [applicationId],
       { body },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.applications.entitlements`: operations on route keys `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`. */
+export class ApplicationsEntitlementsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Entitlements.
+   *
+   * `GET /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements` · bucket `ApplicationsIdEntitlements`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `user_id`, `sku_ids`, `before`, `after`, `limit`, `guild_id`, `exclude_ended`, `exclude_deleted`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.entitlements.list('1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIEntitlementsResult>(
+    applicationId: Snowflake,
+    query?: ApplicationsEntitlementsListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.entitlements.list'], [applicationId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Create Test Entitlement.
+   *
+   * `POST /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements` · bucket `ApplicationsIdEntitlements`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.entitlements.create('1', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIEntitlementResult>(
+    applicationId: Snowflake,
+    body: v10.RESTPostAPIEntitlementJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.entitlements.create'], [applicationId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Entitlement.
+   *
+   * `GET /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId` · bucket `ApplicationsIdEntitlementsId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.entitlements.get('1', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIEntitlementResult>(
+    applicationId: Snowflake,
+    entitlementId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.entitlements.get'],
+      [applicationId, entitlementId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Test Entitlement.
+   *
+   * `DELETE /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId` · bucket `ApplicationsIdEntitlementsId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.entitlements.delete('1', '1');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIEntitlementResult>(
+    applicationId: Snowflake,
+    entitlementId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.entitlements.delete'],
+      [applicationId, entitlementId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Consume an Entitlement.
+   *
+   * `POST /applications/{application_id}/entitlements/{entitlement_id}/consume` · route key `ApplicationsIdEntitlementsIdConsume` · bucket `ApplicationsIdEntitlementsIdConsume`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.entitlements.consume('1', '1');
+   * ```
+   */
+  consume<T = v10.RESTPostAPIEntitlementConsumeResult>(
+    applicationId: Snowflake,
+    entitlementId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.entitlements.consume'],
+      [applicationId, entitlementId],
+      undefined,
       options,
     ) as Promise<T>;
   }

@@ -34,8 +34,12 @@ export type ChannelsMessagesPinsListQuery = QueryOf<v10.RESTGetAPIChannelMessage
 export type ChannelsThreadMembersGetQuery = QueryOf<v10.RESTGetAPIChannelThreadMemberQuery>;
 /** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
 export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
+/** Query parameters of `channels.threads.archived.list` (List Public or Private Archived Threads). */
+export type ChannelsThreadsArchivedListQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
+/** Query parameters of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads). */
+export type ChannelsThreadsArchivedListJoinedPrivateQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -62,6 +66,8 @@ export class ChannelsApi {
   readonly polls: ChannelsPollsApi;
   /** `client.channels.soundboardSounds` */
   readonly soundboardSounds: ChannelsSoundboardSoundsApi;
+  /** `client.channels.threads` */
+  readonly threads: ChannelsThreadsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -78,6 +84,7 @@ export class ChannelsApi {
     this.threadMembers = new ChannelsThreadMembersApi(call);
     this.polls = new ChannelsPollsApi(call);
     this.soundboardSounds = new ChannelsSoundboardSoundsApi(call);
+    this.threads = new ChannelsThreadsApi(call);
   }
 
   /**
@@ -1240,5 +1247,88 @@ export class ChannelsSoundboardSoundsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['channels.soundboardSounds.send'], [channelId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.threads`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+export class ChannelsThreadsApi {
+  /** `client.channels.threads.archived` */
+  readonly archived: ChannelsThreadsArchivedApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.archived = new ChannelsThreadsArchivedApi(call);
+  }
+}
+
+/** `client.channels.threads.archived`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+export class ChannelsThreadsArchivedApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Public or Private Archived Threads.
+   *
+   * `GET /channels/{channel_id}/threads/archived/{archive}` · route key `ChannelsIdThreadsArchived` · bucket `ChannelsIdThreadsArchived:{channel_id}`
+   *
+   * `archive` is `public` or `private`.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param archive - `{archive}`, percent-encoded for you.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.archived.list('81384788765712384', '1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIChannelThreadsArchivedPublicResult>(
+    channelId: Snowflake,
+    archive: string,
+    query?: ChannelsThreadsArchivedListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threads.archived.list'],
+      [channelId, archive],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * List Joined Private Archived Threads.
+   *
+   * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate` · bucket `ChannelsIdUsersMeThreadsArchivedPrivate:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.archived.listJoinedPrivate('81384788765712384');
+   * ```
+   */
+  listJoinedPrivate<T = v10.RESTGetAPIChannelUsersThreadsArchivedResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedListJoinedPrivateQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threads.archived.listJoinedPrivate'],
+      [channelId],
+      { query },
+      options,
+    ) as Promise<T>;
   }
 }

@@ -40,7 +40,7 @@ export type GuildsPruneBeginQuery = { days?: QueryValue };
 /** Query parameters of `guilds.auditLogs.get` (Get Guild Audit Log). */
 export type GuildsAuditLogsGetQuery = QueryOf<v10.RESTGetAPIAuditLogQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -89,6 +89,8 @@ export class GuildsApi {
   readonly stickers: GuildsStickersApi;
   /** `client.guilds.welcomeScreen` */
   readonly welcomeScreen: GuildsWelcomeScreenApi;
+  /** `client.guilds.soundboardSounds` */
+  readonly soundboardSounds: GuildsSoundboardSoundsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -116,6 +118,7 @@ export class GuildsApi {
     this.voiceStates = new GuildsVoiceStatesApi(call);
     this.stickers = new GuildsStickersApi(call);
     this.welcomeScreen = new GuildsWelcomeScreenApi(call);
+    this.soundboardSounds = new GuildsSoundboardSoundsApi(call);
   }
 
   /**
@@ -1740,5 +1743,137 @@ export class GuildsWelcomeScreenApi {
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.welcomeScreen.edit'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.soundboardSounds`: operations on route keys `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`. */
+export class GuildsSoundboardSoundsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Guild Soundboard Sounds.
+   *
+   * `GET /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds` · bucket `GuildsIdSoundboardSounds:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.soundboardSounds.list('41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildSoundboardSoundsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.soundboardSounds.list'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Create Guild Soundboard Sound.
+   *
+   * `POST /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds` · bucket `GuildsIdSoundboardSounds:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.soundboardSounds.create('41771983423143937', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIGuildSoundboardSoundResult>(
+    guildId: Snowflake,
+    body: v10.RESTPostAPIGuildSoundboardSoundJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.soundboardSounds.create'], [guildId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Guild Soundboard Sound.
+   *
+   * `GET /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param soundId - `{sound_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.soundboardSounds.get('41771983423143937', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildSoundboardSoundResult>(
+    guildId: Snowflake,
+    soundId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.soundboardSounds.get'], [guildId, soundId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Soundboard Sound.
+   *
+   * `PATCH /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param soundId - `{sound_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.soundboardSounds.edit('41771983423143937', '1', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildSoundboardSoundResult>(
+    guildId: Snowflake,
+    soundId: Snowflake,
+    body: v10.RESTPatchAPIGuildSoundboardSoundJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.soundboardSounds.edit'], [guildId, soundId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Delete Guild Soundboard Sound.
+   *
+   * `DELETE /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param soundId - `{sound_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.soundboardSounds.delete('41771983423143937', '1');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIGuildSoundboardSoundResult>(
+    guildId: Snowflake,
+    soundId: Snowflake,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['guilds.soundboardSounds.delete'],
+      [guildId, soundId],
+      undefined,
+      options,
+    ) as Promise<T>;
   }
 }

@@ -8,7 +8,7 @@ import { operations } from './routes.ts';
 /** Query parameters of `users.me.guilds.list` (Get Current User Guilds). */
 export type UsersMeGuildsListQuery = QueryOf<v10.RESTGetAPICurrentUserGuildsQuery>;
 
-/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`. */
+/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`. */
 export class UsersApi {
   readonly #call: OperationCaller;
   /** `client.users.me` */
@@ -38,7 +38,7 @@ export class UsersApi {
   }
 }
 
-/** `client.users.me`: operations on route keys `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`. */
+/** `client.users.me`: operations on route keys `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`. */
 export class UsersMeApi {
   readonly #call: OperationCaller;
   /** `client.users.me.channels` */
@@ -47,6 +47,8 @@ export class UsersMeApi {
   readonly connections: UsersMeConnectionsApi;
   /** `client.users.me.guilds` */
   readonly guilds: UsersMeGuildsApi;
+  /** `client.users.me.applications` */
+  readonly applications: UsersMeApplicationsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -54,6 +56,7 @@ export class UsersMeApi {
     this.channels = new UsersMeChannelsApi(call);
     this.connections = new UsersMeConnectionsApi(call);
     this.guilds = new UsersMeGuildsApi(call);
+    this.applications = new UsersMeApplicationsApi(call);
   }
 
   /**
@@ -247,5 +250,82 @@ export class UsersMeGuildsMemberApi {
    */
   get<T = v10.RESTGetCurrentUserGuildMemberResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['users.me.guilds.member.get'], [guildId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.users.me.applications`: operations on route key `UsersMeApplicationsIdRoleConnection`. */
+export class UsersMeApplicationsApi {
+  /** `client.users.me.applications.roleConnection` */
+  readonly roleConnection: UsersMeApplicationsRoleConnectionApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.roleConnection = new UsersMeApplicationsRoleConnectionApi(call);
+  }
+}
+
+/** `client.users.me.applications.roleConnection`: operations on route key `UsersMeApplicationsIdRoleConnection`. */
+export class UsersMeApplicationsRoleConnectionApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Current User Application Role Connection.
+   *
+   * `GET /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.users.me.applications.roleConnection.get('1');
+   * ```
+   */
+  get<T = v10.RESTGetAPICurrentUserApplicationRoleConnectionResult>(
+    applicationId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['users.me.applications.roleConnection.get'],
+      [applicationId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Update Current User Application Role Connection.
+   *
+   * `PUT /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.users.me.applications.roleConnection.replace('1', body);
+   * ```
+   */
+  replace<T = v10.RESTPutAPICurrentUserApplicationRoleConnectionResult>(
+    applicationId: Snowflake,
+    body: v10.RESTPutAPICurrentUserApplicationRoleConnectionJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['users.me.applications.roleConnection.replace'],
+      [applicationId],
+      { body },
+      options,
+    ) as Promise<T>;
   }
 }

@@ -247,6 +247,32 @@ const applicationEmoji = (ids: PathIds) =>
     available: true,
   }) satisfies v10.APIApplicationEmoji;
 
+const soundboardSound = (ids: PathIds) =>
+  ({
+    name: 'quack',
+    sound_id: id(ids, 'sound_id'),
+    volume: 1,
+    emoji_id: null,
+    emoji_name: '🦆',
+    guild_id: id(ids, 'guild_id'),
+    available: true,
+  }) satisfies v10.APISoundboardSound;
+
+const entitlement = (ids: PathIds) =>
+  ({
+    id: id(ids, 'entitlement_id'),
+    sku_id: SNOWFLAKE,
+    user_id: '80351110224678912',
+    application_id: id(ids, 'application_id'),
+    type: 8 as v10.EntitlementType.ApplicationSubscription,
+    deleted: false,
+    starts_at: null,
+    ends_at: null,
+  }) satisfies v10.APIEntitlement;
+
+const roleConnection = () =>
+  ({ platform_name: 'Reference', platform_username: 'tollgate', metadata: {} }) satisfies v10.APIApplicationRoleConnection;
+
 const stageInstance = (ids: PathIds) =>
   ({
     id: SNOWFLAKE,
@@ -455,6 +481,21 @@ const SAMPLES = {
     commandPermissions(ids) satisfies v10.RESTGetAPIApplicationCommandPermissionsResult,
   RESTPutAPIApplicationCommandPermissionsResult: (ids) =>
     commandPermissions(ids) satisfies v10.RESTPutAPIApplicationCommandPermissionsResult,
+  RESTGetAPIChannelThreadsArchivedPublicResult: () =>
+    ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelThreadsArchivedPublicResult,
+  RESTGetAPIChannelUsersThreadsArchivedResult: () =>
+    ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelUsersThreadsArchivedResult,
+  RESTGetAPIGuildSoundboardSoundsResult: (ids) => ({ items: [soundboardSound(ids)] }) satisfies v10.RESTGetAPIGuildSoundboardSoundsResult,
+  RESTPostAPIGuildSoundboardSoundResult: (ids) => soundboardSound(ids) satisfies v10.RESTPostAPIGuildSoundboardSoundResult,
+  RESTGetAPIGuildSoundboardSoundResult: (ids) => soundboardSound(ids) satisfies v10.RESTGetAPIGuildSoundboardSoundResult,
+  RESTPatchAPIGuildSoundboardSoundResult: (ids) => soundboardSound(ids) satisfies v10.RESTPatchAPIGuildSoundboardSoundResult,
+  RESTGetAPICurrentUserApplicationRoleConnectionResult: () =>
+    roleConnection() satisfies v10.RESTGetAPICurrentUserApplicationRoleConnectionResult,
+  RESTPutAPICurrentUserApplicationRoleConnectionResult: () =>
+    roleConnection() satisfies v10.RESTPutAPICurrentUserApplicationRoleConnectionResult,
+  RESTGetAPIEntitlementsResult: (ids) => [entitlement(ids)] satisfies v10.RESTGetAPIEntitlementsResult,
+  RESTPostAPIEntitlementResult: (ids) => entitlement(ids) satisfies v10.RESTPostAPIEntitlementResult,
+  RESTGetAPIEntitlementResult: (ids) => entitlement(ids) satisfies v10.RESTGetAPIEntitlementResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -469,6 +510,9 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTDeleteAPIGuildSoundboardSoundResult: empty<v10.RESTDeleteAPIGuildSoundboardSoundResult>(),
+  RESTDeleteAPIEntitlementResult: empty<v10.RESTDeleteAPIEntitlementResult>(),
+  RESTPostAPIEntitlementConsumeResult: empty<v10.RESTPostAPIEntitlementConsumeResult>(),
   RESTPutAPIChannelThreadMembersResult: empty<v10.RESTPutAPIChannelThreadMembersResult>(),
   RESTDeleteAPIChannelThreadMembersResult: empty<v10.RESTDeleteAPIChannelThreadMembersResult>(),
   RESTPostAPISendSoundboardSoundResult: empty<v10.RESTPostAPISendSoundboardSoundResult>(),

@@ -13,14 +13,9 @@ const NOT_COVERED_YET = [
   '/applications/@me',
   '/applications/{}/activity-instances/{}',
   '/applications/{}/application-identities/{}/{}',
-  '/applications/{}/entitlements',
-  '/applications/{}/entitlements/{}',
-  '/applications/{}/entitlements/{}/consume',
   '/applications/{}/skus',
   '/applications/{}/users/{}/identities/{}/profile',
   '/channels/{}/messages/{}/threads',
-  '/channels/{}/threads/archived/{}',
-  '/channels/{}/users/@me/threads/archived/private',
   '/guilds/templates/{}',
   '/guilds/{}/auto-moderation/rules',
   '/guilds/{}/auto-moderation/rules/{}',
@@ -30,8 +25,6 @@ const NOT_COVERED_YET = [
   '/guilds/{}/scheduled-events',
   '/guilds/{}/scheduled-events/{}',
   '/guilds/{}/scheduled-events/{}/users',
-  '/guilds/{}/soundboard-sounds',
-  '/guilds/{}/soundboard-sounds/{}',
   '/guilds/{}/templates',
   '/guilds/{}/templates/{}',
   '/guilds/{}/widget.png',
@@ -44,7 +37,6 @@ const NOT_COVERED_YET = [
   '/oauth2/token/revoke',
   '/skus/{}/subscriptions',
   '/skus/{}/subscriptions/{}',
-  '/users/@me/applications/{}/role-connection',
   '/users/{}/application-identities/{}',
   '/users/{}/application-identities/{}/{}/{}/delete',
   '/webhooks/{}/{}/{}',
@@ -70,5 +62,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(86);
+  expect(covered).toBeGreaterThanOrEqual(94);
 });

@@ -66,6 +66,14 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', '/stage-instances', 'StageInstances'],
   ['GET', `/stage-instances/${C}`, `StageInstancesChannelId:${C}`],
   ['GET', '/soundboard-default-sounds', 'SoundboardDefaultSounds'],
+  ['GET', `/channels/${C}/threads/archived/public`, `ChannelsIdThreadsArchived:${C}`],
+  ['GET', `/channels/${C}/users/@me/threads/archived/private`, `ChannelsIdUsersMeThreadsArchivedPrivate:${C}`],
+  ['POST', `/guilds/${G}/soundboard-sounds`, `GuildsIdSoundboardSounds:${G}`],
+  ['DELETE', `/guilds/${G}/soundboard-sounds/${ID}`, `GuildsIdSoundboardSoundsId:${G}`],
+  ['PUT', `/users/@me/applications/${ID}/role-connection`, 'UsersMeApplicationsIdRoleConnection'],
+  ['GET', `/applications/${ID}/entitlements`, 'ApplicationsIdEntitlements'],
+  ['DELETE', `/applications/${ID}/entitlements/${ID}`, 'ApplicationsIdEntitlementsId'],
+  ['POST', `/applications/${ID}/entitlements/${ID}/consume`, 'ApplicationsIdEntitlementsIdConsume'],
   ['PUT', `/applications/${ID}/role-connections/metadata`, 'ApplicationsIdRoleConnectionsMetadata'],
   ['GET', `/applications/${ID}/guilds/${G}/commands/permissions`, `ApplicationsIdGuildsIdCommandsPermissions:${G}`],
   ['PUT', `/applications/${ID}/guilds/${G}/commands/${ID}/permissions`, `ApplicationsIdGuildsIdCommandsIdPermissions:${G}`],
@@ -142,7 +150,7 @@ describe('routeKeyOf', () => {
 
   it.each([
     '/oauth2/applications/@me',
-    `/channels/${C}/threads/archived/public`,
+    `/channels/${C}/messages/${ID}/threads`,
     '/channels/not-an-id',
     '/channels/18446744073709551616',
     `/channels/${C}/messages/${ID}/extra/deep`,
