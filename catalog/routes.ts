@@ -36,6 +36,8 @@ export const catalog: Catalog = {
     sound_id: 'snowflake',
     entitlement_id: 'snowflake',
     archive: 'code',
+    event_id: 'snowflake',
+    rule_id: 'snowflake',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -565,6 +567,16 @@ export const catalog: Catalog = {
         { name: 'channels.threads.archived.listJoinedPrivate', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelUsersThreadsArchivedResult' }, method: 'GET', summary: 'List Joined Private Archived Threads', query: ['before', 'limit'] },
       ],
     },
+    {
+      key: 'ChannelsIdMessagesIdThreads',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/messages/{message_id}/threads',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.messages.threads.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelMessagesThreadsJSONBody', result: 'RESTPostAPIChannelMessagesThreadsResult' }, method: 'POST', summary: 'Start Thread from Message', body: 'required' },
+      ],
+    },
     // ── v10 routes beyond the seed spec (guild id as major parameter) ──────────────────────────
     {
       key: 'GuildsIdPreview',
@@ -737,6 +749,62 @@ export const catalog: Catalog = {
         { name: 'guilds.soundboardSounds.get', types: { result: 'RESTGetAPIGuildSoundboardSoundResult' }, method: 'GET', summary: 'Get Guild Soundboard Sound' },
         { name: 'guilds.soundboardSounds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildSoundboardSoundJSONBody', result: 'RESTPatchAPIGuildSoundboardSoundResult' }, method: 'PATCH', summary: 'Modify Guild Soundboard Sound', body: 'required' },
         { name: 'guilds.soundboardSounds.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildSoundboardSoundResult' }, method: 'DELETE', summary: 'Delete Guild Soundboard Sound' },
+      ],
+    },
+    {
+      key: 'GuildsIdScheduledEvents',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/scheduled-events',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.scheduledEvents.list', types: { query: 'RESTGetAPIGuildScheduledEventsQuery', result: 'RESTGetAPIGuildScheduledEventsResult' }, method: 'GET', summary: 'List Scheduled Events for Guild', query: ['with_user_count'] },
+        { name: 'guilds.scheduledEvents.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildScheduledEventJSONBody', result: 'RESTPostAPIGuildScheduledEventResult' }, method: 'POST', summary: 'Create Guild Scheduled Event', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdScheduledEventsId',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/scheduled-events/{event_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.scheduledEvents.get', types: { query: 'RESTGetAPIGuildScheduledEventQuery', result: 'RESTGetAPIGuildScheduledEventResult' }, method: 'GET', summary: 'Get Guild Scheduled Event', query: ['with_user_count'] },
+        { name: 'guilds.scheduledEvents.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildScheduledEventJSONBody', result: 'RESTPatchAPIGuildScheduledEventResult' }, method: 'PATCH', summary: 'Modify Guild Scheduled Event', body: 'required' },
+        { name: 'guilds.scheduledEvents.delete', types: { result: 'RESTDeleteAPIGuildScheduledEventResult' }, method: 'DELETE', summary: 'Delete Guild Scheduled Event' },
+      ],
+    },
+    {
+      key: 'GuildsIdScheduledEventsIdUsers',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/scheduled-events/{event_id}/users',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.scheduledEvents.users.list', types: { query: 'RESTGetAPIGuildScheduledEventUsersQuery', result: 'RESTGetAPIGuildScheduledEventUsersResult' }, method: 'GET', summary: 'Get Guild Scheduled Event Users', query: ['limit', 'with_member', 'before', 'after'] },
+      ],
+    },
+    {
+      key: 'GuildsIdAutoModerationRules',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/auto-moderation/rules',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.autoModeration.rules.list', types: { result: 'RESTGetAPIAutoModerationRulesResult' }, method: 'GET', summary: 'List Auto Moderation Rules for Guild' },
+        { name: 'guilds.autoModeration.rules.create', auditLogReason: true, types: { body: 'RESTPostAPIAutoModerationRuleJSONBody', result: 'RESTPostAPIAutoModerationRuleResult' }, method: 'POST', summary: 'Create Auto Moderation Rule', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdAutoModerationRulesId',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/auto-moderation/rules/{rule_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.autoModeration.rules.get', types: { result: 'RESTGetAPIAutoModerationRuleResult' }, method: 'GET', summary: 'Get Auto Moderation Rule' },
+        { name: 'guilds.autoModeration.rules.edit', auditLogReason: true, types: { body: 'RESTPatchAPIAutoModerationRuleJSONBody', result: 'RESTPatchAPIAutoModerationRuleResult' }, method: 'PATCH', summary: 'Modify Auto Moderation Rule', body: 'required' },
+        { name: 'guilds.autoModeration.rules.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIAutoModerationRuleResult' }, method: 'DELETE', summary: 'Delete Auto Moderation Rule' },
       ],
     },
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────

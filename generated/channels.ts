@@ -39,7 +39,7 @@ export type ChannelsThreadsArchivedListQuery = QueryOf<v10.RESTGetAPIChannelThre
 /** Query parameters of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads). */
 export type ChannelsThreadsArchivedListJoinedPrivateQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -216,19 +216,22 @@ export class ChannelsInvitesApi {
   }
 }
 
-/** `client.channels.messages`: operations on route keys `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`. */
+/** `client.channels.messages`: operations on route keys `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`. */
 export class ChannelsMessagesApi {
   readonly #call: OperationCaller;
   /** `client.channels.messages.reactions` */
   readonly reactions: ChannelsMessagesReactionsApi;
   /** `client.channels.messages.pins` */
   readonly pins: ChannelsMessagesPinsApi;
+  /** `client.channels.messages.threads` */
+  readonly threads: ChannelsMessagesThreadsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
     this.reactions = new ChannelsMessagesReactionsApi(call);
     this.pins = new ChannelsMessagesPinsApi(call);
+    this.threads = new ChannelsMessagesThreadsApi(call);
   }
 
   /**
@@ -705,6 +708,47 @@ export class ChannelsMessagesPinsApi {
       operations['channels.messages.pins.remove'],
       [channelId, messageId],
       undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.channels.messages.threads`: operations on route key `ChannelsIdMessagesIdThreads`. */
+export class ChannelsMessagesThreadsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Start Thread from Message.
+   *
+   * `POST /channels/{channel_id}/messages/{message_id}/threads` · route key `ChannelsIdMessagesIdThreads` · bucket `ChannelsIdMessagesIdThreads:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.messages.threads.create('81384788765712384', '334385199974967042', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIChannelMessagesThreadsResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    body: v10.RESTPostAPIChannelMessagesThreadsJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.messages.threads.create'],
+      [channelId, messageId],
+      { body },
       options,
     ) as Promise<T>;
   }

@@ -39,8 +39,14 @@ export type GuildsPruneCountQuery = QueryOf<v10.RESTGetAPIGuildPruneCountQuery>;
 export type GuildsPruneBeginQuery = { days?: QueryValue };
 /** Query parameters of `guilds.auditLogs.get` (Get Guild Audit Log). */
 export type GuildsAuditLogsGetQuery = QueryOf<v10.RESTGetAPIAuditLogQuery>;
+/** Query parameters of `guilds.scheduledEvents.list` (List Scheduled Events for Guild). */
+export type GuildsScheduledEventsListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventsQuery>;
+/** Query parameters of `guilds.scheduledEvents.get` (Get Guild Scheduled Event). */
+export type GuildsScheduledEventsGetQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventQuery>;
+/** Query parameters of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users). */
+export type GuildsScheduledEventsUsersListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventUsersQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -91,6 +97,10 @@ export class GuildsApi {
   readonly welcomeScreen: GuildsWelcomeScreenApi;
   /** `client.guilds.soundboardSounds` */
   readonly soundboardSounds: GuildsSoundboardSoundsApi;
+  /** `client.guilds.scheduledEvents` */
+  readonly scheduledEvents: GuildsScheduledEventsApi;
+  /** `client.guilds.autoModeration` */
+  readonly autoModeration: GuildsAutoModerationApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -119,6 +129,8 @@ export class GuildsApi {
     this.stickers = new GuildsStickersApi(call);
     this.welcomeScreen = new GuildsWelcomeScreenApi(call);
     this.soundboardSounds = new GuildsSoundboardSoundsApi(call);
+    this.scheduledEvents = new GuildsScheduledEventsApi(call);
+    this.autoModeration = new GuildsAutoModerationApi(call);
   }
 
   /**
@@ -1872,6 +1884,342 @@ export class GuildsSoundboardSoundsApi {
     return this.#call(
       operations['guilds.soundboardSounds.delete'],
       [guildId, soundId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.guilds.scheduledEvents`: operations on route keys `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`. */
+export class GuildsScheduledEventsApi {
+  readonly #call: OperationCaller;
+  /** `client.guilds.scheduledEvents.users` */
+  readonly users: GuildsScheduledEventsUsersApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+    this.users = new GuildsScheduledEventsUsersApi(call);
+  }
+
+  /**
+   * List Scheduled Events for Guild.
+   *
+   * `GET /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents` · bucket `GuildsIdScheduledEvents:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `with_user_count`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.scheduledEvents.list('41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildScheduledEventsResult>(
+    guildId: Snowflake,
+    query?: GuildsScheduledEventsListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.scheduledEvents.list'], [guildId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Create Guild Scheduled Event.
+   *
+   * `POST /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents` · bucket `GuildsIdScheduledEvents:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.scheduledEvents.create('41771983423143937', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIGuildScheduledEventResult>(
+    guildId: Snowflake,
+    body: v10.RESTPostAPIGuildScheduledEventJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.scheduledEvents.create'], [guildId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Guild Scheduled Event.
+   *
+   * `GET /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param eventId - `{event_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `with_user_count`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.scheduledEvents.get('41771983423143937', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildScheduledEventResult>(
+    guildId: Snowflake,
+    eventId: Snowflake,
+    query?: GuildsScheduledEventsGetQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.scheduledEvents.get'], [guildId, eventId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Scheduled Event.
+   *
+   * `PATCH /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param eventId - `{event_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.scheduledEvents.edit('41771983423143937', '1', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildScheduledEventResult>(
+    guildId: Snowflake,
+    eventId: Snowflake,
+    body: v10.RESTPatchAPIGuildScheduledEventJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.scheduledEvents.edit'], [guildId, eventId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Delete Guild Scheduled Event.
+   *
+   * `DELETE /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param eventId - `{event_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.scheduledEvents.delete('41771983423143937', '1');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIGuildScheduledEventResult>(
+    guildId: Snowflake,
+    eventId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['guilds.scheduledEvents.delete'],
+      [guildId, eventId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.guilds.scheduledEvents.users`: operations on route key `GuildsIdScheduledEventsIdUsers`. */
+export class GuildsScheduledEventsUsersApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Scheduled Event Users.
+   *
+   * `GET /guilds/{guild_id}/scheduled-events/{event_id}/users` · route key `GuildsIdScheduledEventsIdUsers` · bucket `GuildsIdScheduledEventsIdUsers:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param eventId - `{event_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `limit`, `with_member`, `before`, `after`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.scheduledEvents.users.list('41771983423143937', '1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildScheduledEventUsersResult>(
+    guildId: Snowflake,
+    eventId: Snowflake,
+    query?: GuildsScheduledEventsUsersListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['guilds.scheduledEvents.users.list'],
+      [guildId, eventId],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.guilds.autoModeration`: operations on route keys `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`. */
+export class GuildsAutoModerationApi {
+  /** `client.guilds.autoModeration.rules` */
+  readonly rules: GuildsAutoModerationRulesApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.rules = new GuildsAutoModerationRulesApi(call);
+  }
+}
+
+/** `client.guilds.autoModeration.rules`: operations on route keys `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`. */
+export class GuildsAutoModerationRulesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Auto Moderation Rules for Guild.
+   *
+   * `GET /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules` · bucket `GuildsIdAutoModerationRules:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.autoModeration.rules.list('41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIAutoModerationRulesResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.autoModeration.rules.list'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Create Auto Moderation Rule.
+   *
+   * `POST /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules` · bucket `GuildsIdAutoModerationRules:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.autoModeration.rules.create('41771983423143937', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIAutoModerationRuleResult>(
+    guildId: Snowflake,
+    body: v10.RESTPostAPIAutoModerationRuleJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.autoModeration.rules.create'], [guildId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Auto Moderation Rule.
+   *
+   * `GET /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.autoModeration.rules.get('41771983423143937', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIAutoModerationRuleResult>(
+    guildId: Snowflake,
+    ruleId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['guilds.autoModeration.rules.get'],
+      [guildId, ruleId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Modify Auto Moderation Rule.
+   *
+   * `PATCH /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.autoModeration.rules.edit('41771983423143937', '1', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIAutoModerationRuleResult>(
+    guildId: Snowflake,
+    ruleId: Snowflake,
+    body: v10.RESTPatchAPIAutoModerationRuleJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['guilds.autoModeration.rules.edit'],
+      [guildId, ruleId],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Auto Moderation Rule.
+   *
+   * `DELETE /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.autoModeration.rules.delete('41771983423143937', '1');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIAutoModerationRuleResult>(
+    guildId: Snowflake,
+    ruleId: Snowflake,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['guilds.autoModeration.rules.delete'],
+      [guildId, ruleId],
       undefined,
       options,
     ) as Promise<T>;

@@ -273,6 +273,54 @@ const entitlement = (ids: PathIds) =>
 const roleConnection = () =>
   ({ platform_name: 'Reference', platform_username: 'tollgate', metadata: {} }) satisfies v10.APIApplicationRoleConnection;
 
+const thread = (ids: PathIds) =>
+  ({
+    id: id(ids, 'message_id'),
+    type: 11 as v10.ChannelType.PublicThread,
+    guild_id: id(ids, 'guild_id'),
+    parent_id: id(ids, 'channel_id'),
+    name: 'a thread',
+    owner_id: '80351110224678912',
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    flags: 0 as v10.ChannelFlags,
+    message_count: 0,
+    member_count: 1,
+    total_message_sent: 0,
+    thread_metadata: { archived: false, auto_archive_duration: 1440 as v10.ThreadAutoArchiveDuration.OneDay, archive_timestamp: TIMESTAMP, locked: false },
+  }) satisfies v10.APIThreadChannel;
+
+const scheduledEvent = (ids: PathIds) =>
+  ({
+    id: id(ids, 'event_id'),
+    guild_id: id(ids, 'guild_id'),
+    channel_id: null,
+    name: 'Release party',
+    scheduled_start_time: TIMESTAMP,
+    scheduled_end_time: '2026-11-22T14:00:00.000Z',
+    privacy_level: 2 as v10.GuildScheduledEventPrivacyLevel.GuildOnly,
+    status: 1 as v10.GuildScheduledEventStatus.Scheduled,
+    entity_type: 3 as v10.GuildScheduledEventEntityType.External,
+    entity_id: null,
+    entity_metadata: { location: 'Online' },
+    recurrence_rule: null,
+  }) satisfies v10.APIGuildScheduledEvent;
+
+const autoModerationRule = (ids: PathIds) =>
+  ({
+    id: id(ids, 'rule_id'),
+    guild_id: id(ids, 'guild_id'),
+    name: 'No spam',
+    creator_id: '80351110224678912',
+    event_type: 1 as v10.AutoModerationRuleEventType.MessageSend,
+    trigger_type: 3 as v10.AutoModerationRuleTriggerType.Spam,
+    trigger_metadata: {},
+    actions: [{ type: 1 as v10.AutoModerationActionType.BlockMessage }],
+    enabled: true,
+    exempt_roles: [],
+    exempt_channels: [],
+  }) satisfies v10.APIAutoModerationRule;
+
 const stageInstance = (ids: PathIds) =>
   ({
     id: SNOWFLAKE,
@@ -496,6 +544,17 @@ const SAMPLES = {
   RESTGetAPIEntitlementsResult: (ids) => [entitlement(ids)] satisfies v10.RESTGetAPIEntitlementsResult,
   RESTPostAPIEntitlementResult: (ids) => entitlement(ids) satisfies v10.RESTPostAPIEntitlementResult,
   RESTGetAPIEntitlementResult: (ids) => entitlement(ids) satisfies v10.RESTGetAPIEntitlementResult,
+  RESTPostAPIChannelMessagesThreadsResult: (ids) => thread(ids) satisfies v10.RESTPostAPIChannelMessagesThreadsResult,
+  RESTGetAPIGuildScheduledEventsResult: (ids) => [scheduledEvent(ids)] satisfies v10.RESTGetAPIGuildScheduledEventsResult,
+  RESTPostAPIGuildScheduledEventResult: (ids) => scheduledEvent(ids) satisfies v10.RESTPostAPIGuildScheduledEventResult,
+  RESTGetAPIGuildScheduledEventResult: (ids) => scheduledEvent(ids) satisfies v10.RESTGetAPIGuildScheduledEventResult,
+  RESTPatchAPIGuildScheduledEventResult: (ids) => scheduledEvent(ids) satisfies v10.RESTPatchAPIGuildScheduledEventResult,
+  RESTGetAPIGuildScheduledEventUsersResult: (ids) =>
+    [{ guild_scheduled_event_id: id(ids, 'event_id'), user: user() }] satisfies v10.RESTGetAPIGuildScheduledEventUsersResult,
+  RESTGetAPIAutoModerationRulesResult: (ids) => [autoModerationRule(ids)] satisfies v10.RESTGetAPIAutoModerationRulesResult,
+  RESTPostAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTPostAPIAutoModerationRuleResult,
+  RESTGetAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTGetAPIAutoModerationRuleResult,
+  RESTPatchAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTPatchAPIAutoModerationRuleResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -510,6 +569,8 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTDeleteAPIGuildScheduledEventResult: empty<v10.RESTDeleteAPIGuildScheduledEventResult>(),
+  RESTDeleteAPIAutoModerationRuleResult: empty<v10.RESTDeleteAPIAutoModerationRuleResult>(),
   RESTDeleteAPIGuildSoundboardSoundResult: empty<v10.RESTDeleteAPIGuildSoundboardSoundResult>(),
   RESTDeleteAPIEntitlementResult: empty<v10.RESTDeleteAPIEntitlementResult>(),
   RESTPostAPIEntitlementConsumeResult: empty<v10.RESTPostAPIEntitlementConsumeResult>(),

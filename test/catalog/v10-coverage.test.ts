@@ -15,16 +15,10 @@ const NOT_COVERED_YET = [
   '/applications/{}/application-identities/{}/{}',
   '/applications/{}/skus',
   '/applications/{}/users/{}/identities/{}/profile',
-  '/channels/{}/messages/{}/threads',
   '/guilds/templates/{}',
-  '/guilds/{}/auto-moderation/rules',
-  '/guilds/{}/auto-moderation/rules/{}',
   '/guilds/{}/incident-actions',
   '/guilds/{}/member-verification',
   '/guilds/{}/onboarding',
-  '/guilds/{}/scheduled-events',
-  '/guilds/{}/scheduled-events/{}',
-  '/guilds/{}/scheduled-events/{}/users',
   '/guilds/{}/templates',
   '/guilds/{}/templates/{}',
   '/guilds/{}/widget.png',
@@ -62,5 +56,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(94);
+  expect(covered).toBeGreaterThanOrEqual(100);
 });

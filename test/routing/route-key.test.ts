@@ -66,6 +66,12 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', '/stage-instances', 'StageInstances'],
   ['GET', `/stage-instances/${C}`, `StageInstancesChannelId:${C}`],
   ['GET', '/soundboard-default-sounds', 'SoundboardDefaultSounds'],
+  ['POST', `/channels/${C}/messages/${ID}/threads`, `ChannelsIdMessagesIdThreads:${C}`],
+  ['GET', `/guilds/${G}/scheduled-events`, `GuildsIdScheduledEvents:${G}`],
+  ['PATCH', `/guilds/${G}/scheduled-events/${ID}`, `GuildsIdScheduledEventsId:${G}`],
+  ['GET', `/guilds/${G}/scheduled-events/${ID}/users`, `GuildsIdScheduledEventsIdUsers:${G}`],
+  ['POST', `/guilds/${G}/auto-moderation/rules`, `GuildsIdAutoModerationRules:${G}`],
+  ['DELETE', `/guilds/${G}/auto-moderation/rules/${ID}`, `GuildsIdAutoModerationRulesId:${G}`],
   ['GET', `/channels/${C}/threads/archived/public`, `ChannelsIdThreadsArchived:${C}`],
   ['GET', `/channels/${C}/users/@me/threads/archived/private`, `ChannelsIdUsersMeThreadsArchivedPrivate:${C}`],
   ['POST', `/guilds/${G}/soundboard-sounds`, `GuildsIdSoundboardSounds:${G}`],
@@ -150,7 +156,7 @@ describe('routeKeyOf', () => {
 
   it.each([
     '/oauth2/applications/@me',
-    `/channels/${C}/messages/${ID}/threads`,
+    `/guilds/${G}/onboarding`,
     '/channels/not-an-id',
     '/channels/18446744073709551616',
     `/channels/${C}/messages/${ID}/extra/deep`,
