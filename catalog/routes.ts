@@ -38,6 +38,8 @@ export const catalog: Catalog = {
     archive: 'code',
     event_id: 'snowflake',
     rule_id: 'snowflake',
+    sku_id: 'snowflake',
+    subscription_id: 'snowflake',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -807,6 +809,39 @@ export const catalog: Catalog = {
         { name: 'guilds.autoModeration.rules.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIAutoModerationRuleResult' }, method: 'DELETE', summary: 'Delete Auto Moderation Rule' },
       ],
     },
+    {
+      key: 'GuildsIdOnboarding',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/onboarding',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.onboarding.get', types: { result: 'RESTGetAPIGuildOnboardingResult' }, method: 'GET', summary: 'Get Guild Onboarding' },
+        { name: 'guilds.onboarding.replace', auditLogReason: true, types: { body: 'RESTPutAPIGuildOnboardingJSONBody', result: 'RESTPutAPIGuildOnboardingResult' }, method: 'PUT', summary: 'Modify Guild Onboarding', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdIncidentActions',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/incident-actions',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.incidentActions.replace', types: { body: 'RESTPutAPIGuildIncidentActionsJSONBody', result: 'RESTPutAPIGuildIncidentActionsResult' }, method: 'PUT', summary: 'Modify Guild Incident Actions', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdMemberVerification',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/member-verification',
+      pathSource: 'documented',
+      note: 'Unstable in the service: https://github.com/discord/discord-api-docs/pull/2547.',
+      operations: [
+        { name: 'guilds.memberVerification.get', types: { result: 'RESTGetAPIGuildMemberVerificationResult' }, method: 'GET', summary: 'Get Guild Member Verification' },
+        { name: 'guilds.memberVerification.edit', types: { body: 'RESTPatchAPIGuildMemberVerificationJSONBody', result: 'RESTPatchAPIGuildMemberVerificationResult' }, method: 'PATCH', summary: 'Modify Guild Member Verification', body: 'required' },
+      ],
+    },
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
     {
       key: 'Gateway',
@@ -1186,6 +1221,32 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/entitlements/{entitlement_id}/consume',
       pathSource: 'documented',
       operations: [{ name: 'applications.entitlements.consume', types: { result: 'RESTPostAPIEntitlementConsumeResult' }, method: 'POST', summary: 'Consume an Entitlement' }],
+    },
+    {
+      key: 'ApplicationsIdSkus',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/skus',
+      pathSource: 'documented',
+      operations: [{ name: 'applications.skus.list', types: { result: 'RESTGetAPISKUsResult' }, method: 'GET', summary: 'List SKUs' }],
+    },
+    {
+      key: 'SkusIdSubscriptions',
+      v10Only: true,
+      major: null,
+      path: '/skus/{sku_id}/subscriptions',
+      pathSource: 'documented',
+      operations: [
+        { name: 'skus.subscriptions.list', types: { query: 'RESTGetAPISKUSubscriptionsQuery', result: 'RESTGetAPISKUSubscriptionsResult' }, method: 'GET', summary: 'List SKU Subscriptions', query: ['before', 'after', 'limit', 'user_id'] },
+      ],
+    },
+    {
+      key: 'SkusIdSubscriptionsId',
+      v10Only: true,
+      major: null,
+      path: '/skus/{sku_id}/subscriptions/{subscription_id}',
+      pathSource: 'documented',
+      operations: [{ name: 'skus.subscriptions.get', types: { result: 'RESTGetAPISKUSubscriptionResult' }, method: 'GET', summary: 'Get SKU Subscription' }],
     },
   ],
 };

@@ -12,7 +12,7 @@ export type ApplicationsGuildsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicat
 /** Query parameters of `applications.entitlements.list` (List Entitlements). */
 export type ApplicationsEntitlementsListQuery = QueryOf<v10.RESTGetAPIEntitlementsQuery>;
 
-/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`. */
+/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`, `ApplicationsIdSkus`. */
 export class ApplicationsApi {
   /** `client.applications.commands` */
   readonly commands: ApplicationsCommandsApi;
@@ -24,6 +24,8 @@ export class ApplicationsApi {
   readonly roleConnections: ApplicationsRoleConnectionsApi;
   /** `client.applications.entitlements` */
   readonly entitlements: ApplicationsEntitlementsApi;
+  /** `client.applications.skus` */
+  readonly skus: ApplicationsSkusApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -32,6 +34,7 @@ export class ApplicationsApi {
     this.emojis = new ApplicationsEmojisApi(call);
     this.roleConnections = new ApplicationsRoleConnectionsApi(call);
     this.entitlements = new ApplicationsEntitlementsApi(call);
+    this.skus = new ApplicationsSkusApi(call);
   }
 }
 
@@ -878,5 +881,34 @@ export class ApplicationsEntitlementsApi {
       undefined,
       options,
     ) as Promise<T>;
+  }
+}
+
+/** `client.applications.skus`: operations on route key `ApplicationsIdSkus`. */
+export class ApplicationsSkusApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List SKUs.
+   *
+   * `GET /applications/{application_id}/skus` · route key `ApplicationsIdSkus` · bucket `ApplicationsIdSkus`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.skus.list('1');
+   * ```
+   */
+  list<T = v10.RESTGetAPISKUsResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['applications.skus.list'], [applicationId], undefined, options) as Promise<T>;
   }
 }

@@ -46,7 +46,7 @@ export type GuildsScheduledEventsGetQuery = QueryOf<v10.RESTGetAPIGuildScheduled
 /** Query parameters of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users). */
 export type GuildsScheduledEventsUsersListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventUsersQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -101,6 +101,12 @@ export class GuildsApi {
   readonly scheduledEvents: GuildsScheduledEventsApi;
   /** `client.guilds.autoModeration` */
   readonly autoModeration: GuildsAutoModerationApi;
+  /** `client.guilds.onboarding` */
+  readonly onboarding: GuildsOnboardingApi;
+  /** `client.guilds.incidentActions` */
+  readonly incidentActions: GuildsIncidentActionsApi;
+  /** `client.guilds.memberVerification` */
+  readonly memberVerification: GuildsMemberVerificationApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -131,6 +137,9 @@ export class GuildsApi {
     this.soundboardSounds = new GuildsSoundboardSoundsApi(call);
     this.scheduledEvents = new GuildsScheduledEventsApi(call);
     this.autoModeration = new GuildsAutoModerationApi(call);
+    this.onboarding = new GuildsOnboardingApi(call);
+    this.incidentActions = new GuildsIncidentActionsApi(call);
+    this.memberVerification = new GuildsMemberVerificationApi(call);
   }
 
   /**
@@ -2223,5 +2232,149 @@ export class GuildsAutoModerationRulesApi {
       undefined,
       options,
     ) as Promise<T>;
+  }
+}
+
+/** `client.guilds.onboarding`: operations on route key `GuildsIdOnboarding`. */
+export class GuildsOnboardingApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Onboarding.
+   *
+   * `GET /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding` · bucket `GuildsIdOnboarding:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.onboarding.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildOnboardingResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.onboarding.get'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Onboarding.
+   *
+   * `PUT /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding` · bucket `GuildsIdOnboarding:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.onboarding.replace('41771983423143937', body);
+   * ```
+   */
+  replace<T = v10.RESTPutAPIGuildOnboardingResult>(
+    guildId: Snowflake,
+    body: v10.RESTPutAPIGuildOnboardingJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.onboarding.replace'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.incidentActions`: operations on route key `GuildsIdIncidentActions`. */
+export class GuildsIncidentActionsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Modify Guild Incident Actions.
+   *
+   * `PUT /guilds/{guild_id}/incident-actions` · route key `GuildsIdIncidentActions` · bucket `GuildsIdIncidentActions:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.incidentActions.replace('41771983423143937', body);
+   * ```
+   */
+  replace<T = v10.RESTPutAPIGuildIncidentActionsResult>(
+    guildId: Snowflake,
+    body: v10.RESTPutAPIGuildIncidentActionsJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.incidentActions.replace'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.memberVerification`: operations on route key `GuildsIdMemberVerification`. */
+export class GuildsMemberVerificationApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Member Verification.
+   *
+   * `GET /guilds/{guild_id}/member-verification` · route key `GuildsIdMemberVerification` · bucket `GuildsIdMemberVerification:{guild_id}`
+   *
+   * Unstable in the service: https://github.com/discord/discord-api-docs/pull/2547.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.memberVerification.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildMemberVerificationResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.memberVerification.get'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Member Verification.
+   *
+   * `PATCH /guilds/{guild_id}/member-verification` · route key `GuildsIdMemberVerification` · bucket `GuildsIdMemberVerification:{guild_id}`
+   *
+   * Unstable in the service: https://github.com/discord/discord-api-docs/pull/2547.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.memberVerification.edit('41771983423143937', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildMemberVerificationResult>(
+    guildId: Snowflake,
+    body: v10.RESTPatchAPIGuildMemberVerificationJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.memberVerification.edit'], [guildId], { body }, options) as Promise<T>;
   }
 }

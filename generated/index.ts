@@ -15,6 +15,7 @@ import { StickersApi } from './stickers.ts';
 import { StickerPacksApi } from './stickerPacks.ts';
 import { StageInstancesApi } from './stageInstances.ts';
 import { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
+import { SkusApi } from './skus.ts';
 
 export { operations, routeTable } from './routes.ts';
 export type {
@@ -59,8 +60,10 @@ export type {
   GuildsChannelsApi,
   GuildsEmbedApi,
   GuildsEmojisApi,
+  GuildsIncidentActionsApi,
   GuildsIntegrationsApi,
   GuildsInvitesApi,
+  GuildsMemberVerificationApi,
   GuildsMembersApi,
   GuildsMembersListQuery,
   GuildsMembersMeApi,
@@ -70,6 +73,7 @@ export type {
   GuildsMessagesApi,
   GuildsMessagesSearchQuery,
   GuildsMfaApi,
+  GuildsOnboardingApi,
   GuildsPreviewApi,
   GuildsPruneApi,
   GuildsPruneBeginQuery,
@@ -127,11 +131,13 @@ export type {
   ApplicationsGuildsCommandsPermissionsApi,
   ApplicationsRoleConnectionsApi,
   ApplicationsRoleConnectionsMetadataApi,
+  ApplicationsSkusApi,
 } from './applications.ts';
 export type { StickersApi } from './stickers.ts';
 export type { StickerPacksApi } from './stickerPacks.ts';
 export type { StageInstancesApi } from './stageInstances.ts';
 export type { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
+export type { SkusApi, SkusSubscriptionsApi, SkusSubscriptionsListQuery } from './skus.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -148,6 +154,7 @@ export interface Resources {
   readonly stickerPacks: StickerPacksApi;
   readonly stageInstances: StageInstancesApi;
   readonly soundboardDefaultSounds: SoundboardDefaultSoundsApi;
+  readonly skus: SkusApi;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -166,5 +173,6 @@ export function createResources(call: OperationCaller): Resources {
     stickerPacks: new StickerPacksApi(call),
     stageInstances: new StageInstancesApi(call),
     soundboardDefaultSounds: new SoundboardDefaultSoundsApi(call),
+    skus: new SkusApi(call),
   };
 }

@@ -321,6 +321,31 @@ const autoModerationRule = (ids: PathIds) =>
     exempt_channels: [],
   }) satisfies v10.APIAutoModerationRule;
 
+const onboarding = (ids: PathIds) =>
+  ({
+    guild_id: id(ids, 'guild_id'),
+    prompts: [],
+    default_channel_ids: [],
+    enabled: false,
+    mode: 0 as v10.GuildOnboardingMode.OnboardingDefault,
+  }) satisfies v10.APIGuildOnboarding;
+
+const memberVerification = () =>
+  ({ version: TIMESTAMP, form_fields: [], description: null }) satisfies v10.APIGuildMembershipScreening;
+
+const subscription = (ids: PathIds) =>
+  ({
+    id: id(ids, 'subscription_id'),
+    user_id: '80351110224678912',
+    sku_ids: [id(ids, 'sku_id')],
+    entitlement_ids: [],
+    renewal_sku_ids: null,
+    current_period_start: TIMESTAMP,
+    current_period_end: '2026-12-22T12:00:00.000Z',
+    status: 0 as v10.SubscriptionStatus.Active,
+    canceled_at: null,
+  }) satisfies v10.APISubscription;
+
 const stageInstance = (ids: PathIds) =>
   ({
     id: SNOWFLAKE,
@@ -555,6 +580,18 @@ const SAMPLES = {
   RESTPostAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTPostAPIAutoModerationRuleResult,
   RESTGetAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTGetAPIAutoModerationRuleResult,
   RESTPatchAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTPatchAPIAutoModerationRuleResult,
+  RESTGetAPIGuildOnboardingResult: (ids) => onboarding(ids) satisfies v10.RESTGetAPIGuildOnboardingResult,
+  RESTPutAPIGuildOnboardingResult: (ids) => onboarding(ids) satisfies v10.RESTPutAPIGuildOnboardingResult,
+  RESTPutAPIGuildIncidentActionsResult: () =>
+    ({ invites_disabled_until: null, dms_disabled_until: null }) satisfies v10.RESTPutAPIGuildIncidentActionsResult,
+  RESTGetAPIGuildMemberVerificationResult: () => memberVerification() satisfies v10.RESTGetAPIGuildMemberVerificationResult,
+  RESTPatchAPIGuildMemberVerificationResult: () => memberVerification() satisfies v10.RESTPatchAPIGuildMemberVerificationResult,
+  RESTGetAPISKUsResult: (ids) =>
+    [
+      { id: SNOWFLAKE, type: 5 as v10.SKUType.Subscription, application_id: id(ids, 'application_id'), name: 'Premium', slug: 'premium', flags: 0 as v10.SKUFlags },
+    ] satisfies v10.RESTGetAPISKUsResult,
+  RESTGetAPISKUSubscriptionsResult: (ids) => [subscription(ids)] satisfies v10.RESTGetAPISKUSubscriptionsResult,
+  RESTGetAPISKUSubscriptionResult: (ids) => subscription(ids) satisfies v10.RESTGetAPISKUSubscriptionResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>

@@ -13,12 +13,8 @@ const NOT_COVERED_YET = [
   '/applications/@me',
   '/applications/{}/activity-instances/{}',
   '/applications/{}/application-identities/{}/{}',
-  '/applications/{}/skus',
   '/applications/{}/users/{}/identities/{}/profile',
   '/guilds/templates/{}',
-  '/guilds/{}/incident-actions',
-  '/guilds/{}/member-verification',
-  '/guilds/{}/onboarding',
   '/guilds/{}/templates',
   '/guilds/{}/templates/{}',
   '/guilds/{}/widget.png',
@@ -29,8 +25,6 @@ const NOT_COVERED_YET = [
   '/oauth2/authorize',
   '/oauth2/token',
   '/oauth2/token/revoke',
-  '/skus/{}/subscriptions',
-  '/skus/{}/subscriptions/{}',
   '/users/{}/application-identities/{}',
   '/users/{}/application-identities/{}/{}/{}/delete',
   '/webhooks/{}/{}/{}',
@@ -56,5 +50,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(100);
+  expect(covered).toBeGreaterThanOrEqual(106);
 });

@@ -66,6 +66,12 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', '/stage-instances', 'StageInstances'],
   ['GET', `/stage-instances/${C}`, `StageInstancesChannelId:${C}`],
   ['GET', '/soundboard-default-sounds', 'SoundboardDefaultSounds'],
+  ['PUT', `/guilds/${G}/onboarding`, `GuildsIdOnboarding:${G}`],
+  ['PUT', `/guilds/${G}/incident-actions`, `GuildsIdIncidentActions:${G}`],
+  ['GET', `/guilds/${G}/member-verification`, `GuildsIdMemberVerification:${G}`],
+  ['GET', `/applications/${ID}/skus`, 'ApplicationsIdSkus'],
+  ['GET', `/skus/${ID}/subscriptions`, 'SkusIdSubscriptions'],
+  ['GET', `/skus/${ID}/subscriptions/${ID}`, 'SkusIdSubscriptionsId'],
   ['POST', `/channels/${C}/messages/${ID}/threads`, `ChannelsIdMessagesIdThreads:${C}`],
   ['GET', `/guilds/${G}/scheduled-events`, `GuildsIdScheduledEvents:${G}`],
   ['PATCH', `/guilds/${G}/scheduled-events/${ID}`, `GuildsIdScheduledEventsId:${G}`],
@@ -156,7 +162,7 @@ describe('routeKeyOf', () => {
 
   it.each([
     '/oauth2/applications/@me',
-    `/guilds/${G}/onboarding`,
+    `/guilds/${G}/templates`,
     '/channels/not-an-id',
     '/channels/18446744073709551616',
     `/channels/${C}/messages/${ID}/extra/deep`,
