@@ -40,6 +40,7 @@ export const catalog: Catalog = {
     rule_id: 'snowflake',
     sku_id: 'snowflake',
     subscription_id: 'snowflake',
+    platform: 'code',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -842,6 +843,29 @@ export const catalog: Catalog = {
         { name: 'guilds.memberVerification.edit', types: { body: 'RESTPatchAPIGuildMemberVerificationJSONBody', result: 'RESTPatchAPIGuildMemberVerificationResult' }, method: 'PATCH', summary: 'Modify Guild Member Verification', body: 'required' },
       ],
     },
+    {
+      key: 'GuildsIdTemplates',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/templates',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.templates.list', types: { result: 'RESTGetAPIGuildTemplatesResult' }, method: 'GET', summary: 'Get Guild Templates' },
+        { name: 'guilds.templates.create', types: { body: 'RESTPostAPIGuildTemplatesJSONBody', result: 'RESTPostAPIGuildTemplatesResult' }, method: 'POST', summary: 'Create Guild Template', body: 'required' },
+      ],
+    },
+    {
+      key: 'GuildsIdTemplatesCode',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/templates/{code}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.templates.sync', types: { result: 'RESTPutAPIGuildTemplateSyncResult' }, method: 'PUT', summary: 'Sync Guild Template' },
+        { name: 'guilds.templates.edit', types: { body: 'RESTPatchAPIGuildTemplateJSONBody', result: 'RESTPatchAPIGuildTemplateResult' }, method: 'PATCH', summary: 'Modify Guild Template', body: 'required' },
+        { name: 'guilds.templates.delete', types: { result: 'RESTDeleteAPIGuildTemplateResult' }, method: 'DELETE', summary: 'Delete Guild Template' },
+      ],
+    },
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
     {
       key: 'Gateway',
@@ -1247,6 +1271,33 @@ export const catalog: Catalog = {
       path: '/skus/{sku_id}/subscriptions/{subscription_id}',
       pathSource: 'documented',
       operations: [{ name: 'skus.subscriptions.get', types: { result: 'RESTGetAPISKUSubscriptionResult' }, method: 'GET', summary: 'Get SKU Subscription' }],
+    },
+    {
+      key: 'GuildsTemplatesCode',
+      v10Only: true,
+      major: null,
+      path: '/guilds/templates/{code}',
+      pathSource: 'documented',
+      operations: [{ name: 'guildTemplates.get', types: { result: 'RESTGetAPITemplateResult' }, method: 'GET', summary: 'Get Guild Template' }],
+    },
+    {
+      key: 'WebhooksIdTokenPlatform',
+      v10Only: true,
+      major: null,
+      path: '/webhooks/{webhook_id}/{webhook_token}/{platform}',
+      pathSource: 'documented',
+      note: '`platform` is `slack` or `github`: the body is that platform\'s own payload.',
+      operations: [
+        {
+          name: 'webhooks.platform.execute',
+          types: { query: 'RESTPostAPIWebhookWithTokenSlackQuery', result: 'RESTPostAPIWebhookWithTokenSlackResult' },
+          method: 'POST',
+          summary: 'Execute Slack-Compatible or GitHub-Compatible Webhook',
+          body: 'required',
+          query: ['thread_id', 'wait'],
+          unauthenticated: true,
+        },
+      ],
     },
   ],
 };

@@ -46,7 +46,7 @@ export type GuildsScheduledEventsGetQuery = QueryOf<v10.RESTGetAPIGuildScheduled
 /** Query parameters of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users). */
 export type GuildsScheduledEventsUsersListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventUsersQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`, `GuildsIdTemplates`, `GuildsIdTemplatesCode`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -107,6 +107,8 @@ export class GuildsApi {
   readonly incidentActions: GuildsIncidentActionsApi;
   /** `client.guilds.memberVerification` */
   readonly memberVerification: GuildsMemberVerificationApi;
+  /** `client.guilds.templates` */
+  readonly templates: GuildsTemplatesApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -140,6 +142,7 @@ export class GuildsApi {
     this.onboarding = new GuildsOnboardingApi(call);
     this.incidentActions = new GuildsIncidentActionsApi(call);
     this.memberVerification = new GuildsMemberVerificationApi(call);
+    this.templates = new GuildsTemplatesApi(call);
   }
 
   /**
@@ -2376,5 +2379,132 @@ export class GuildsMemberVerificationApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.memberVerification.edit'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.templates`: operations on route keys `GuildsIdTemplates`, `GuildsIdTemplatesCode`. */
+export class GuildsTemplatesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Templates.
+   *
+   * `GET /guilds/{guild_id}/templates` · route key `GuildsIdTemplates` · bucket `GuildsIdTemplates:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.templates.list('41771983423143937');
+   * ```
+   */
+  list<T = v10.RESTGetAPIGuildTemplatesResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.templates.list'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Create Guild Template.
+   *
+   * `POST /guilds/{guild_id}/templates` · route key `GuildsIdTemplates` · bucket `GuildsIdTemplates:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.templates.create('41771983423143937', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIGuildTemplatesResult>(
+    guildId: Snowflake,
+    body: v10.RESTPostAPIGuildTemplatesJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.templates.create'], [guildId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Sync Guild Template.
+   *
+   * `PUT /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param code - `{code}`, percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.templates.sync('41771983423143937', '0vCdhLbwjZZTWZLD');
+   * ```
+   */
+  sync<T = v10.RESTPutAPIGuildTemplateSyncResult>(
+    guildId: Snowflake,
+    code: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.templates.sync'], [guildId, code], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Guild Template.
+   *
+   * `PATCH /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param code - `{code}`, percent-encoded for you.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.templates.edit('41771983423143937', '0vCdhLbwjZZTWZLD', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildTemplateResult>(
+    guildId: Snowflake,
+    code: string,
+    body: v10.RESTPatchAPIGuildTemplateJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.templates.edit'], [guildId, code], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Delete Guild Template.
+   *
+   * `DELETE /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param code - `{code}`, percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.templates.delete('41771983423143937', '0vCdhLbwjZZTWZLD');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIGuildTemplateResult>(
+    guildId: Snowflake,
+    code: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.templates.delete'], [guildId, code], undefined, options) as Promise<T>;
   }
 }

@@ -16,6 +16,7 @@ import { StickerPacksApi } from './stickerPacks.ts';
 import { StageInstancesApi } from './stageInstances.ts';
 import { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 import { SkusApi } from './skus.ts';
+import { GuildTemplatesApi } from './guildTemplates.ts';
 
 export { operations, routeTable } from './routes.ts';
 export type {
@@ -88,6 +89,7 @@ export type {
   GuildsScheduledEventsUsersListQuery,
   GuildsSoundboardSoundsApi,
   GuildsStickersApi,
+  GuildsTemplatesApi,
   GuildsVanityUrlApi,
   GuildsVoiceStatesApi,
   GuildsWebhooksApi,
@@ -116,6 +118,8 @@ export type {
   WebhooksMessagesDeleteWithTokenQuery,
   WebhooksMessagesEditWithTokenQuery,
   WebhooksMessagesGetWithTokenQuery,
+  WebhooksPlatformApi,
+  WebhooksPlatformExecuteQuery,
 } from './webhooks.ts';
 export type { InteractionsApi, InteractionsCallbackApi, InteractionsCallbackCreateQuery } from './interactions.ts';
 export type {
@@ -138,6 +142,7 @@ export type { StickerPacksApi } from './stickerPacks.ts';
 export type { StageInstancesApi } from './stageInstances.ts';
 export type { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 export type { SkusApi, SkusSubscriptionsApi, SkusSubscriptionsListQuery } from './skus.ts';
+export type { GuildTemplatesApi } from './guildTemplates.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -155,6 +160,7 @@ export interface Resources {
   readonly stageInstances: StageInstancesApi;
   readonly soundboardDefaultSounds: SoundboardDefaultSoundsApi;
   readonly skus: SkusApi;
+  readonly guildTemplates: GuildTemplatesApi;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -174,5 +180,6 @@ export function createResources(call: OperationCaller): Resources {
     stageInstances: new StageInstancesApi(call),
     soundboardDefaultSounds: new SoundboardDefaultSoundsApi(call),
     skus: new SkusApi(call),
+    guildTemplates: new GuildTemplatesApi(call),
   };
 }

@@ -4,6 +4,7 @@
 import type * as v10 from 'discord-api-types/v10';
 import type {
   AuditLogOptions,
+  JsonBody,
   OperationCaller,
   QueryOf,
   RequestOptions,
@@ -21,17 +22,22 @@ export type WebhooksMessagesGetWithTokenQuery = QueryOf<v10.RESTGetAPIWebhookWit
 export type WebhooksMessagesEditWithTokenQuery = QueryOf<v10.RESTPatchAPIWebhookWithTokenMessageQuery>;
 /** Query parameters of `webhooks.messages.deleteWithToken` (Delete Webhook Message). */
 export type WebhooksMessagesDeleteWithTokenQuery = QueryOf<v10.RESTDeleteAPIWebhookWithTokenMessageQuery>;
+/** Query parameters of `webhooks.platform.execute` (Execute Slack-Compatible or GitHub-Compatible Webhook). */
+export type WebhooksPlatformExecuteQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenSlackQuery>;
 
-/** `client.webhooks`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`. */
+/** `client.webhooks`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`, `WebhooksIdTokenPlatform`. */
 export class WebhooksApi {
   readonly #call: OperationCaller;
   /** `client.webhooks.messages` */
   readonly messages: WebhooksMessagesApi;
+  /** `client.webhooks.platform` */
+  readonly platform: WebhooksPlatformApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
     this.messages = new WebhooksMessagesApi(call);
+    this.platform = new WebhooksPlatformApi(call);
   }
 
   /**
@@ -326,6 +332,53 @@ export class WebhooksMessagesApi {
       operations['webhooks.messages.deleteWithToken'],
       [webhookId, webhookToken, messageId],
       { query },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.webhooks.platform`: operations on route key `WebhooksIdTokenPlatform`. */
+export class WebhooksPlatformApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Execute Slack-Compatible or GitHub-Compatible Webhook.
+   *
+   * `POST /webhooks/{webhook_id}/{webhook_token}/{platform}` · route key `WebhooksIdTokenPlatform` · bucket `WebhooksIdTokenPlatform`
+   *
+   * Sent without the Authorization header: the webhook token in the path is the credential.
+   *
+   * `platform` is `slack` or `github`: the body is that platform's own payload.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param platform - `{platform}`, percent-encoded for you.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `query`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.webhooks.platform.execute('223704706495545344', webhookToken, '1', body);
+   * ```
+   */
+  execute<T = v10.RESTPostAPIWebhookWithTokenSlackResult>(
+    webhookId: Snowflake,
+    webhookToken: string,
+    platform: string,
+    body: JsonBody,
+    options?: RequestOptionsWithQuery<WebhooksPlatformExecuteQuery>,
+  ): Promise<T> {
+    return this.#call(
+      operations['webhooks.platform.execute'],
+      [webhookId, webhookToken, platform],
+      { body },
       options,
     ) as Promise<T>;
   }

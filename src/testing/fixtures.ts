@@ -346,6 +346,21 @@ const subscription = (ids: PathIds) =>
     canceled_at: null,
   }) satisfies v10.APISubscription;
 
+const template = (ids: PathIds) =>
+  ({
+    code: ids.code ?? 'tollgate',
+    name: 'Reference template',
+    description: null,
+    usage_count: 0,
+    creator_id: '80351110224678912',
+    creator: user(),
+    created_at: TIMESTAMP,
+    updated_at: TIMESTAMP,
+    source_guild_id: id(ids, 'guild_id'),
+    serialized_source_guild: { name: 'Reference Guild', description: null, preferred_locale: 'en-US' as v10.Locale, icon_hash: null },
+    is_dirty: null,
+  }) satisfies v10.APITemplate;
+
 const stageInstance = (ids: PathIds) =>
   ({
     id: SNOWFLAKE,
@@ -592,6 +607,12 @@ const SAMPLES = {
     ] satisfies v10.RESTGetAPISKUsResult,
   RESTGetAPISKUSubscriptionsResult: (ids) => [subscription(ids)] satisfies v10.RESTGetAPISKUSubscriptionsResult,
   RESTGetAPISKUSubscriptionResult: (ids) => subscription(ids) satisfies v10.RESTGetAPISKUSubscriptionResult,
+  RESTGetAPIGuildTemplatesResult: (ids) => [template(ids)] satisfies v10.RESTGetAPIGuildTemplatesResult,
+  RESTPostAPIGuildTemplatesResult: (ids) => template(ids) satisfies v10.RESTPostAPIGuildTemplatesResult,
+  RESTPutAPIGuildTemplateSyncResult: (ids) => template(ids) satisfies v10.RESTPutAPIGuildTemplateSyncResult,
+  RESTPatchAPIGuildTemplateResult: (ids) => template(ids) satisfies v10.RESTPatchAPIGuildTemplateResult,
+  RESTDeleteAPIGuildTemplateResult: (ids) => template(ids) satisfies v10.RESTDeleteAPIGuildTemplateResult,
+  RESTGetAPITemplateResult: (ids) => template(ids) satisfies v10.RESTGetAPITemplateResult,
   RESTGetAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
@@ -606,6 +627,7 @@ const empty = <Result>(...check: IsEmpty<Result> extends true ? [] : [never]): b
 
 /** The result types the service answers empty (204), each checked to be empty. */
 const EMPTY = {
+  RESTPostAPIWebhookWithTokenSlackResult: empty<v10.RESTPostAPIWebhookWithTokenSlackResult>(),
   RESTDeleteAPIGuildScheduledEventResult: empty<v10.RESTDeleteAPIGuildScheduledEventResult>(),
   RESTDeleteAPIAutoModerationRuleResult: empty<v10.RESTDeleteAPIAutoModerationRuleResult>(),
   RESTDeleteAPIGuildSoundboardSoundResult: empty<v10.RESTDeleteAPIGuildSoundboardSoundResult>(),

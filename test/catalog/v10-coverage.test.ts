@@ -14,9 +14,6 @@ const NOT_COVERED_YET = [
   '/applications/{}/activity-instances/{}',
   '/applications/{}/application-identities/{}/{}',
   '/applications/{}/users/{}/identities/{}/profile',
-  '/guilds/templates/{}',
-  '/guilds/{}/templates',
-  '/guilds/{}/templates/{}',
   '/guilds/{}/widget.png',
   '/invites/{}/target-users',
   '/invites/{}/target-users/job-status',
@@ -27,7 +24,6 @@ const NOT_COVERED_YET = [
   '/oauth2/token/revoke',
   '/users/{}/application-identities/{}',
   '/users/{}/application-identities/{}/{}/{}/delete',
-  '/webhooks/{}/{}/{}',
 ];
 
 const shape = (path: string) => path.replace(/\{[a-z_]+\}/g, '{}');
@@ -50,5 +46,5 @@ it('every v10 route shape is in the catalog or listed as not covered yet', () =>
 it('reports the coverage', () => {
   const covered = [...routeShapes].filter((path) => catalogShapes.has(path)).length;
   expect(covered + NOT_COVERED_YET.length).toBe(routeShapes.size);
-  expect(covered).toBeGreaterThanOrEqual(106);
+  expect(covered).toBeGreaterThanOrEqual(110);
 });

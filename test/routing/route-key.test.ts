@@ -66,6 +66,10 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', '/stage-instances', 'StageInstances'],
   ['GET', `/stage-instances/${C}`, `StageInstancesChannelId:${C}`],
   ['GET', '/soundboard-default-sounds', 'SoundboardDefaultSounds'],
+  ['GET', `/guilds/${G}/templates`, `GuildsIdTemplates:${G}`],
+  ['PUT', `/guilds/${G}/templates/abc`, `GuildsIdTemplatesCode:${G}`],
+  ['GET', '/guilds/templates/abc', 'GuildsTemplatesCode'],
+  ['POST', `/webhooks/${ID}/a-token/slack`, 'WebhooksIdTokenPlatform'],
   ['PUT', `/guilds/${G}/onboarding`, `GuildsIdOnboarding:${G}`],
   ['PUT', `/guilds/${G}/incident-actions`, `GuildsIdIncidentActions:${G}`],
   ['GET', `/guilds/${G}/member-verification`, `GuildsIdMemberVerification:${G}`],
@@ -162,7 +166,7 @@ describe('routeKeyOf', () => {
 
   it.each([
     '/oauth2/applications/@me',
-    `/guilds/${G}/templates`,
+    `/guilds/${G}/widget.png`,
     '/channels/not-an-id',
     '/channels/18446744073709551616',
     `/channels/${C}/messages/${ID}/extra/deep`,
@@ -171,7 +175,7 @@ describe('routeKeyOf', () => {
     '/gateway/bot/x',
     '/users/@me/settings',
     '/webhooks/abc',
-    `/webhooks/${ID}/token/slack`,
+    `/webhooks/${ID}/token/slack/extra`,
     '/invites/',
     '/CHANNELS/1',
   ])('unlisted path %j → None', (path) => {
