@@ -196,22 +196,20 @@ export class GlobalPace {
   readonly #windowMs: number;
   /** Requests in flight: id → grant time. */
   readonly #inFlight = new Map<string, number>();
-  /** Answered requests' answer times, oldest first (answers come in time order). */
-  #answered: number[] = [];
+  /** Answered requests' answer times (answers come in time order). */
+  readonly #answered: RecentTimes;
 
   constructor(limit: number, marginMs: number) {
     this.#limit = limit;
     this.#windowMs = GLOBAL_WINDOW_MS + marginMs;
+    this.#answered = new RecentTimes(this.#windowMs);
   }
 
   /** ms until one more request may go (0: now). */
   waitMs(now: number): number {
-    const since = now - this.#windowMs;
-    let expired = 0;
-    while (expired < this.#answered.length && this.#answered[expired]! <= since) expired += 1;
-    if (expired > 0) this.#answered = this.#answered.slice(expired);
-    if (this.#answered.length + this.#inFlight.size < this.#limit) return 0;
-    const oldest = this.#answered[0];
+    const answered = this.#answered.count(now);
+    if (answered + this.#inFlight.size < this.#limit) return 0;
+    const oldest = this.#answered.oldest();
     return oldest === undefined ? this.#windowMs : Math.max(1, oldest + this.#windowMs - now);
   }
 
@@ -222,7 +220,7 @@ export class GlobalPace {
 
   /** The request's answer arrived (or it ended without one) at `now`. */
   answered(id: string, now: number): void {
-    if (this.#inFlight.delete(id)) this.#answered.push(now);
+    if (this.#inFlight.delete(id)) this.#answered.add(now);
   }
 
   /** The request was never sent: its place comes back. */
@@ -231,17 +229,25 @@ export class GlobalPace {
   }
 }
 
-/** V15: the invalid requests of the last 10 minutes, oldest first. */
-export class InvalidRequestLog {
+/**
+ * Times added in order, counted over the last `windowMs`: the global pace's answers (V13) and the
+ * invalid-request log (V15). Expired times are skipped by an index and compacted now and then.
+ */
+export class RecentTimes {
+  readonly #windowMs: number;
   #times: number[] = [];
   #head = 0;
+
+  constructor(windowMs: number) {
+    this.#windowMs = windowMs;
+  }
 
   add(now: number): void {
     this.#times.push(now);
   }
 
   count(now: number): number {
-    const since = now - INVALID_WINDOW_MS;
+    const since = now - this.#windowMs;
     while (this.#head < this.#times.length && this.#times[this.#head]! <= since) this.#head += 1;
     // Compact now and then: the array never holds more than the window's entries for long.
     if (this.#head > 1024 && this.#head * 2 > this.#times.length) {
@@ -251,11 +257,23 @@ export class InvalidRequestLog {
     return this.#times.length - this.#head;
   }
 
+  /** The oldest time still counted (after the last `count`). */
+  oldest(): number | undefined {
+    return this.#times[this.#head];
+  }
+
   /** ms until fewer than `limit` remain in the window. */
   msUntilBelow(limit: number, now: number): number {
     const count = this.count(now);
     if (count < limit) return 0;
     const oldestThatMustGo = this.#times[this.#head + count - limit]!;
-    return Math.max(0, oldestThatMustGo + INVALID_WINDOW_MS - now);
+    return Math.max(0, oldestThatMustGo + this.#windowMs - now);
+  }
+}
+
+/** V15: the invalid requests of the last 10 minutes. */
+export class InvalidRequestLog extends RecentTimes {
+  constructor() {
+    super(INVALID_WINDOW_MS);
   }
 }
