@@ -700,14 +700,16 @@ export function sampleResult(operationName: string, ids: PathIds, fallback: unkn
   return sample(ids);
 }
 
+/** Operations by method and path length: a request is matched against those alone. */
+const CANDIDATES = Map.groupBy(Object.values(operations), (operation) => `${operation.method} ${operation.path.length}`);
+
 /**
  * The catalog operation a request calls, and its path's values by placeholder name; undefined
  * for a request outside the catalog.
  */
 export function operationOf(method: string, path: string): { name: string; ids: PathIds } | undefined {
   const segments = routePath(path).split('/').slice(1);
-  for (const operation of Object.values(operations)) {
-    if (operation.method !== method || operation.path.length !== segments.length) continue;
+  for (const operation of CANDIDATES.get(`${method} ${segments.length}`) ?? []) {
     const ids: Record<string, string> = {};
     const matches = operation.path.every((part, index) => {
       const segment = segments[index]!;
