@@ -232,7 +232,9 @@ const stickerPack = (ids: PathIds) =>
 const welcomeScreen = (ids: PathIds) =>
   ({
     description: 'Welcome!',
-    welcome_channels: [{ channel_id: id(ids, 'channel_id'), description: 'Say hello', emoji_id: null, emoji_name: null }],
+    welcome_channels: [
+      { channel_id: id(ids, 'channel_id'), description: 'Say hello', emoji_id: null, emoji_name: null },
+    ],
   }) satisfies v10.APIGuildWelcomeScreen;
 
 const applicationEmoji = (ids: PathIds) =>
@@ -271,7 +273,11 @@ const entitlement = (ids: PathIds) =>
   }) satisfies v10.APIEntitlement;
 
 const roleConnection = () =>
-  ({ platform_name: 'Reference', platform_username: 'tollgate', metadata: {} }) satisfies v10.APIApplicationRoleConnection;
+  ({
+    platform_name: 'Reference',
+    platform_username: 'tollgate',
+    metadata: {},
+  }) satisfies v10.APIApplicationRoleConnection;
 
 const thread = (ids: PathIds) =>
   ({
@@ -287,7 +293,12 @@ const thread = (ids: PathIds) =>
     message_count: 0,
     member_count: 1,
     total_message_sent: 0,
-    thread_metadata: { archived: false, auto_archive_duration: 1440 as v10.ThreadAutoArchiveDuration.OneDay, archive_timestamp: TIMESTAMP, locked: false },
+    thread_metadata: {
+      archived: false,
+      auto_archive_duration: 1440 as v10.ThreadAutoArchiveDuration.OneDay,
+      archive_timestamp: TIMESTAMP,
+      locked: false,
+    },
   }) satisfies v10.APIThreadChannel;
 
 const scheduledEvent = (ids: PathIds) =>
@@ -357,7 +368,12 @@ const template = (ids: PathIds) =>
     created_at: TIMESTAMP,
     updated_at: TIMESTAMP,
     source_guild_id: id(ids, 'guild_id'),
-    serialized_source_guild: { name: 'Reference Guild', description: null, preferred_locale: 'en-US' as v10.Locale, icon_hash: null },
+    serialized_source_guild: {
+      name: 'Reference Guild',
+      description: null,
+      preferred_locale: 'en-US' as v10.Locale,
+      icon_hash: null,
+    },
     is_dirty: null,
   }) satisfies v10.APITemplate;
 
@@ -459,7 +475,8 @@ const SAMPLES = {
         permissions: '0',
       },
     ] satisfies v10.RESTGetAPICurrentUserGuildsResult,
-  RESTPostAPIChannelMessageCrosspostResult: (ids) => message(ids) satisfies v10.RESTPostAPIChannelMessageCrosspostResult,
+  RESTPostAPIChannelMessageCrosspostResult: (ids) =>
+    message(ids) satisfies v10.RESTPostAPIChannelMessageCrosspostResult,
   RESTPostAPIChannelFollowersResult: (ids) =>
     ({ channel_id: id(ids, 'channel_id'), webhook_id: SNOWFLAKE }) satisfies v10.RESTPostAPIChannelFollowersResult,
   RESTGetAPIGuildPreviewResult: (ids) =>
@@ -524,7 +541,8 @@ const SAMPLES = {
     }) satisfies v10.RESTGetAPIGuildVoiceStateUserResult,
   RESTGetCurrentUserGuildMemberResult: (ids) => member(ids) satisfies v10.RESTGetCurrentUserGuildMemberResult,
   RESTGetAPIWebhookWithTokenMessageResult: (ids) => message(ids) satisfies v10.RESTGetAPIWebhookWithTokenMessageResult,
-  RESTPatchAPIWebhookWithTokenMessageResult: (ids) => message(ids) satisfies v10.RESTPatchAPIWebhookWithTokenMessageResult,
+  RESTPatchAPIWebhookWithTokenMessageResult: (ids) =>
+    message(ids) satisfies v10.RESTPatchAPIWebhookWithTokenMessageResult,
   RESTGetAPIApplicationCommandsResult: (ids) =>
     twoOf((n) => command(nth(ids, 'command_id', n))) satisfies v10.RESTGetAPIApplicationCommandsResult,
   RESTPostAPIApplicationCommandsResult: (ids) => command(ids) satisfies v10.RESTPostAPIApplicationCommandsResult,
@@ -533,12 +551,18 @@ const SAMPLES = {
   RESTPatchAPIApplicationCommandResult: (ids) => command(ids) satisfies v10.RESTPatchAPIApplicationCommandResult,
   RESTGetAPIApplicationGuildCommandsResult: (ids) =>
     twoOf((n) => command(nth(ids, 'command_id', n))) satisfies v10.RESTGetAPIApplicationGuildCommandsResult,
-  RESTPostAPIApplicationGuildCommandsResult: (ids) => command(ids) satisfies v10.RESTPostAPIApplicationGuildCommandsResult,
-  RESTPutAPIApplicationGuildCommandsResult: (ids) => [command(ids)] satisfies v10.RESTPutAPIApplicationGuildCommandsResult,
+  RESTPostAPIApplicationGuildCommandsResult: (ids) =>
+    command(ids) satisfies v10.RESTPostAPIApplicationGuildCommandsResult,
+  RESTPutAPIApplicationGuildCommandsResult: (ids) =>
+    [command(ids)] satisfies v10.RESTPutAPIApplicationGuildCommandsResult,
   RESTGetAPIApplicationGuildCommandResult: (ids) => command(ids) satisfies v10.RESTGetAPIApplicationGuildCommandResult,
-  RESTPatchAPIApplicationGuildCommandResult: (ids) => command(ids) satisfies v10.RESTPatchAPIApplicationGuildCommandResult,
+  RESTPatchAPIApplicationGuildCommandResult: (ids) =>
+    command(ids) satisfies v10.RESTPatchAPIApplicationGuildCommandResult,
   RESTGetAPIChannelMessagesPinsResult: (ids) =>
-    ({ items: [{ pinned_at: TIMESTAMP, message: message(ids) }], has_more: false }) satisfies v10.RESTGetAPIChannelMessagesPinsResult,
+    ({
+      items: [{ pinned_at: TIMESTAMP, message: message(ids) }],
+      has_more: false,
+    }) satisfies v10.RESTGetAPIChannelMessagesPinsResult,
   RESTGetAPIGuildStickersResult: (ids) => [sticker(ids)] satisfies v10.RESTGetAPIGuildStickersResult,
   RESTPostAPIGuildStickerResult: (ids) => sticker(ids) satisfies v10.RESTPostAPIGuildStickerResult,
   RESTGetAPIGuildStickerResult: (ids) => sticker(ids) satisfies v10.RESTGetAPIGuildStickerResult,
@@ -549,10 +573,16 @@ const SAMPLES = {
   RESTGetAPIGuildWelcomeScreenResult: (ids) => welcomeScreen(ids) satisfies v10.RESTGetAPIGuildWelcomeScreenResult,
   RESTPatchAPIGuildWelcomeScreenResult: (ids) => welcomeScreen(ids) satisfies v10.RESTPatchAPIGuildWelcomeScreenResult,
   RESTGetAPIChannelThreadMemberResult: (ids) =>
-    ({ id: id(ids, 'channel_id'), user_id: id(ids, 'user_id'), join_timestamp: TIMESTAMP, flags: 0 as v10.ThreadMemberFlags }) satisfies v10.RESTGetAPIChannelThreadMemberResult,
+    ({
+      id: id(ids, 'channel_id'),
+      user_id: id(ids, 'user_id'),
+      join_timestamp: TIMESTAMP,
+      flags: 0 as v10.ThreadMemberFlags,
+    }) satisfies v10.RESTGetAPIChannelThreadMemberResult,
   RESTGetAPIPollAnswerVotersResult: () => ({ users: [user()] }) satisfies v10.RESTGetAPIPollAnswerVotersResult,
   RESTPostAPIPollExpireResult: (ids) => message(ids) satisfies v10.RESTPostAPIPollExpireResult,
-  RESTGetAPIApplicationEmojisResult: (ids) => ({ items: [applicationEmoji(ids)] }) satisfies v10.RESTGetAPIApplicationEmojisResult,
+  RESTGetAPIApplicationEmojisResult: (ids) =>
+    ({ items: [applicationEmoji(ids)] }) satisfies v10.RESTGetAPIApplicationEmojisResult,
   RESTPostAPIApplicationEmojiResult: (ids) => applicationEmoji(ids) satisfies v10.RESTPostAPIApplicationEmojiResult,
   RESTGetAPIApplicationEmojiResult: (ids) => applicationEmoji(ids) satisfies v10.RESTGetAPIApplicationEmojiResult,
   RESTPatchAPIApplicationEmojiResult: (ids) => applicationEmoji(ids) satisfies v10.RESTPatchAPIApplicationEmojiResult,
@@ -560,9 +590,13 @@ const SAMPLES = {
   RESTGetAPIStageInstanceResult: (ids) => stageInstance(ids) satisfies v10.RESTGetAPIStageInstanceResult,
   RESTPatchAPIStageInstanceResult: (ids) => stageInstance(ids) satisfies v10.RESTPatchAPIStageInstanceResult,
   RESTGetAPISoundboardDefaultSoundsResult: () =>
-    [{ name: 'quack', sound_id: '1', volume: 1, emoji_id: null, emoji_name: '🦆', available: true }] satisfies v10.RESTGetAPISoundboardDefaultSoundsResult,
-  RESTGetAPIApplicationRoleConnectionMetadataResult: () => [] satisfies v10.RESTGetAPIApplicationRoleConnectionMetadataResult,
-  RESTPutAPIApplicationRoleConnectionMetadataResult: () => [] satisfies v10.RESTPutAPIApplicationRoleConnectionMetadataResult,
+    [
+      { name: 'quack', sound_id: '1', volume: 1, emoji_id: null, emoji_name: '🦆', available: true },
+    ] satisfies v10.RESTGetAPISoundboardDefaultSoundsResult,
+  RESTGetAPIApplicationRoleConnectionMetadataResult: () =>
+    [] satisfies v10.RESTGetAPIApplicationRoleConnectionMetadataResult,
+  RESTPutAPIApplicationRoleConnectionMetadataResult: () =>
+    [] satisfies v10.RESTPutAPIApplicationRoleConnectionMetadataResult,
   RESTGetAPIGuildApplicationCommandsPermissionsResult: (ids) =>
     [commandPermissions(ids)] satisfies v10.RESTGetAPIGuildApplicationCommandsPermissionsResult,
   RESTGetAPIApplicationCommandPermissionsResult: (ids) =>
@@ -573,10 +607,14 @@ const SAMPLES = {
     ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelThreadsArchivedPublicResult,
   RESTGetAPIChannelUsersThreadsArchivedResult: () =>
     ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelUsersThreadsArchivedResult,
-  RESTGetAPIGuildSoundboardSoundsResult: (ids) => ({ items: [soundboardSound(ids)] }) satisfies v10.RESTGetAPIGuildSoundboardSoundsResult,
-  RESTPostAPIGuildSoundboardSoundResult: (ids) => soundboardSound(ids) satisfies v10.RESTPostAPIGuildSoundboardSoundResult,
-  RESTGetAPIGuildSoundboardSoundResult: (ids) => soundboardSound(ids) satisfies v10.RESTGetAPIGuildSoundboardSoundResult,
-  RESTPatchAPIGuildSoundboardSoundResult: (ids) => soundboardSound(ids) satisfies v10.RESTPatchAPIGuildSoundboardSoundResult,
+  RESTGetAPIGuildSoundboardSoundsResult: (ids) =>
+    ({ items: [soundboardSound(ids)] }) satisfies v10.RESTGetAPIGuildSoundboardSoundsResult,
+  RESTPostAPIGuildSoundboardSoundResult: (ids) =>
+    soundboardSound(ids) satisfies v10.RESTPostAPIGuildSoundboardSoundResult,
+  RESTGetAPIGuildSoundboardSoundResult: (ids) =>
+    soundboardSound(ids) satisfies v10.RESTGetAPIGuildSoundboardSoundResult,
+  RESTPatchAPIGuildSoundboardSoundResult: (ids) =>
+    soundboardSound(ids) satisfies v10.RESTPatchAPIGuildSoundboardSoundResult,
   RESTGetAPICurrentUserApplicationRoleConnectionResult: () =>
     roleConnection() satisfies v10.RESTGetAPICurrentUserApplicationRoleConnectionResult,
   RESTPutAPICurrentUserApplicationRoleConnectionResult: () =>
@@ -585,25 +623,41 @@ const SAMPLES = {
   RESTPostAPIEntitlementResult: (ids) => entitlement(ids) satisfies v10.RESTPostAPIEntitlementResult,
   RESTGetAPIEntitlementResult: (ids) => entitlement(ids) satisfies v10.RESTGetAPIEntitlementResult,
   RESTPostAPIChannelMessagesThreadsResult: (ids) => thread(ids) satisfies v10.RESTPostAPIChannelMessagesThreadsResult,
-  RESTGetAPIGuildScheduledEventsResult: (ids) => [scheduledEvent(ids)] satisfies v10.RESTGetAPIGuildScheduledEventsResult,
+  RESTGetAPIGuildScheduledEventsResult: (ids) =>
+    [scheduledEvent(ids)] satisfies v10.RESTGetAPIGuildScheduledEventsResult,
   RESTPostAPIGuildScheduledEventResult: (ids) => scheduledEvent(ids) satisfies v10.RESTPostAPIGuildScheduledEventResult,
   RESTGetAPIGuildScheduledEventResult: (ids) => scheduledEvent(ids) satisfies v10.RESTGetAPIGuildScheduledEventResult,
-  RESTPatchAPIGuildScheduledEventResult: (ids) => scheduledEvent(ids) satisfies v10.RESTPatchAPIGuildScheduledEventResult,
+  RESTPatchAPIGuildScheduledEventResult: (ids) =>
+    scheduledEvent(ids) satisfies v10.RESTPatchAPIGuildScheduledEventResult,
   RESTGetAPIGuildScheduledEventUsersResult: (ids) =>
-    [{ guild_scheduled_event_id: id(ids, 'event_id'), user: user() }] satisfies v10.RESTGetAPIGuildScheduledEventUsersResult,
-  RESTGetAPIAutoModerationRulesResult: (ids) => [autoModerationRule(ids)] satisfies v10.RESTGetAPIAutoModerationRulesResult,
-  RESTPostAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTPostAPIAutoModerationRuleResult,
+    [
+      { guild_scheduled_event_id: id(ids, 'event_id'), user: user() },
+    ] satisfies v10.RESTGetAPIGuildScheduledEventUsersResult,
+  RESTGetAPIAutoModerationRulesResult: (ids) =>
+    [autoModerationRule(ids)] satisfies v10.RESTGetAPIAutoModerationRulesResult,
+  RESTPostAPIAutoModerationRuleResult: (ids) =>
+    autoModerationRule(ids) satisfies v10.RESTPostAPIAutoModerationRuleResult,
   RESTGetAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTGetAPIAutoModerationRuleResult,
-  RESTPatchAPIAutoModerationRuleResult: (ids) => autoModerationRule(ids) satisfies v10.RESTPatchAPIAutoModerationRuleResult,
+  RESTPatchAPIAutoModerationRuleResult: (ids) =>
+    autoModerationRule(ids) satisfies v10.RESTPatchAPIAutoModerationRuleResult,
   RESTGetAPIGuildOnboardingResult: (ids) => onboarding(ids) satisfies v10.RESTGetAPIGuildOnboardingResult,
   RESTPutAPIGuildOnboardingResult: (ids) => onboarding(ids) satisfies v10.RESTPutAPIGuildOnboardingResult,
   RESTPutAPIGuildIncidentActionsResult: () =>
     ({ invites_disabled_until: null, dms_disabled_until: null }) satisfies v10.RESTPutAPIGuildIncidentActionsResult,
-  RESTGetAPIGuildMemberVerificationResult: () => memberVerification() satisfies v10.RESTGetAPIGuildMemberVerificationResult,
-  RESTPatchAPIGuildMemberVerificationResult: () => memberVerification() satisfies v10.RESTPatchAPIGuildMemberVerificationResult,
+  RESTGetAPIGuildMemberVerificationResult: () =>
+    memberVerification() satisfies v10.RESTGetAPIGuildMemberVerificationResult,
+  RESTPatchAPIGuildMemberVerificationResult: () =>
+    memberVerification() satisfies v10.RESTPatchAPIGuildMemberVerificationResult,
   RESTGetAPISKUsResult: (ids) =>
     [
-      { id: SNOWFLAKE, type: 5 as v10.SKUType.Subscription, application_id: id(ids, 'application_id'), name: 'Premium', slug: 'premium', flags: 0 as v10.SKUFlags },
+      {
+        id: SNOWFLAKE,
+        type: 5 as v10.SKUType.Subscription,
+        application_id: id(ids, 'application_id'),
+        name: 'Premium',
+        slug: 'premium',
+        flags: 0 as v10.SKUFlags,
+      },
     ] satisfies v10.RESTGetAPISKUsResult,
   RESTGetAPISKUSubscriptionsResult: (ids) => [subscription(ids)] satisfies v10.RESTGetAPISKUSubscriptionsResult,
   RESTGetAPISKUSubscriptionResult: (ids) => subscription(ids) satisfies v10.RESTGetAPISKUSubscriptionResult,
@@ -701,7 +755,10 @@ export function sampleResult(operationName: string, ids: PathIds, fallback: unkn
 }
 
 /** Operations by method and path length: a request is matched against those alone. */
-const CANDIDATES = Map.groupBy(Object.values(operations), (operation) => `${operation.method} ${operation.path.length}`);
+const CANDIDATES = Map.groupBy(
+  Object.values(operations),
+  (operation) => `${operation.method} ${operation.path.length}`,
+);
 
 /**
  * The catalog operation a request calls, and its path's values by placeholder name; undefined
