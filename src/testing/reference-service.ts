@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { classifyV10 } from '../routing/v10-route.ts';
+import { classifyV10, type V10Route } from '../routing/v10-route.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
 import { operationOf, sampleResult } from './fixtures.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
@@ -233,8 +233,9 @@ export class ReferenceService {
       const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
       const v10 = this.#v10;
       // Faults match the client's key: v6's bucket key, or v10's route and resource.
-      const bucketKey = v10 ? classifyV10(method, path, this.#clock.now()).bucketKey : routeKeyOf(method, path);
-      const routeKey = v10 ? bucketKey.slice(0, bucketKey.lastIndexOf(' ')) : bucketKey.split(':')[0]!;
+      const v10Route = v10 ? classifyV10(method, path, this.#clock.now()) : undefined;
+      const bucketKey = v10Route ? v10Route.bucketKey : routeKeyOf(method, path);
+      const routeKey = v10Route ? v10Route.route : bucketKey.split(':')[0]!;
       const fault = this.#takeFault(bucketKey);
       const at = this.#clock.now();
       const record = (status: number, global = false, countedAs = bucketKey) =>
@@ -250,7 +251,7 @@ export class ReferenceService {
         record(fault.status);
         return send(response, fault.status, { message: 'scripted failure' });
       }
-      if (v10) return await this.#answerV10(v10, request, response, path, size, fault, record);
+      if (v10) return await this.#answerV10(v10, v10Route!, request, response, path, size, fault, record);
       if (routeKey === 'None') {
         record(200);
         return send(response, 200, { route: 'None', received: size });
@@ -303,6 +304,7 @@ export class ReferenceService {
   /** The v10 service: the enforcer's decision, in v10's headers and bodies (docs/spec/v10-rate-limits.md §2, §3, §7). */
   async #answerV10(
     v10: V10LimitEnforcer,
+    v10Route: V10Route,
     request: IncomingMessage,
     response: ServerResponse,
     path: string,
@@ -323,7 +325,7 @@ export class ReferenceService {
       v10.noteInvalid();
       return ban(fault.retryAfterSeconds);
     }
-    const decision = v10.count(method, path, request.headers.authorization ?? '');
+    const decision = v10.count(v10Route, request.headers.authorization ?? '');
     const rateLimited = (headers: Record<string, string>, scope: string, retryAfterMs: number, global = false) =>
       sendV10(
         response,

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { classifyV10 } from '../routing/v10-route.ts';
+import type { V10Route } from '../routing/v10-route.ts';
 import { countInWindow, type RateLimit, type Window } from './limits.ts';
 
 export interface V10LimitOptions {
@@ -124,11 +124,10 @@ export class V10LimitEnforcer {
     return this.#clock.now() < this.#bannedUntil;
   }
 
-  /** Counts one request. `auth`: the Authorization value ('' when none). */
-  count(method: string, path: string, auth: string): V10Decision {
+  /** Counts one request, classified by `classifyV10`. `auth`: the Authorization value ('' when none). */
+  count({ route, resource, exempt }: V10Route, auth: string): V10Decision {
     const now = this.#clock.now();
     if (now < this.#bannedUntil) return { kind: 'ban' };
-    const { route, resource, exempt } = classifyV10(method, path, now);
     const valid = this.#options.validTokens;
     if (!exempt && auth !== '' && valid !== undefined && !valid.includes(auth)) {
       this.#invalid(now);

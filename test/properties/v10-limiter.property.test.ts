@@ -84,7 +84,7 @@ async function run(
     const options = { context: Limiter.context(call.state) } as never;
     Promise.resolve(beforeRequest![0]!({ request, options, retryCount: 0 })).then(
       () => {
-        const decision = service.count(method, path, exempt ? '' : token);
+        const decision = service.count(classifyV10(method, path, clock.now()), exempt ? '' : token);
         call.decision = decision;
         const limited = decision.kind === 'global' || (decision.kind === 'counted' && decision.limited !== undefined);
         if (limited && (decision.kind === 'global' || answered.has(call.route))) {
