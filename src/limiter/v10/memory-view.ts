@@ -63,8 +63,7 @@ export class MemoryV10View implements BucketStore<V10Update> {
   }
 
   /** The bucket a local key counts in now: its route's hash and resource once learned, else the key itself. */
-  #effective(bucketKey: string): string {
-    const { route, resource } = splitBucketKey(bucketKey);
+  #effective(bucketKey: string, { route, resource } = splitBucketKey(bucketKey)): string {
     const hash = this.#routes.get(route);
     return hash === undefined ? bucketKey : `${hash} ${resource || '-'}`;
   }
@@ -101,7 +100,7 @@ export class MemoryV10View implements BucketStore<V10Update> {
     }
     const routeHold = this.#routeHolds.get(key) ?? 0;
     if (routeHold > now) return { kind: 'sleep', ms: routeHold - now, reset: 0 };
-    const effective = this.#effective(key);
+    const effective = this.#effective(key, { route, resource });
     const decision = reserveV10(
       this.#state(effective),
       now,
@@ -144,10 +143,10 @@ export class MemoryV10View implements BucketStore<V10Update> {
     }
     this.#endFirstContact(bucketKey, reservation);
     if (reservation.id !== undefined) this.#pace.answered(reservation.id, now);
-    const source = reservation.bucket ?? this.#effective(bucketKey);
+    const source = reservation.bucket ?? this.#effective(bucketKey, { route, resource });
     // V7: a new hash remaps the route; the reservation moves to the bucket it names.
     if (update.hash !== undefined) this.#routes.set(route, update.hash);
-    const target = this.#effective(bucketKey);
+    const target = this.#effective(bucketKey, { route, resource });
     if (source !== target) {
       releaseV10(this.#state(source));
       this.#state(target).inFlight += 1;
