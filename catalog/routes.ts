@@ -41,6 +41,9 @@ export const catalog: Catalog = {
     sku_id: 'snowflake',
     subscription_id: 'snowflake',
     platform: 'code',
+    instance_id: 'code',
+    provider_type: 'code',
+    provider_user_id: 'code',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -89,7 +92,7 @@ export const catalog: Catalog = {
           method: 'POST',
           summary: 'Create Message',
           body: 'required',
-          multipart: true,
+          encoding: 'json+files',
         },
       ],
     },
@@ -113,7 +116,7 @@ export const catalog: Catalog = {
       note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
       operations: [
         { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message' },
-        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required', multipart: true },
+        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required', encoding: 'json+files' },
         { name: 'channels.messages.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message' },
       ],
     },
@@ -156,6 +159,12 @@ export const catalog: Catalog = {
           path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}',
           summary: 'Get Reactions',
           query: ['limit', 'before', 'after'],
+        },
+        {
+          name: 'channels.messages.reactions.deleteEmoji', types: { result: 'RESTDeleteAPIChannelMessageReactionResult' },
+          method: 'DELETE',
+          path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}',
+          summary: 'Delete All Reactions for Emoji',
         },
       ],
     },
@@ -245,6 +254,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/bans/{user_id}',
       pathSource: 'spec',
       operations: [
+        { name: 'guilds.bans.get', types: { result: 'RESTGetAPIGuildBanResult' }, method: 'GET', summary: 'Get Guild Ban' },
         {
           name: 'guilds.bans.create', auditLogReason: true, types: { result: 'RESTPutAPIGuildBanResult' },
           method: 'PUT',
@@ -385,6 +395,16 @@ export const catalog: Catalog = {
       ],
     },
     {
+      key: 'GuildsIdMembersMe',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/members/@me',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.members.me.edit', auditLogReason: true, types: { body: 'RESTPatchAPICurrentGuildMemberJSONBody', result: 'RESTPatchAPICurrentGuildMemberResult' }, method: 'PATCH', summary: 'Modify Current Member', body: 'required' },
+      ],
+    },
+    {
       key: 'GuildsIdMessagesSearch',
       major: 'guild_id',
       path: '/guilds/{guild_id}/messages/search',
@@ -434,6 +454,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
+        { name: 'guilds.roles.get', types: { result: 'RESTGetAPIGuildRoleResult' }, method: 'GET', summary: 'Get Guild Role' },
         { name: 'guilds.roles.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRoleJSONBody', result: 'RESTPatchAPIGuildRoleResult' }, method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
         { name: 'guilds.roles.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildRoleResult' }, method: 'DELETE', summary: 'Delete Guild Role' },
       ],
@@ -519,6 +540,36 @@ export const catalog: Catalog = {
         { name: 'channels.threadMembers.get', types: { query: 'RESTGetAPIChannelThreadMemberQuery', result: 'RESTGetAPIChannelThreadMemberResult' }, method: 'GET', summary: 'Get Thread Member', query: ['with_member'] },
         { name: 'channels.threadMembers.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', summary: 'Add Thread Member' },
         { name: 'channels.threadMembers.remove', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', summary: 'Remove Thread Member' },
+        { name: 'channels.threadMembers.me.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', path: '/channels/{channel_id}/thread-members/@me', summary: 'Join Thread' },
+        { name: 'channels.threadMembers.me.leave', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', path: '/channels/{channel_id}/thread-members/@me', summary: 'Leave Thread' },
+      ],
+    },
+    {
+      key: 'ChannelsIdThreadMembers',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/thread-members',
+      pathSource: 'documented',
+      operations: [
+        { name: 'channels.threadMembers.list', types: { query: 'RESTGetAPIChannelThreadMembersQuery', result: 'RESTGetAPIChannelThreadMembersResult' }, method: 'GET', summary: 'List Thread Members', query: ['with_member', 'after', 'limit'] },
+      ],
+    },
+    {
+      key: 'ChannelsIdThreads',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/threads',
+      pathSource: 'documented',
+      note: 'In a forum or media channel the body holds the first message, and may carry files.',
+      operations: [
+        {
+          name: 'channels.threads.create', auditLogReason: true,
+          types: { body: 'RESTPostAPIChannelThreadsJSONBody | RESTPostAPIGuildForumThreadsJSONBody', result: 'RESTPostAPIChannelThreadsResult' },
+          method: 'POST',
+          summary: 'Start Thread without Message',
+          body: 'required',
+          encoding: 'json+files',
+        },
       ],
     },
     {
@@ -657,6 +708,16 @@ export const catalog: Catalog = {
       operations: [{ name: 'guilds.widgetJson.get', types: { result: 'RESTGetAPIGuildWidgetJSONResult' }, method: 'GET', summary: 'Get Guild Widget', unauthenticated: true }],
     },
     {
+      key: 'GuildsIdWidgetPng',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/widget.png',
+      pathSource: 'documented',
+      operations: [
+        { name: 'guilds.widgetImage.get', types: { query: 'RESTGetAPIGuildWidgetImageQuery', result: 'RESTGetAPIGuildWidgetImageResult' }, method: 'GET', summary: 'Get Guild Widget Image', query: ['style'], binaryResult: true, unauthenticated: true },
+      ],
+    },
+    {
       key: 'GuildsIdMfa',
       v10Only: true,
       major: 'guild_id',
@@ -693,6 +754,8 @@ export const catalog: Catalog = {
       operations: [
         { name: 'guilds.voiceStates.get', types: { result: 'RESTGetAPIGuildVoiceStateUserResult' }, method: 'GET', summary: 'Get User Voice State' },
         { name: 'guilds.voiceStates.edit', types: { body: 'RESTPatchAPIGuildVoiceStateUserJSONBody', result: 'RESTPatchAPIGuildVoiceStateUserResult' }, method: 'PATCH', summary: 'Modify User Voice State', body: 'required' },
+        { name: 'guilds.voiceStates.me.get', types: { result: 'RESTGetAPIGuildVoiceStateCurrentMemberResult' }, method: 'GET', path: '/guilds/{guild_id}/voice-states/@me', summary: 'Get Current User Voice State' },
+        { name: 'guilds.voiceStates.me.edit', types: { body: 'RESTPatchAPIGuildVoiceStateCurrentMemberJSONBody', result: 'RESTPatchAPIGuildVoiceStateCurrentMemberResult' }, method: 'PATCH', path: '/guilds/{guild_id}/voice-states/@me', summary: 'Modify Current User Voice State', body: 'required' },
       ],
     },
 
@@ -702,10 +765,9 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/stickers',
       pathSource: 'documented',
-      note: 'Creating a sticker takes a FormData body (name, description, tags, file), not payload_json.',
       operations: [
         { name: 'guilds.stickers.list', types: { result: 'RESTGetAPIGuildStickersResult' }, method: 'GET', summary: 'List Guild Stickers' },
-        { name: 'guilds.stickers.create', auditLogReason: true, types: { result: 'RESTPostAPIGuildStickerResult' }, method: 'POST', summary: 'Create Guild Sticker', body: 'required', multipart: true },
+        { name: 'guilds.stickers.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildStickerFormDataBody', result: 'RESTPostAPIGuildStickerResult' }, method: 'POST', summary: 'Create Guild Sticker', body: 'required', encoding: 'form-data' },
       ],
     },
     {
@@ -1001,7 +1063,7 @@ export const catalog: Catalog = {
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Execute Webhook',
           body: 'required',
-          multipart: true,
+          encoding: 'json+files',
           query: ['wait'],
           unauthenticated: true,
         },
@@ -1030,7 +1092,7 @@ export const catalog: Catalog = {
           method: 'POST',
           summary: 'Create Interaction Response',
           body: 'required',
-          multipart: true,
+          encoding: 'json+files',
           query: ['with_response'],
           unauthenticated: true,
         },
@@ -1044,8 +1106,11 @@ export const catalog: Catalog = {
       pathSource: 'documented',
       operations: [
         { name: 'webhooks.messages.getWithToken', types: { query: 'RESTGetAPIWebhookWithTokenMessageQuery', result: 'RESTGetAPIWebhookWithTokenMessageResult' }, method: 'GET', summary: 'Get Webhook Message', query: ['thread_id'], unauthenticated: true },
-        { name: 'webhooks.messages.editWithToken', types: { body: 'RESTPatchAPIWebhookWithTokenMessageJSONBody', query: 'RESTPatchAPIWebhookWithTokenMessageQuery', result: 'RESTPatchAPIWebhookWithTokenMessageResult' }, method: 'PATCH', summary: 'Edit Webhook Message', body: 'required', multipart: true, query: ['thread_id', 'with_components'], unauthenticated: true },
+        { name: 'webhooks.messages.editWithToken', types: { body: 'RESTPatchAPIWebhookWithTokenMessageJSONBody', query: 'RESTPatchAPIWebhookWithTokenMessageQuery', result: 'RESTPatchAPIWebhookWithTokenMessageResult' }, method: 'PATCH', summary: 'Edit Webhook Message', body: 'required', encoding: 'json+files', query: ['thread_id', 'with_components'], unauthenticated: true },
         { name: 'webhooks.messages.deleteWithToken', types: { query: 'RESTDeleteAPIWebhookWithTokenMessageQuery', result: 'RESTDeleteAPIWebhookWithTokenMessageResult' }, method: 'DELETE', summary: 'Delete Webhook Message', query: ['thread_id'], unauthenticated: true },
+        { name: 'webhooks.original.getWithToken', types: { result: 'RESTGetAPIInteractionOriginalResponseResult' }, method: 'GET', path: '/webhooks/{webhook_id}/{webhook_token}/messages/@original', summary: 'Get Original Interaction Response', unauthenticated: true },
+        { name: 'webhooks.original.editWithToken', types: { body: 'RESTPatchAPIInteractionOriginalResponseJSONBody', result: 'RESTPatchAPIInteractionOriginalResponseResult' }, method: 'PATCH', path: '/webhooks/{webhook_id}/{webhook_token}/messages/@original', summary: 'Edit Original Interaction Response', body: 'required', encoding: 'json+files', unauthenticated: true },
+        { name: 'webhooks.original.deleteWithToken', types: { result: 'RESTDeleteAPIInteractionOriginalResponseResult' }, method: 'DELETE', path: '/webhooks/{webhook_id}/{webhook_token}/messages/@original', summary: 'Delete Original Interaction Response', unauthenticated: true },
       ],
     },
     {
@@ -1069,7 +1134,7 @@ export const catalog: Catalog = {
       operations: [
         { name: 'applications.commands.get', types: { result: 'RESTGetAPIApplicationCommandResult' }, method: 'GET', summary: 'Get Global Application Command' },
         { name: 'applications.commands.edit', types: { body: 'RESTPatchAPIApplicationCommandJSONBody', result: 'RESTPatchAPIApplicationCommandResult' }, method: 'PATCH', summary: 'Edit Global Application Command', body: 'required' },
-        { name: 'applications.commands.delete', method: 'DELETE', summary: 'Delete Global Application Command' },
+        { name: 'applications.commands.delete', types: { result: 'undefined' }, method: 'DELETE', summary: 'Delete Global Application Command' },
       ],
     },
     {
@@ -1093,7 +1158,7 @@ export const catalog: Catalog = {
       operations: [
         { name: 'applications.guilds.commands.get', types: { result: 'RESTGetAPIApplicationGuildCommandResult' }, method: 'GET', summary: 'Get Guild Application Command' },
         { name: 'applications.guilds.commands.edit', types: { body: 'RESTPatchAPIApplicationGuildCommandJSONBody', result: 'RESTPatchAPIApplicationGuildCommandResult' }, method: 'PATCH', summary: 'Edit Guild Application Command', body: 'required' },
-        { name: 'applications.guilds.commands.delete', method: 'DELETE', summary: 'Delete Guild Application Command' },
+        { name: 'applications.guilds.commands.delete', types: { result: 'undefined' }, method: 'DELETE', summary: 'Delete Guild Application Command' },
       ],
     },
     {
@@ -1192,6 +1257,13 @@ export const catalog: Catalog = {
       pathSource: 'documented',
       operations: [
         { name: 'applications.guilds.commands.permissions.list', types: { result: 'RESTGetAPIGuildApplicationCommandsPermissionsResult' }, method: 'GET', summary: 'Get Guild Application Command Permissions' },
+        {
+          name: 'applications.guilds.commands.permissions.replace', types: { body: 'RESTPutAPIGuildApplicationCommandsPermissionsJSONBody', result: 'RESTPutAPIGuildApplicationCommandsPermissionsResult' },
+          method: 'PUT',
+          summary: 'Batch Edit Application Command Permissions',
+          body: 'required',
+          deprecated: 'The service disabled batch edits; use `applications.guilds.commands.permissions.edit` for one command at a time.',
+        },
       ],
     },
     {
@@ -1214,6 +1286,7 @@ export const catalog: Catalog = {
       operations: [
         { name: 'users.me.applications.roleConnection.get', types: { result: 'RESTGetAPICurrentUserApplicationRoleConnectionResult' }, method: 'GET', summary: 'Get Current User Application Role Connection' },
         { name: 'users.me.applications.roleConnection.replace', types: { body: 'RESTPutAPICurrentUserApplicationRoleConnectionJSONBody', result: 'RESTPutAPICurrentUserApplicationRoleConnectionResult' }, method: 'PUT', summary: 'Update Current User Application Role Connection', body: 'required' },
+        { name: 'users.me.applications.roleConnection.delete', types: { result: 'RESTDeleteAPICurrentUserApplicationRoleConnectionResult' }, method: 'DELETE', summary: 'Delete Current User Application Role Connection' },
       ],
     },
     {
@@ -1278,7 +1351,16 @@ export const catalog: Catalog = {
       major: null,
       path: '/guilds/templates/{code}',
       pathSource: 'documented',
-      operations: [{ name: 'guildTemplates.get', types: { result: 'RESTGetAPITemplateResult' }, method: 'GET', summary: 'Get Guild Template' }],
+      operations: [
+        { name: 'guildTemplates.get', types: { result: 'RESTGetAPITemplateResult' }, method: 'GET', summary: 'Get Guild Template' },
+        {
+          name: 'guildTemplates.guilds.create', types: { body: 'RESTPostAPITemplateCreateGuildJSONBody', result: 'RESTPostAPITemplateCreateGuildResult' },
+          method: 'POST',
+          summary: 'Create Guild from Guild Template',
+          body: 'required',
+          deprecated: 'The service no longer lets apps create guilds from templates.',
+        },
+      ],
     },
     {
       key: 'WebhooksIdTokenPlatform',
@@ -1297,6 +1379,154 @@ export const catalog: Catalog = {
           query: ['thread_id', 'wait'],
           unauthenticated: true,
         },
+      ],
+    },
+    {
+      key: 'InvitesCodeTargetUsers',
+      v10Only: true,
+      major: null,
+      path: '/invites/{code}/target-users',
+      pathSource: 'documented',
+      note: 'The list is a CSV file with one column of user ids.',
+      operations: [
+        { name: 'invites.targetUsers.get', types: { result: 'RESTGetAPIInviteTargetUsersResult' }, method: 'GET', summary: 'Get Target Users', binaryResult: true },
+        { name: 'invites.targetUsers.replace', types: { body: 'RESTPutAPIInviteTargetUsersFormDataBody', result: 'RESTPutAPIInviteTargetUsersResult' }, method: 'PUT', summary: 'Update Target Users', body: 'required', encoding: 'form-data' },
+      ],
+    },
+    {
+      key: 'InvitesCodeTargetUsersJobStatus',
+      v10Only: true,
+      major: null,
+      path: '/invites/{code}/target-users/job-status',
+      pathSource: 'documented',
+      operations: [{ name: 'invites.targetUsers.jobStatus.get', types: { result: 'RESTGetAPIInviteTargetUsersJobStatusResult' }, method: 'GET', summary: 'Get Target Users Job Status' }],
+    },
+    // ── Applications: the current one, activities, identities of external accounts ────────────
+    {
+      key: 'ApplicationsMe',
+      v10Only: true,
+      major: null,
+      path: '/applications/@me',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.me.get', types: { result: 'RESTGetCurrentApplicationResult' }, method: 'GET', summary: 'Get Current Application' },
+        { name: 'applications.me.edit', types: { body: 'RESTPatchCurrentApplicationJSONBody', result: 'RESTPatchCurrentApplicationResult' }, method: 'PATCH', summary: 'Edit Current Application', body: 'required' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdActivityInstancesId',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/activity-instances/{instance_id}',
+      pathSource: 'documented',
+      operations: [{ name: 'applications.activityInstances.get', types: { result: 'RESTGetAPIApplicationActivityInstanceResult' }, method: 'GET', summary: 'Get Application Activity Instance' }],
+    },
+    {
+      key: 'ApplicationsIdApplicationIdentitiesTypeId',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/application-identities/{provider_type}/{provider_user_id}',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.identities.list', types: { query: 'RESTGetAPIApplicationIdentitiesQuery', result: 'RESTGetAPIApplicationIdentitiesResult' }, method: 'GET', summary: 'Get Application Identities by External ID', query: ['provider_id'] },
+      ],
+    },
+    {
+      key: 'ApplicationsIdUsersIdIdentitiesIdProfile',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile',
+      pathSource: 'documented',
+      operations: [
+        { name: 'applications.users.identityProfile.get', types: { result: 'RESTGetAPIApplicationIdentityProfileResult' }, method: 'GET', summary: 'Get Application Identity Profile' },
+        { name: 'applications.users.identityProfile.edit', types: { body: 'RESTPatchAPIApplicationIdentityProfileJSONBody', result: 'RESTPatchAPIApplicationIdentityProfileResult' }, method: 'PATCH', summary: 'Update Application Identity Profile', body: 'required' },
+      ],
+    },
+    {
+      key: 'UsersIdApplicationIdentitiesId',
+      v10Only: true,
+      major: null,
+      path: '/users/{user_id}/application-identities/{application_id}',
+      pathSource: 'documented',
+      operations: [{ name: 'users.applicationIdentities.list', types: { result: 'RESTGetAPIUserApplicationIdentitiesResult' }, method: 'GET', summary: 'Get Application Identities by User ID' }],
+    },
+    {
+      key: 'UsersIdApplicationIdentitiesIdTypeIdDelete',
+      v10Only: true,
+      major: null,
+      path: '/users/{user_id}/application-identities/{application_id}/{provider_type}/{provider_user_id}/delete',
+      pathSource: 'documented',
+      note: 'A POST that deletes: the path ends in `/delete`.',
+      operations: [
+        { name: 'users.applicationIdentities.delete', types: { body: 'RESTPostAPIApplicationIdentityDeleteJSONBody', result: 'RESTPostAPIApplicationIdentityDeleteResult' }, method: 'POST', summary: 'Delete Application Identity', body: 'optional' },
+      ],
+    },
+    // ── OAuth2 ──────────────────────────────────────────────────────────────────────────────────
+    {
+      key: 'Oauth2ApplicationsMe',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/applications/@me',
+      pathSource: 'documented',
+      operations: [{ name: 'oauth2.applications.me.get', types: { result: 'RESTGetAPIOAuth2CurrentApplicationResult' }, method: 'GET', summary: 'Get Current Bot Application Information' }],
+    },
+    {
+      key: 'Oauth2Me',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/@me',
+      pathSource: 'documented',
+      note: 'Called with a user\'s OAuth2 access token (`token: \'Bearer …\'`).',
+      operations: [{ name: 'oauth2.me.get', types: { result: 'RESTGetAPIOAuth2CurrentAuthorizationResult' }, method: 'GET', summary: 'Get Current Authorization Information' }],
+    },
+    {
+      key: 'Oauth2Authorize',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/authorize',
+      pathSource: 'documented',
+      operations: [
+        {
+          name: 'oauth2.authorization.url',
+          types: { query: 'RESTOAuth2AuthorizationQuery | RESTOAuth2BotAuthorizationQuery | RESTOAuth2AdvancedBotAuthorizationQuery' },
+          method: 'GET',
+          summary: 'Authorization URL',
+          query: ['response_type', 'client_id', 'scope', 'redirect_uri', 'state', 'prompt', 'permissions', 'guild_id', 'disable_guild_select', 'integration_type'],
+          link: true,
+        },
+      ],
+    },
+    {
+      key: 'Oauth2Token',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/token',
+      pathSource: 'documented',
+      note: 'The app authenticates with its client id and secret: in the body, or as HTTP Basic in `headers`; the bot token is not sent.',
+      operations: [
+        {
+          name: 'oauth2.token.create',
+          types: {
+            body: 'RESTPostOAuth2AccessTokenURLEncodedData | RESTPostOAuth2RefreshTokenURLEncodedData | RESTPostOAuth2ClientCredentialsURLEncodedData',
+            result: 'RESTPostOAuth2AccessTokenResult | RESTPostOAuth2ClientCredentialsResult',
+          },
+          method: 'POST',
+          summary: 'Access Token Exchange, Refresh Token Exchange or Client Credentials Grant',
+          body: 'required',
+          encoding: 'urlencoded',
+          unauthenticated: true,
+        },
+      ],
+    },
+    {
+      key: 'Oauth2TokenRevoke',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/token/revoke',
+      pathSource: 'documented',
+      note: 'The app authenticates with its client id and secret: in the body, or as HTTP Basic in `headers`; the bot token is not sent.',
+      operations: [
+        { name: 'oauth2.token.revoke', types: { body: 'RESTPostOAuth2TokenRevocationQuery' }, method: 'POST', summary: 'Token Revocation', body: 'required', encoding: 'urlencoded', unauthenticated: true },
       ],
     },
   ],

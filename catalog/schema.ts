@@ -30,6 +30,7 @@ export const VERBS = [
   'deleteAll',
   'deleteOwn',
   'deleteUser',
+  'deleteEmoji',
   'editPositions',
   'replace',
   'sync',
@@ -48,6 +49,8 @@ export const VERBS = [
   'getWithToken',
   'editWithToken',
   'deleteWithToken',
+  'revoke',
+  'url',
 ] as const;
 
 /**
@@ -66,7 +69,10 @@ const literalSegment = /^[A-Za-z0-9@._-]+$/;
 
 const typeName = z
   .string()
-  .regex(/^REST[A-Za-z0-9]+$/, 'a type name exported by discord-api-types, such as "RESTGetAPIChannelResult"');
+  .regex(
+    /^REST[A-Za-z0-9]+( \| REST[A-Za-z0-9]+)*$/,
+    'a type name exported by discord-api-types, such as "RESTGetAPIChannelResult", or a union of them ("A | B")',
+  );
 
 const operationSchema = z.strictObject({
   name: z
@@ -80,9 +86,22 @@ const operationSchema = z.strictObject({
   path: z.string().optional(),
   /** The name the service's documentation gives the endpoint. */
   summary: z.string().min(1),
-  /** A JSON body (`required` or `optional`); `multipart` also accepts FormData (file uploads). */
+  /** A request body, `required` or `optional`: JSON unless `encoding` says otherwise. */
   body: z.enum(['required', 'optional']).optional(),
-  multipart: z.literal(true).optional(),
+  /**
+   * How a body other than JSON is sent (a FormData body is always sent as it is):
+   * - `json+files`: JSON, or with `files: [{ name, data }]` multipart with the JSON as `payload_json`;
+   * - `form-data`: multipart, one part per field, a `{ name, data }` field as a file (stickers);
+   * - `urlencoded`: `application/x-www-form-urlencoded` (OAuth2's token endpoints).
+   */
+  encoding: z.enum(['json+files', 'form-data', 'urlencoded']).optional(),
+  /** The result is bytes (an image, a CSV file): the method returns an ArrayBuffer. */
+  binaryResult: z.literal(true).optional(),
+  /**
+   * A page the user's browser opens (OAuth2 authorization), not an API call: the method returns
+   * its URL with the query and sends nothing.
+   */
+  link: z.literal(true).optional(),
   /** Documented query parameters, in documentation order. */
   query: z
     .array(z.string().regex(/^[a-z][a-z0-9_-]*$/))
@@ -106,7 +125,8 @@ const operationSchema = z.strictObject({
       from: z.enum(['v10', 'v6']).optional(),
       body: typeName.optional(),
       query: typeName.optional(),
-      result: typeName.optional(),
+      /** `undefined`: the service answers 204 No Content and discord-api-types names no type. */
+      result: z.union([typeName, z.literal('undefined')]).optional(),
     })
     .optional(),
 });
@@ -241,7 +261,13 @@ export function checkCatalog(catalog: Catalog): string[] {
       if (methodsSeen.has(endpoint))
         problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
       methodsSeen.set(endpoint, operation.name);
-      if (operation.multipart && !operation.body) problems.push(`${opWhere}: multipart needs a body`);
+      if (operation.encoding && !operation.body) problems.push(`${opWhere}: encoding needs a body`);
+      if (
+        operation.link &&
+        (operation.method !== 'GET' || operation.body || operation.binaryResult || !operation.query)
+      ) {
+        problems.push(`${opWhere}: a link is a GET with documented query parameters, no body and no binary result`);
+      }
       if (operation.body && operation.method === 'GET') problems.push(`${opWhere}: a GET request has no body`);
       if (operation.types?.body && !operation.body) problems.push(`${opWhere}: types.body needs a body`);
       if (operation.types?.query && !operation.query)

@@ -11,8 +11,10 @@ export type ApplicationsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationCom
 export type ApplicationsGuildsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationGuildCommandsQuery>;
 /** Query parameters of `applications.entitlements.list` (List Entitlements). */
 export type ApplicationsEntitlementsListQuery = QueryOf<v10.RESTGetAPIEntitlementsQuery>;
+/** Query parameters of `applications.identities.list` (Get Application Identities by External ID). */
+export type ApplicationsIdentitiesListQuery = QueryOf<v10.RESTGetAPIApplicationIdentitiesQuery>;
 
-/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`, `ApplicationsIdSkus`. */
+/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`, `ApplicationsIdSkus`, `ApplicationsMe`, `ApplicationsIdActivityInstancesId`, `ApplicationsIdApplicationIdentitiesTypeId`, `ApplicationsIdUsersIdIdentitiesIdProfile`. */
 export class ApplicationsApi {
   /** `client.applications.commands` */
   readonly commands: ApplicationsCommandsApi;
@@ -26,6 +28,14 @@ export class ApplicationsApi {
   readonly entitlements: ApplicationsEntitlementsApi;
   /** `client.applications.skus` */
   readonly skus: ApplicationsSkusApi;
+  /** `client.applications.me` */
+  readonly me: ApplicationsMeApi;
+  /** `client.applications.activityInstances` */
+  readonly activityInstances: ApplicationsActivityInstancesApi;
+  /** `client.applications.identities` */
+  readonly identities: ApplicationsIdentitiesApi;
+  /** `client.applications.users` */
+  readonly users: ApplicationsUsersApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -35,6 +45,10 @@ export class ApplicationsApi {
     this.roleConnections = new ApplicationsRoleConnectionsApi(call);
     this.entitlements = new ApplicationsEntitlementsApi(call);
     this.skus = new ApplicationsSkusApi(call);
+    this.me = new ApplicationsMeApi(call);
+    this.activityInstances = new ApplicationsActivityInstancesApi(call);
+    this.identities = new ApplicationsIdentitiesApi(call);
+    this.users = new ApplicationsUsersApi(call);
   }
 }
 
@@ -195,7 +209,7 @@ export class ApplicationsCommandsApi {
    * await client.applications.commands.delete('1', '1');
    * ```
    */
-  delete<T = unknown>(applicationId: Snowflake, commandId: Snowflake, options?: RequestOptions): Promise<T> {
+  delete<T = undefined>(applicationId: Snowflake, commandId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(
       operations['applications.commands.delete'],
       [applicationId, commandId],
@@ -402,7 +416,7 @@ export class ApplicationsGuildsCommandsApi {
    * await client.applications.guilds.commands.delete('1', '41771983423143937', '1');
    * ```
    */
-  delete<T = unknown>(
+  delete<T = undefined>(
     applicationId: Snowflake,
     guildId: Snowflake,
     commandId: Snowflake,
@@ -451,6 +465,38 @@ export class ApplicationsGuildsCommandsPermissionsApi {
       operations['applications.guilds.commands.permissions.list'],
       [applicationId, guildId],
       undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Batch Edit Application Command Permissions.
+   *
+   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions` · bucket `ApplicationsIdGuildsIdCommandsPermissions:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.guilds.commands.permissions.replace('1', '41771983423143937', body);
+   * ```
+   * @deprecated The service disabled batch edits; use `applications.guilds.commands.permissions.edit` for one command at a time.
+   */
+  replace<T = v10.RESTPutAPIGuildApplicationCommandsPermissionsResult>(
+    applicationId: Snowflake,
+    guildId: Snowflake,
+    body: v10.RESTPutAPIGuildApplicationCommandsPermissionsJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.guilds.commands.permissions.replace'],
+      [applicationId, guildId],
+      { body },
       options,
     ) as Promise<T>;
   }
@@ -910,5 +956,222 @@ export class ApplicationsSkusApi {
    */
   list<T = v10.RESTGetAPISKUsResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['applications.skus.list'], [applicationId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.applications.me`: operations on route key `ApplicationsMe`. */
+export class ApplicationsMeApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Current Application.
+   *
+   * `GET /applications/@me` · route key `ApplicationsMe` · bucket `ApplicationsMe`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.me.get();
+   * ```
+   */
+  get<T = v10.RESTGetCurrentApplicationResult>(options?: RequestOptions): Promise<T> {
+    return this.#call(operations['applications.me.get'], [], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Edit Current Application.
+   *
+   * `PATCH /applications/@me` · route key `ApplicationsMe` · bucket `ApplicationsMe`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.me.edit(body);
+   * ```
+   */
+  edit<T = v10.RESTPatchCurrentApplicationResult>(
+    body: v10.RESTPatchCurrentApplicationJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.me.edit'], [], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.applications.activityInstances`: operations on route key `ApplicationsIdActivityInstancesId`. */
+export class ApplicationsActivityInstancesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Application Activity Instance.
+   *
+   * `GET /applications/{application_id}/activity-instances/{instance_id}` · route key `ApplicationsIdActivityInstancesId` · bucket `ApplicationsIdActivityInstancesId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param instanceId - `{instance_id}`, percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.activityInstances.get('1', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIApplicationActivityInstanceResult>(
+    applicationId: Snowflake,
+    instanceId: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.activityInstances.get'],
+      [applicationId, instanceId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.applications.identities`: operations on route key `ApplicationsIdApplicationIdentitiesTypeId`. */
+export class ApplicationsIdentitiesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Application Identities by External ID.
+   *
+   * `GET /applications/{application_id}/application-identities/{provider_type}/{provider_user_id}` · route key `ApplicationsIdApplicationIdentitiesTypeId` · bucket `ApplicationsIdApplicationIdentitiesTypeId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param providerType - `{provider_type}`, percent-encoded for you.
+   * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
+   * @param query - Query parameters: `provider_id`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.identities.list('1', '1', '1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIApplicationIdentitiesResult>(
+    applicationId: Snowflake,
+    providerType: string,
+    providerUserId: string,
+    query?: ApplicationsIdentitiesListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.identities.list'],
+      [applicationId, providerType, providerUserId],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.applications.users`: operations on route key `ApplicationsIdUsersIdIdentitiesIdProfile`. */
+export class ApplicationsUsersApi {
+  /** `client.applications.users.identityProfile` */
+  readonly identityProfile: ApplicationsUsersIdentityProfileApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.identityProfile = new ApplicationsUsersIdentityProfileApi(call);
+  }
+}
+
+/** `client.applications.users.identityProfile`: operations on route key `ApplicationsIdUsersIdIdentitiesIdProfile`. */
+export class ApplicationsUsersIdentityProfileApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Application Identity Profile.
+   *
+   * `GET /applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile` · route key `ApplicationsIdUsersIdIdentitiesIdProfile` · bucket `ApplicationsIdUsersIdIdentitiesIdProfile`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.users.identityProfile.get('1', '80351110224678912', '1');
+   * ```
+   */
+  get<T = v10.RESTGetAPIApplicationIdentityProfileResult>(
+    applicationId: Snowflake,
+    userId: Snowflake,
+    providerUserId: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.users.identityProfile.get'],
+      [applicationId, userId, providerUserId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Update Application Identity Profile.
+   *
+   * `PATCH /applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile` · route key `ApplicationsIdUsersIdIdentitiesIdProfile` · bucket `ApplicationsIdUsersIdIdentitiesIdProfile`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.users.identityProfile.edit('1', '80351110224678912', '1', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIApplicationIdentityProfileResult>(
+    applicationId: Snowflake,
+    userId: Snowflake,
+    providerUserId: string,
+    body: v10.RESTPatchAPIApplicationIdentityProfileJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['applications.users.identityProfile.edit'],
+      [applicationId, userId, providerUserId],
+      { body },
+      options,
+    ) as Promise<T>;
   }
 }

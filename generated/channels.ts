@@ -32,14 +32,16 @@ export type ChannelsMessagesReactionsListQuery = QueryOf<v10.RESTGetAPIChannelMe
 export type ChannelsMessagesPinsListQuery = QueryOf<v10.RESTGetAPIChannelMessagesPinsQuery>;
 /** Query parameters of `channels.threadMembers.get` (Get Thread Member). */
 export type ChannelsThreadMembersGetQuery = QueryOf<v10.RESTGetAPIChannelThreadMemberQuery>;
-/** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
-export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
+/** Query parameters of `channels.threadMembers.list` (List Thread Members). */
+export type ChannelsThreadMembersListQuery = QueryOf<v10.RESTGetAPIChannelThreadMembersQuery>;
 /** Query parameters of `channels.threads.archived.list` (List Public or Private Archived Threads). */
 export type ChannelsThreadsArchivedListQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 /** Query parameters of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads). */
 export type ChannelsThreadsArchivedListJoinedPrivateQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
+/** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
+export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdThreadMembers`, `ChannelsIdThreads`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -62,12 +64,12 @@ export class ChannelsApi {
   readonly voiceStatus: ChannelsVoiceStatusApi;
   /** `client.channels.threadMembers` */
   readonly threadMembers: ChannelsThreadMembersApi;
+  /** `client.channels.threads` */
+  readonly threads: ChannelsThreadsApi;
   /** `client.channels.polls` */
   readonly polls: ChannelsPollsApi;
   /** `client.channels.soundboardSounds` */
   readonly soundboardSounds: ChannelsSoundboardSoundsApi;
-  /** `client.channels.threads` */
-  readonly threads: ChannelsThreadsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -82,9 +84,9 @@ export class ChannelsApi {
     this.recipients = new ChannelsRecipientsApi(call);
     this.voiceStatus = new ChannelsVoiceStatusApi(call);
     this.threadMembers = new ChannelsThreadMembersApi(call);
+    this.threads = new ChannelsThreadsApi(call);
     this.polls = new ChannelsPollsApi(call);
     this.soundboardSounds = new ChannelsSoundboardSoundsApi(call);
-    this.threads = new ChannelsThreadsApi(call);
   }
 
   /**
@@ -619,6 +621,37 @@ export class ChannelsMessagesReactionsApi {
       options,
     ) as Promise<T>;
   }
+
+  /**
+   * Delete All Reactions for Emoji.
+   *
+   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   *
+   * One key covers four paths, including the list path that has no user segment.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.messages.reactions.deleteEmoji('81384788765712384', '334385199974967042', '🔥');
+   * ```
+   */
+  deleteEmoji<T = v10.RESTDeleteAPIChannelMessageReactionResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    emoji: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.messages.reactions.deleteEmoji'],
+      [channelId, messageId, emoji],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
 }
 
 /** `client.channels.messages.pins`: operations on route keys `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`. */
@@ -1091,13 +1124,16 @@ export class ChannelsVoiceStatusApi {
   }
 }
 
-/** `client.channels.threadMembers`: operations on route key `ChannelsIdThreadMembersUserId`. */
+/** `client.channels.threadMembers`: operations on route keys `ChannelsIdThreadMembersUserId`, `ChannelsIdThreadMembers`. */
 export class ChannelsThreadMembersApi {
   readonly #call: OperationCaller;
+  /** `client.channels.threadMembers.me` */
+  readonly me: ChannelsThreadMembersMeApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.me = new ChannelsThreadMembersMeApi(call);
   }
 
   /**
@@ -1175,6 +1211,192 @@ export class ChannelsThreadMembersApi {
       operations['channels.threadMembers.remove'],
       [channelId, userId],
       undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * List Thread Members.
+   *
+   * `GET /channels/{channel_id}/thread-members` · route key `ChannelsIdThreadMembers` · bucket `ChannelsIdThreadMembers:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `with_member`, `after`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threadMembers.list('81384788765712384');
+   * ```
+   */
+  list<T = v10.RESTGetAPIChannelThreadMembersResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadMembersListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threadMembers.list'], [channelId], { query }, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.threadMembers.me`: operations on route key `ChannelsIdThreadMembersUserId`. */
+export class ChannelsThreadMembersMeApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Join Thread.
+   *
+   * `PUT /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.threadMembers.me.add('81384788765712384');
+   * ```
+   */
+  add<T = v10.RESTPutAPIChannelThreadMembersResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['channels.threadMembers.me.add'], [channelId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Leave Thread.
+   *
+   * `DELETE /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.threadMembers.me.leave('81384788765712384');
+   * ```
+   */
+  leave<T = v10.RESTDeleteAPIChannelThreadMembersResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['channels.threadMembers.me.leave'], [channelId], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.threads`: operations on route keys `ChannelsIdThreads`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+export class ChannelsThreadsApi {
+  readonly #call: OperationCaller;
+  /** `client.channels.threads.archived` */
+  readonly archived: ChannelsThreadsArchivedApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+    this.archived = new ChannelsThreadsArchivedApi(call);
+  }
+
+  /**
+   * Start Thread without Message.
+   *
+   * `POST /channels/{channel_id}/threads` · route key `ChannelsIdThreads` · bucket `ChannelsIdThreads:{channel_id}`
+   *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
+   * In a forum or media channel the body holds the first message, and may carry files.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.channels.threads.create('81384788765712384', body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIChannelThreadsResult>(
+    channelId: Snowflake,
+    body: WithFiles<v10.RESTPostAPIChannelThreadsJSONBody | v10.RESTPostAPIGuildForumThreadsJSONBody> | FormData,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threads.create'], [channelId], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.channels.threads.archived`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+export class ChannelsThreadsArchivedApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Public or Private Archived Threads.
+   *
+   * `GET /channels/{channel_id}/threads/archived/{archive}` · route key `ChannelsIdThreadsArchived` · bucket `ChannelsIdThreadsArchived:{channel_id}`
+   *
+   * `archive` is `public` or `private`.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param archive - `{archive}`, percent-encoded for you.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.archived.list('81384788765712384', '1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIChannelThreadsArchivedPublicResult>(
+    channelId: Snowflake,
+    archive: string,
+    query?: ChannelsThreadsArchivedListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threads.archived.list'],
+      [channelId, archive],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * List Joined Private Archived Threads.
+   *
+   * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate` · bucket `ChannelsIdUsersMeThreadsArchivedPrivate:{channel_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.archived.listJoinedPrivate('81384788765712384');
+   * ```
+   */
+  listJoinedPrivate<T = v10.RESTGetAPIChannelUsersThreadsArchivedResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedListJoinedPrivateQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threads.archived.listJoinedPrivate'],
+      [channelId],
+      { query },
       options,
     ) as Promise<T>;
   }
@@ -1291,88 +1513,5 @@ export class ChannelsSoundboardSoundsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['channels.soundboardSounds.send'], [channelId], { body }, options) as Promise<T>;
-  }
-}
-
-/** `client.channels.threads`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
-export class ChannelsThreadsApi {
-  /** `client.channels.threads.archived` */
-  readonly archived: ChannelsThreadsArchivedApi;
-
-  /** @internal Built by `createClient`. */
-  constructor(call: OperationCaller) {
-    this.archived = new ChannelsThreadsArchivedApi(call);
-  }
-}
-
-/** `client.channels.threads.archived`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
-export class ChannelsThreadsArchivedApi {
-  readonly #call: OperationCaller;
-
-  /** @internal Built by `createClient`. */
-  constructor(call: OperationCaller) {
-    this.#call = call;
-  }
-
-  /**
-   * List Public or Private Archived Threads.
-   *
-   * `GET /channels/{channel_id}/threads/archived/{archive}` · route key `ChannelsIdThreadsArchived` · bucket `ChannelsIdThreadsArchived:{channel_id}`
-   *
-   * `archive` is `public` or `private`.
-   *
-   * The spec does not show this path; it is the service's documented one.
-   *
-   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
-   * @param archive - `{archive}`, percent-encoded for you.
-   * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
-   * @example
-   * ```ts
-   * const result = await client.channels.threads.archived.list('81384788765712384', '1');
-   * ```
-   */
-  list<T = v10.RESTGetAPIChannelThreadsArchivedPublicResult>(
-    channelId: Snowflake,
-    archive: string,
-    query?: ChannelsThreadsArchivedListQuery,
-    options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(
-      operations['channels.threads.archived.list'],
-      [channelId, archive],
-      { query },
-      options,
-    ) as Promise<T>;
-  }
-
-  /**
-   * List Joined Private Archived Threads.
-   *
-   * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate` · bucket `ChannelsIdUsersMeThreadsArchivedPrivate:{channel_id}`
-   *
-   * The spec does not show this path; it is the service's documented one.
-   *
-   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
-   * @example
-   * ```ts
-   * const result = await client.channels.threads.archived.listJoinedPrivate('81384788765712384');
-   * ```
-   */
-  listJoinedPrivate<T = v10.RESTGetAPIChannelUsersThreadsArchivedResult>(
-    channelId: Snowflake,
-    query?: ChannelsThreadsArchivedListJoinedPrivateQuery,
-    options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(
-      operations['channels.threads.archived.listJoinedPrivate'],
-      [channelId],
-      { query },
-      options,
-    ) as Promise<T>;
   }
 }

@@ -8,10 +8,13 @@ import { operations } from './routes.ts';
 /** `client.guildTemplates`: operations on route key `GuildsTemplatesCode`. */
 export class GuildTemplatesApi {
   readonly #call: OperationCaller;
+  /** `client.guildTemplates.guilds` */
+  readonly guilds: GuildTemplatesGuildsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.guilds = new GuildTemplatesGuildsApi(call);
   }
 
   /**
@@ -31,5 +34,40 @@ export class GuildTemplatesApi {
    */
   get<T = v10.RESTGetAPITemplateResult>(code: string, options?: RequestOptions): Promise<T> {
     return this.#call(operations['guildTemplates.get'], [code], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guildTemplates.guilds`: operations on route key `GuildsTemplatesCode`. */
+export class GuildTemplatesGuildsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Create Guild from Guild Template.
+   *
+   * `POST /guilds/templates/{code}` · route key `GuildsTemplatesCode` · bucket `GuildsTemplatesCode`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param code - `{code}`, percent-encoded for you.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guildTemplates.guilds.create('0vCdhLbwjZZTWZLD', body);
+   * ```
+   * @deprecated The service no longer lets apps create guilds from templates.
+   */
+  create<T = v10.RESTPostAPITemplateCreateGuildResult>(
+    code: string,
+    body: v10.RESTPostAPITemplateCreateGuildJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guildTemplates.guilds.create'], [code], { body }, options) as Promise<T>;
   }
 }

@@ -5,13 +5,12 @@ import type * as v10 from 'discord-api-types/v10';
 import type * as v6 from 'discord-api-types/v6';
 import type {
   AuditLogOptions,
-  JsonBody,
+  FormFields,
   OperationCaller,
   QueryOf,
   QueryValue,
   RequestOptions,
   Snowflake,
-  WithFiles,
 } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
@@ -39,6 +38,8 @@ export type GuildsPruneCountQuery = QueryOf<v10.RESTGetAPIGuildPruneCountQuery>;
 export type GuildsPruneBeginQuery = { days?: QueryValue };
 /** Query parameters of `guilds.auditLogs.get` (Get Guild Audit Log). */
 export type GuildsAuditLogsGetQuery = QueryOf<v10.RESTGetAPIAuditLogQuery>;
+/** Query parameters of `guilds.widgetImage.get` (Get Guild Widget Image). */
+export type GuildsWidgetImageGetQuery = QueryOf<v10.RESTGetAPIGuildWidgetImageQuery>;
 /** Query parameters of `guilds.scheduledEvents.list` (List Scheduled Events for Guild). */
 export type GuildsScheduledEventsListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventsQuery>;
 /** Query parameters of `guilds.scheduledEvents.get` (Get Guild Scheduled Event). */
@@ -46,7 +47,7 @@ export type GuildsScheduledEventsGetQuery = QueryOf<v10.RESTGetAPIGuildScheduled
 /** Query parameters of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users). */
 export type GuildsScheduledEventsUsersListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventUsersQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`, `GuildsIdTemplates`, `GuildsIdTemplatesCode`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMe`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdWidgetPng`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`, `GuildsIdTemplates`, `GuildsIdTemplatesCode`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -85,6 +86,8 @@ export class GuildsApi {
   readonly widget: GuildsWidgetApi;
   /** `client.guilds.widgetJson` */
   readonly widgetJson: GuildsWidgetJsonApi;
+  /** `client.guilds.widgetImage` */
+  readonly widgetImage: GuildsWidgetImageApi;
   /** `client.guilds.mfa` */
   readonly mfa: GuildsMfaApi;
   /** `client.guilds.bulkBan` */
@@ -131,6 +134,7 @@ export class GuildsApi {
     this.activeThreads = new GuildsActiveThreadsApi(call);
     this.widget = new GuildsWidgetApi(call);
     this.widgetJson = new GuildsWidgetJsonApi(call);
+    this.widgetImage = new GuildsWidgetImageApi(call);
     this.mfa = new GuildsMfaApi(call);
     this.bulkBan = new GuildsBulkBanApi(call);
     this.voiceStates = new GuildsVoiceStatesApi(call);
@@ -243,6 +247,24 @@ export class GuildsBansApi {
    */
   list<T = v10.RESTGetAPIGuildBansResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['guilds.bans.list'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Get Guild Ban.
+   *
+   * `GET /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.bans.get('41771983423143937', '80351110224678912');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildBanResult>(guildId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.bans.get'], [guildId, userId], undefined, options) as Promise<T>;
   }
 
   /**
@@ -694,7 +716,7 @@ export class GuildsInvitesApi {
   }
 }
 
-/** `client.guilds.members`: operations on route keys `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMeNick`. */
+/** `client.guilds.members`: operations on route keys `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMe`, `GuildsIdMembersMeNick`. */
 export class GuildsMembersApi {
   readonly #call: OperationCaller;
   /** `client.guilds.members.roles` */
@@ -916,14 +938,40 @@ export class GuildsMembersRolesApi {
   }
 }
 
-/** `client.guilds.members.me`: operations on route key `GuildsIdMembersMeNick`. */
+/** `client.guilds.members.me`: operations on route keys `GuildsIdMembersMe`, `GuildsIdMembersMeNick`. */
 export class GuildsMembersMeApi {
+  readonly #call: OperationCaller;
   /** `client.guilds.members.me.nick` */
   readonly nick: GuildsMembersMeNickApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
+    this.#call = call;
     this.nick = new GuildsMembersMeNickApi(call);
+  }
+
+  /**
+   * Modify Current Member.
+   *
+   * `PATCH /guilds/{guild_id}/members/@me` · route key `GuildsIdMembersMe` · bucket `GuildsIdMembersMe:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.members.me.edit('41771983423143937', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPICurrentGuildMemberResult>(
+    guildId: Snowflake,
+    body: v10.RESTPatchAPICurrentGuildMemberJSONBody,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.members.me.edit'], [guildId], { body }, options) as Promise<T>;
   }
 }
 
@@ -1145,6 +1193,24 @@ export class GuildsRolesApi {
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.roles.editPositions'], [guildId], { body }, options) as Promise<T>;
+  }
+
+  /**
+   * Get Guild Role.
+   *
+   * `GET /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param roleId - `{role_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.roles.get('41771983423143937', '41771983423143936');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildRoleResult>(guildId: Snowflake, roleId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.roles.get'], [guildId, roleId], undefined, options) as Promise<T>;
   }
 
   /**
@@ -1455,6 +1521,42 @@ export class GuildsWidgetJsonApi {
   }
 }
 
+/** `client.guilds.widgetImage`: operations on route key `GuildsIdWidgetPng`. */
+export class GuildsWidgetImageApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild Widget Image.
+   *
+   * `GET /guilds/{guild_id}/widget.png` · route key `GuildsIdWidgetPng` · bucket `GuildsIdWidgetPng:{guild_id}`
+   *
+   * Sent without the Authorization header: the webhook token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `style`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The body's bytes; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.widgetImage.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildWidgetImageResult>(
+    guildId: Snowflake,
+    query?: GuildsWidgetImageGetQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.widgetImage.get'], [guildId], { query }, options) as Promise<T>;
+  }
+}
+
 /** `client.guilds.mfa`: operations on route key `GuildsIdMfa`. */
 export class GuildsMfaApi {
   readonly #call: OperationCaller;
@@ -1526,10 +1628,13 @@ export class GuildsBulkBanApi {
 /** `client.guilds.voiceStates`: operations on route key `GuildsIdVoiceStatesUserId`. */
 export class GuildsVoiceStatesApi {
   readonly #call: OperationCaller;
+  /** `client.guilds.voiceStates.me` */
+  readonly me: GuildsVoiceStatesMeApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.me = new GuildsVoiceStatesMeApi(call);
   }
 
   /**
@@ -1583,6 +1688,59 @@ export class GuildsVoiceStatesApi {
   }
 }
 
+/** `client.guilds.voiceStates.me`: operations on route key `GuildsIdVoiceStatesUserId`. */
+export class GuildsVoiceStatesMeApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Current User Voice State.
+   *
+   * `GET /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.voiceStates.me.get('41771983423143937');
+   * ```
+   */
+  get<T = v10.RESTGetAPIGuildVoiceStateCurrentMemberResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.voiceStates.me.get'], [guildId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Modify Current User Voice State.
+   *
+   * `PATCH /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.guilds.voiceStates.me.edit('41771983423143937', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIGuildVoiceStateCurrentMemberResult>(
+    guildId: Snowflake,
+    body: v10.RESTPatchAPIGuildVoiceStateCurrentMemberJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.voiceStates.me.edit'], [guildId], { body }, options) as Promise<T>;
+  }
+}
+
 /** `client.guilds.stickers`: operations on route keys `GuildsIdStickers`, `GuildsIdStickersId`. */
 export class GuildsStickersApi {
   readonly #call: OperationCaller;
@@ -1596,8 +1754,6 @@ export class GuildsStickersApi {
    * List Guild Stickers.
    *
    * `GET /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
-   *
-   * Creating a sticker takes a FormData body (name, description, tags, file), not payload_json.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1618,10 +1774,8 @@ export class GuildsStickersApi {
    *
    * `POST /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
    *
-   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
-   * file listed in `attachments`); a `FormData` body is sent as it is.
-   *
-   * Creating a sticker takes a FormData body (name, description, tags, file), not payload_json.
+   * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
+   * sent as it is.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1636,7 +1790,7 @@ export class GuildsStickersApi {
    */
   create<T = v10.RESTPostAPIGuildStickerResult>(
     guildId: Snowflake,
-    body: WithFiles<JsonBody> | FormData,
+    body: FormFields<v10.RESTPostAPIGuildStickerFormDataBody> | FormData,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.stickers.create'], [guildId], { body }, options) as Promise<T>;

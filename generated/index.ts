@@ -17,6 +17,7 @@ import { StageInstancesApi } from './stageInstances.ts';
 import { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 import { SkusApi } from './skus.ts';
 import { GuildTemplatesApi } from './guildTemplates.ts';
+import { Oauth2Api } from './oauth2.ts';
 
 export { operations, routeTable } from './routes.ts';
 export type {
@@ -40,6 +41,8 @@ export type {
   ChannelsSoundboardSoundsApi,
   ChannelsThreadMembersApi,
   ChannelsThreadMembersGetQuery,
+  ChannelsThreadMembersListQuery,
+  ChannelsThreadMembersMeApi,
   ChannelsThreadsApi,
   ChannelsThreadsArchivedApi,
   ChannelsThreadsArchivedListJoinedPrivateQuery,
@@ -92,15 +95,19 @@ export type {
   GuildsTemplatesApi,
   GuildsVanityUrlApi,
   GuildsVoiceStatesApi,
+  GuildsVoiceStatesMeApi,
   GuildsWebhooksApi,
   GuildsWelcomeScreenApi,
   GuildsWidgetApi,
+  GuildsWidgetImageApi,
+  GuildsWidgetImageGetQuery,
   GuildsWidgetJsonApi,
 } from './guilds.ts';
 export type { GatewayApi, GatewayBotApi } from './gateway.ts';
-export type { InvitesApi, InvitesGetQuery } from './invites.ts';
+export type { InvitesApi, InvitesGetQuery, InvitesTargetUsersApi, InvitesTargetUsersJobStatusApi } from './invites.ts';
 export type {
   UsersApi,
+  UsersApplicationIdentitiesApi,
   UsersMeApi,
   UsersMeApplicationsApi,
   UsersMeApplicationsRoleConnectionApi,
@@ -118,11 +125,13 @@ export type {
   WebhooksMessagesDeleteWithTokenQuery,
   WebhooksMessagesEditWithTokenQuery,
   WebhooksMessagesGetWithTokenQuery,
+  WebhooksOriginalApi,
   WebhooksPlatformApi,
   WebhooksPlatformExecuteQuery,
 } from './webhooks.ts';
 export type { InteractionsApi, InteractionsCallbackApi, InteractionsCallbackCreateQuery } from './interactions.ts';
 export type {
+  ApplicationsActivityInstancesApi,
   ApplicationsApi,
   ApplicationsCommandsApi,
   ApplicationsCommandsListQuery,
@@ -133,16 +142,30 @@ export type {
   ApplicationsGuildsCommandsApi,
   ApplicationsGuildsCommandsListQuery,
   ApplicationsGuildsCommandsPermissionsApi,
+  ApplicationsIdentitiesApi,
+  ApplicationsIdentitiesListQuery,
+  ApplicationsMeApi,
   ApplicationsRoleConnectionsApi,
   ApplicationsRoleConnectionsMetadataApi,
   ApplicationsSkusApi,
+  ApplicationsUsersApi,
+  ApplicationsUsersIdentityProfileApi,
 } from './applications.ts';
 export type { StickersApi } from './stickers.ts';
 export type { StickerPacksApi } from './stickerPacks.ts';
 export type { StageInstancesApi } from './stageInstances.ts';
 export type { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 export type { SkusApi, SkusSubscriptionsApi, SkusSubscriptionsListQuery } from './skus.ts';
-export type { GuildTemplatesApi } from './guildTemplates.ts';
+export type { GuildTemplatesApi, GuildTemplatesGuildsApi } from './guildTemplates.ts';
+export type {
+  Oauth2Api,
+  Oauth2ApplicationsApi,
+  Oauth2ApplicationsMeApi,
+  Oauth2AuthorizationApi,
+  Oauth2AuthorizationUrlQuery,
+  Oauth2MeApi,
+  Oauth2TokenApi,
+} from './oauth2.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -161,6 +184,7 @@ export interface Resources {
   readonly soundboardDefaultSounds: SoundboardDefaultSoundsApi;
   readonly skus: SkusApi;
   readonly guildTemplates: GuildTemplatesApi;
+  readonly oauth2: Oauth2Api;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -181,5 +205,6 @@ export function createResources(call: OperationCaller): Resources {
     soundboardDefaultSounds: new SoundboardDefaultSoundsApi(call),
     skus: new SkusApi(call),
     guildTemplates: new GuildTemplatesApi(call),
+    oauth2: new Oauth2Api(call),
   };
 }

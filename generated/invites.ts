@@ -2,19 +2,22 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { AuditLogOptions, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type { AuditLogOptions, FormFields, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `invites.get` (Get Invite). */
 export type InvitesGetQuery = QueryOf<v10.RESTGetAPIInviteQuery>;
 
-/** `client.invites`: operations on route key `InvitesCode`. */
+/** `client.invites`: operations on route keys `InvitesCode`, `InvitesCodeTargetUsers`, `InvitesCodeTargetUsersJobStatus`. */
 export class InvitesApi {
   readonly #call: OperationCaller;
+  /** `client.invites.targetUsers` */
+  readonly targetUsers: InvitesTargetUsersApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.targetUsers = new InvitesTargetUsersApi(call);
   }
 
   /**
@@ -50,5 +53,97 @@ export class InvitesApi {
    */
   delete<T = v10.RESTDeleteAPIInviteResult>(code: string, options?: AuditLogOptions): Promise<T> {
     return this.#call(operations['invites.delete'], [code], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.invites.targetUsers`: operations on route keys `InvitesCodeTargetUsers`, `InvitesCodeTargetUsersJobStatus`. */
+export class InvitesTargetUsersApi {
+  readonly #call: OperationCaller;
+  /** `client.invites.targetUsers.jobStatus` */
+  readonly jobStatus: InvitesTargetUsersJobStatusApi;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+    this.jobStatus = new InvitesTargetUsersJobStatusApi(call);
+  }
+
+  /**
+   * Get Target Users.
+   *
+   * `GET /invites/{code}/target-users` · route key `InvitesCodeTargetUsers` · bucket `InvitesCodeTargetUsers`
+   *
+   * The list is a CSV file with one column of user ids.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param code - `{code}`, percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The body's bytes; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.invites.targetUsers.get('0vCdhLbwjZZTWZLD');
+   * ```
+   */
+  get<T = v10.RESTGetAPIInviteTargetUsersResult>(code: string, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['invites.targetUsers.get'], [code], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Update Target Users.
+   *
+   * `PUT /invites/{code}/target-users` · route key `InvitesCodeTargetUsers` · bucket `InvitesCodeTargetUsers`
+   *
+   * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
+   * sent as it is.
+   *
+   * The list is a CSV file with one column of user ids.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param code - `{code}`, percent-encoded for you.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.invites.targetUsers.replace('0vCdhLbwjZZTWZLD', body);
+   * ```
+   */
+  replace<T = v10.RESTPutAPIInviteTargetUsersResult>(
+    code: string,
+    body: FormFields<v10.RESTPutAPIInviteTargetUsersFormDataBody> | FormData,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['invites.targetUsers.replace'], [code], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.invites.targetUsers.jobStatus`: operations on route key `InvitesCodeTargetUsersJobStatus`. */
+export class InvitesTargetUsersJobStatusApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Target Users Job Status.
+   *
+   * `GET /invites/{code}/target-users/job-status` · route key `InvitesCodeTargetUsersJobStatus` · bucket `InvitesCodeTargetUsersJobStatus`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param code - `{code}`, percent-encoded for you.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.invites.targetUsers.jobStatus.get('0vCdhLbwjZZTWZLD');
+   * ```
+   */
+  get<T = v10.RESTGetAPIInviteTargetUsersJobStatusResult>(code: string, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['invites.targetUsers.jobStatus.get'], [code], undefined, options) as Promise<T>;
   }
 }

@@ -8,16 +8,19 @@ import { operations } from './routes.ts';
 /** Query parameters of `users.me.guilds.list` (Get Current User Guilds). */
 export type UsersMeGuildsListQuery = QueryOf<v10.RESTGetAPICurrentUserGuildsQuery>;
 
-/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`. */
+/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`, `UsersIdApplicationIdentitiesId`, `UsersIdApplicationIdentitiesIdTypeIdDelete`. */
 export class UsersApi {
   readonly #call: OperationCaller;
   /** `client.users.me` */
   readonly me: UsersMeApi;
+  /** `client.users.applicationIdentities` */
+  readonly applicationIdentities: UsersApplicationIdentitiesApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
     this.me = new UsersMeApi(call);
+    this.applicationIdentities = new UsersApplicationIdentitiesApi(call);
   }
 
   /**
@@ -324,6 +327,109 @@ export class UsersMeApplicationsRoleConnectionApi {
     return this.#call(
       operations['users.me.applications.roleConnection.replace'],
       [applicationId],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Current User Application Role Connection.
+   *
+   * `DELETE /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.users.me.applications.roleConnection.delete('1');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPICurrentUserApplicationRoleConnectionResult>(
+    applicationId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['users.me.applications.roleConnection.delete'],
+      [applicationId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.users.applicationIdentities`: operations on route keys `UsersIdApplicationIdentitiesId`, `UsersIdApplicationIdentitiesIdTypeIdDelete`. */
+export class UsersApplicationIdentitiesApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Application Identities by User ID.
+   *
+   * `GET /users/{user_id}/application-identities/{application_id}` · route key `UsersIdApplicationIdentitiesId` · bucket `UsersIdApplicationIdentitiesId`
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.users.applicationIdentities.list('80351110224678912', '1');
+   * ```
+   */
+  list<T = v10.RESTGetAPIUserApplicationIdentitiesResult>(
+    userId: Snowflake,
+    applicationId: Snowflake,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['users.applicationIdentities.list'],
+      [userId, applicationId],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Application Identity.
+   *
+   * `POST /users/{user_id}/application-identities/{application_id}/{provider_type}/{provider_user_id}/delete` · route key `UsersIdApplicationIdentitiesIdTypeIdDelete` · bucket `UsersIdApplicationIdentitiesIdTypeIdDelete`
+   *
+   * A POST that deletes: the path ends in `/delete`.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param providerType - `{provider_type}`, percent-encoded for you.
+   * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
+   * @param body - The request body (optional).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.users.applicationIdentities.delete('80351110224678912', '1', '1', '1', body);
+   * ```
+   */
+  delete<T = v10.RESTPostAPIApplicationIdentityDeleteResult>(
+    userId: Snowflake,
+    applicationId: Snowflake,
+    providerType: string,
+    providerUserId: string,
+    body?: v10.RESTPostAPIApplicationIdentityDeleteJSONBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['users.applicationIdentities.delete'],
+      [userId, applicationId, providerType, providerUserId],
       { body },
       options,
     ) as Promise<T>;

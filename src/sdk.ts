@@ -4,7 +4,14 @@
  */
 import type { OperationDefinition } from './routing/types.ts';
 
-export type { HttpMethod, OperationDefinition, PathSegment, RouteDefinition, Snowflake } from './routing/types.ts';
+export type {
+  BodyEncoding,
+  HttpMethod,
+  OperationDefinition,
+  PathSegment,
+  RouteDefinition,
+  Snowflake,
+} from './routing/types.ts';
 
 /** A JSON request body: an object or an array. */
 export type JsonBody = { readonly [key: string]: unknown } | readonly unknown[];
@@ -31,6 +38,14 @@ export interface FileUpload {
 
 /** The JSON body of a multipart operation, with the files to upload alongside it. */
 export type WithFiles<Body> = Body & { readonly files?: readonly FileUpload[] };
+
+/**
+ * The fields of a multipart form body (`form-data` operations): a field discord-api-types leaves
+ * `unknown` is a file, given as `{ name, data }`.
+ */
+export type FormFields<Body> = {
+  readonly [Key in keyof Body]: unknown extends Body[Key] ? FileUpload : Body[Key];
+};
 
 /** Options every method takes last. */
 export interface RequestOptions {
@@ -59,9 +74,13 @@ export interface OperationInput {
 }
 
 /** Runs one catalog operation; the client provides it to the generated resources. */
-export type OperationCaller = (
-  operation: OperationDefinition,
-  pathArguments: readonly unknown[],
-  input: OperationInput | undefined,
-  options: RequestOptionsWithQuery<QueryInput> | undefined,
-) => Promise<unknown>;
+export interface OperationCaller {
+  (
+    operation: OperationDefinition,
+    pathArguments: readonly unknown[],
+    input: OperationInput | undefined,
+    options: RequestOptionsWithQuery<QueryInput> | undefined,
+  ): Promise<unknown>;
+  /** The absolute URL of a link operation (a page the user's browser opens) with its query; nothing is sent. */
+  url(operation: OperationDefinition, pathArguments: readonly unknown[], query: QueryInput | undefined): string;
+}

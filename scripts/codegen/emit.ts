@@ -13,6 +13,7 @@ import {
 } from 'ts-morph';
 import * as prettier from 'prettier';
 import { camelCase } from '../../src/routing/path.ts';
+import type { BodyEncoding } from '../../src/sdk.ts';
 import { flatten, type CatalogModel, type NamespaceModel, type OperationModel } from './model.ts';
 
 export const HEADER = [
@@ -77,12 +78,14 @@ function emitRoutes(file: SourceFile, model: CatalogModel): void {
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: ['Every route key of the catalog with the path shapes classified under it. Any other path is `None`.'],
+    docs: [
+      "The spec's route keys with the path shapes classified under each: the v6 dialect's classification. Any other path, v10's own routes included, is `None` there.",
+    ],
     declarations: [
       {
         name: 'routeTable',
         type: 'readonly RouteDefinition[]',
-        initializer: `[${model.routes.map((route) => JSON.stringify(route)).join(',\n')}]`,
+        initializer: `[${model.v6Routes.map((route) => JSON.stringify(route)).join(',\n')}]`,
       },
     ],
   });
@@ -111,9 +114,12 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
     // Only what the file uses: typed bodies and queries come from discord-api-types.
     if (op.definition.body !== 'none' && !op.source.types?.body) sdkTypes.add('JsonBody');
     if (op.source.query && !op.source.types?.query) sdkTypes.add('QueryValue');
-    sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : optionsTypeOf(op));
+    if (!op.source.link) {
+      sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : optionsTypeOf(op));
+    }
     if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
-    if (op.definition.multipart) sdkTypes.add('WithFiles');
+    const wrapper = BODY_WRAPPERS[op.definition.encoding];
+    if (wrapper) sdkTypes.add(wrapper);
   }
   const typeModules = new Set(operations.filter((op) => op.source.types).map((op) => typesFrom(op)));
   for (const op of operations) if (op.source.types?.query) sdkTypes.add('QueryOf');
@@ -138,7 +144,7 @@ function emitResource(file: SourceFile, root: NamespaceModel): void {
       name: queryTypeName(op),
       isExported: true,
       docs: [`Query parameters of \`${op.source.name}\` (${op.source.summary}).`],
-      type: typed ? `QueryOf<${typesFrom(op)}.${typed}>` : `{ ${fields.join(' ')} }`,
+      type: typed ? `QueryOf<${typeReference(op, typed)}>` : `{ ${fields.join(' ')} }`,
     });
   }
   // One structure per class, added at once: ts-morph re-prints the file on every single
@@ -178,6 +184,14 @@ function classOf(namespace: NamespaceModel): ClassDeclarationStructure {
   };
 }
 
+/** The generic a body type is wrapped in, by how the body is sent. */
+const BODY_WRAPPERS: Record<BodyEncoding, string | undefined> = {
+  json: undefined,
+  'json+files': 'WithFiles',
+  'form-data': 'FormFields',
+  urlencoded: undefined,
+};
+
 function methodOf(op: OperationModel): MethodDeclarationStructure {
   const { definition, source } = op;
   const parameters = op.parameters.map((p) => ({
@@ -185,13 +199,15 @@ function methodOf(op: OperationModel): MethodDeclarationStructure {
     type: p.kind === 'snowflake' ? 'Snowflake' : 'string',
   }));
   const pathArguments = parameters.map((p) => p.name);
+  if (source.link) return linkMethodOf(op, parameters, pathArguments);
   let input = 'undefined';
   let optionsType = optionsTypeOf(op);
   if (definition.body !== 'none') {
-    const bodyType = source.types?.body ? `${typesFrom(op)}.${source.types.body}` : 'JsonBody';
+    const bodyType = source.types?.body ? typeReference(op, source.types.body) : 'JsonBody';
+    const wrapper = BODY_WRAPPERS[definition.encoding];
     parameters.push({
       name: definition.body === 'optional' ? 'body?' : 'body',
-      type: definition.multipart ? `WithFiles<${bodyType}> | FormData` : bodyType,
+      type: wrapper ? `${wrapper}<${bodyType}> | FormData` : bodyType,
     });
     input = '{ body }';
     if (source.query) {
@@ -207,9 +223,7 @@ function methodOf(op: OperationModel): MethodDeclarationStructure {
   return {
     kind: StructureKind.Method,
     name: op.verb,
-    typeParameters: [
-      { name: 'T', default: source.types?.result ? `${typesFrom(op)}.${source.types.result}` : 'unknown' },
-    ],
+    typeParameters: [{ name: 'T', default: resultTypeOf(op) }],
     parameters: parameters.map((p) => ({
       name: p.name.replace('?', ''),
       type: p.type,
@@ -221,6 +235,31 @@ function methodOf(op: OperationModel): MethodDeclarationStructure {
       `return this.#call(operations[${JSON.stringify(source.name)}], [${pathArguments.join(', ')}], ${input}, options) as Promise<T>;`,
     ],
   };
+}
+
+/** A link: builds the page's URL from the path and the query, sends nothing. */
+function linkMethodOf(
+  op: OperationModel,
+  parameters: { name: string; type: string }[],
+  pathArguments: readonly string[],
+): MethodDeclarationStructure {
+  return {
+    kind: StructureKind.Method,
+    name: op.verb,
+    parameters: [...parameters, { name: 'query', type: queryTypeName(op) }],
+    returnType: 'string',
+    docs: [methodDoc(op)],
+    statements: [
+      `return this.#call.url(operations[${JSON.stringify(op.source.name)}], [${pathArguments.join(', ')}], query);`,
+    ],
+  };
+}
+
+/** The default of a method's result type: the catalog's result type, else unknown. */
+function resultTypeOf(op: OperationModel): string {
+  const result = op.source.types?.result;
+  if (result === undefined) return 'unknown';
+  return result === 'undefined' ? 'undefined' : typeReference(op, result);
 }
 
 function methodDoc(op: OperationModel): string {
@@ -235,17 +274,16 @@ function methodDoc(op: OperationModel): string {
   const lines = [
     `${source.summary}.`,
     '',
-    `\`${definition.method} ${op.pathText}\` · route key \`${route.key}\` · bucket \`${bucket}\``,
+    source.link
+      ? `\`${op.pathText}\` on the client's base URL`
+      : `\`${definition.method} ${op.pathText}\` · route key \`${route.key}\` · bucket \`${bucket}\``,
   ];
   if (source.userOnly) lines.push('', 'Only user accounts may call this endpoint.');
   if (source.unauthenticated)
     lines.push('', 'Sent without the Authorization header: the webhook token in the path is the credential.');
-  if (source.multipart)
-    lines.push(
-      '',
-      'Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each',
-      'file listed in `attachments`); a `FormData` body is sent as it is.',
-    );
+  lines.push(...ENCODING_NOTES[definition.encoding]);
+  if (source.link)
+    lines.push('', "A page the user's browser opens, not an API call: this builds its URL and sends nothing.");
   if (route.note) lines.push('', route.note);
   if (route.pathSource === 'documented')
     lines.push('', "The spec does not show this path; it is the service's documented one.");
@@ -265,22 +303,33 @@ function methodDoc(op: OperationModel): string {
     lines.push(`@param body - The request body${definition.body === 'optional' ? ' (optional)' : ''}.`);
   else if (source.query)
     lines.push(`@param query - Query parameters: ${source.query.map((q) => `\`${q}\``).join(', ')}.`);
-  lines.push(
-    '@param options - `signal`, `headers`, `maxWait`' +
-      (definition.body !== 'none' && source.query ? ', `query`' : '') +
-      (source.auditLogReason ? ', `reason` (for the audit log).' : '.'),
-  );
-  lines.push(
-    '@returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.',
-  );
+  if (source.link) {
+    lines.push("@returns The page's absolute URL, on the client's base URL.");
+  } else {
+    lines.push(
+      '@param options - `signal`, `headers`, `maxWait`' +
+        (definition.body !== 'none' && source.query ? ', `query`' : '') +
+        (source.auditLogReason ? ', `reason` (for the audit log).' : '.'),
+    );
+    lines.push(
+      definition.binaryResult
+        ? "@returns The body's bytes; rejects with `HttpError` on a non-2xx status."
+        : '@returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.',
+    );
+  }
   const exampleArguments = op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'");
   if (definition.body !== 'none')
     exampleArguments.push(source.name === 'channels.messages.create' ? "{ content: 'Hello' }" : 'body');
+  if (source.link) exampleArguments.push('query');
   const call = `client.${source.name}(${exampleArguments.join(', ')})`;
   lines.push(
     '@example',
     '```ts',
-    definition.method === 'GET' ? `const result = await ${call};` : `await ${call};`,
+    source.link
+      ? `const url = ${call};`
+      : definition.method === 'GET'
+        ? `const result = await ${call};`
+        : `await ${call};`,
     '```',
   );
   if (source.deprecated) lines.push(`@deprecated ${source.deprecated}`);
@@ -296,8 +345,31 @@ function describeNamespace(namespace: NamespaceModel): string {
 /** The options type of a method: with `reason` where the action enters the audit log. */
 const optionsTypeOf = (op: OperationModel) => (op.source.auditLogReason ? 'AuditLogOptions' : 'RequestOptions');
 
+/** A catalog type name (or union of names) as the generated file refers to it: `v10.Name | v10.Other`. */
+const typeReference = (op: OperationModel, names: string) =>
+  names
+    .split(' | ')
+    .map((name) => `${typesFrom(op)}.${name}`)
+    .join(' | ');
+
 /** The discord-api-types module an operation's types come from. */
 const typesFrom = (op: OperationModel): 'v10' | 'v6' => op.source.types?.from ?? 'v10';
+
+/** What a method's documentation says of a body that is not plain JSON. */
+const ENCODING_NOTES: Record<BodyEncoding, readonly string[]> = {
+  json: [],
+  'json+files': [
+    '',
+    'Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each',
+    'file listed in `attachments`); a `FormData` body is sent as it is.',
+  ],
+  'form-data': [
+    '',
+    'Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is',
+    'sent as it is.',
+  ],
+  urlencoded: ['', 'Sent form-encoded (`application/x-www-form-urlencoded`), as OAuth2 requires.'],
+};
 
 const queryTypeName = (op: OperationModel) =>
   `${op.source.name

@@ -25,6 +25,8 @@ export interface NamespaceModel {
 
 export interface CatalogModel {
   readonly routes: readonly RouteDefinition[];
+  /** The spec's keys alone (no `v10Only` route): what the v6 dialect classifies paths by. */
+  readonly v6Routes: readonly RouteDefinition[];
   readonly operations: readonly OperationModel[];
   /** Top-level namespaces (`channels`, `guilds`, …), each emitted to its own file. */
   readonly namespaces: readonly NamespaceModel[];
@@ -66,9 +68,11 @@ export function buildModel(catalog: Catalog): CatalogModel {
         majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
         bucketHoldsMethod: route.bucketHoldsMethod === true,
         body: source.body ?? 'none',
-        multipart: source.multipart === true,
+        encoding: source.encoding ?? 'json',
+        binaryResult: source.binaryResult === true,
         unauthenticated: source.unauthenticated === true,
         auditLogReason: source.auditLogReason === true,
+        v10Only: route.v10Only === true,
       };
       return { definition, route, source, parameters, pathText, verb: source.name.split('.').at(-1)! };
     }),
@@ -98,7 +102,8 @@ export function buildModel(catalog: Catalog): CatalogModel {
     });
     namespace!.operations.push(operation);
   }
-  return { routes, operations, namespaces: [...roots.values()] };
+  const v6Routes = routes.filter((_, index) => !catalog.routes[index]!.v10Only);
+  return { routes, v6Routes, operations, namespaces: [...roots.values()] };
 }
 
 /** Every namespace below (and including) `root`, parents before children. */

@@ -17,14 +17,14 @@ import {
   DEFAULT_INVALID_REQUEST_LIMIT,
   DEFAULT_RESET_MARGIN_MS,
 } from '../limiter/v10/rules.ts';
-import { bucketKeyOf } from '../routing/classify.ts';
+import { bucketKeyOf, NONE } from '../routing/classify.ts';
 import { classifyV10 } from '../routing/v10-route.ts';
 import { catalogClassifier } from '../routing/route-key.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { readBody } from './body.ts';
-import { toMultipart } from './multipart.ts';
+import { toFormFields, toMultipart, toUrlEncoded } from './multipart.ts';
 
 /** The service's public API, current version (v10). */
 export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
@@ -248,9 +248,19 @@ class ClientCore {
       retry: kyRetryOptions,
       hooks: this.#limiter.hooks(),
     });
-    const resources = createResources((operation, args, input, callOptions) =>
-      this.#invoke(operation, args, input, callOptions),
+    const caller = Object.assign(
+      (
+        operation: OperationDefinition,
+        args: readonly unknown[],
+        input?: OperationInput,
+        callOptions?: RequestOptionsWithQuery<QueryInput>,
+      ) => this.#invoke(operation, args, input, callOptions),
+      {
+        url: (operation: OperationDefinition, args: readonly unknown[], query?: QueryInput) =>
+          this.#url(operation, args, query),
+      },
     );
+    const resources = createResources(caller);
     const limiter = this.#limiter;
     this.client = Object.freeze({
       ...resources,
@@ -299,6 +309,7 @@ class ClientCore {
     const timeoutMs = this.#timeoutMs || undefined;
     const parsed = await readBody(
       response,
+      operation.binaryResult && response.ok,
       timeoutMs,
       () => new RequestTimeoutError(operation.method, operation.routeKey, bucketKey, timeoutMs!),
     );
@@ -312,6 +323,13 @@ class ClientCore {
       throw new HttpError(operation.method, operation.routeKey, shown, parsed);
     }
     return parsed;
+  }
+
+  /** A link operation's page: base URL, path and query; nothing is sent. */
+  #url(operation: OperationDefinition, args: readonly unknown[], query: QueryInput | undefined): string {
+    const { path } = buildPath(operation.path, args);
+    const search = toSearchParams(query)?.toString();
+    return `${this.#baseUrl}${path}${search ? `?${search}` : ''}`;
   }
 
   async #request(method: string, path: string, options: RawRequestOptions = {}): Promise<Response> {
@@ -398,6 +416,7 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Where a v6 typed call's state lives: the catalog's route key and bucket key. */
 function v6Target(operation: OperationDefinition, values: readonly string[]): CallTarget {
+  if (operation.v10Only) return V6_NONE;
   const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
   return {
     routeKey: operation.routeKey,
@@ -406,6 +425,9 @@ function v6Target(operation: OperationDefinition, values: readonly string[]): Ca
     webhookWithToken: false,
   };
 }
+
+/** v6, spec §5: a route outside the spec's keys is None: sent without pre-check or post-processing. */
+const V6_NONE: CallTarget = { routeKey: NONE, bucketKey: NONE, exempt: false, webhookWithToken: false };
 
 interface CallTarget {
   readonly routeKey: string;
@@ -456,8 +478,13 @@ function checkBody(label: string, operation: OperationDefinition, body: unknown)
     if (operation.body === 'required') throw new TollgateArgumentError(`${label} needs a body`);
     return {};
   }
+  const { encoding } = operation;
   if (body instanceof FormData) {
-    if (!operation.multipart) throw new TollgateArgumentError(`${label} takes a JSON body, not FormData`);
+    if (encoding === 'json' || encoding === 'urlencoded') {
+      throw new TollgateArgumentError(
+        `${label} takes a ${encoding === 'json' ? 'JSON' : 'form-encoded'} body, not FormData`,
+      );
+    }
     return { body };
   }
   if (typeof body !== 'object' || body === null) {
@@ -465,11 +492,16 @@ function checkBody(label: string, operation: OperationDefinition, body: unknown)
       `${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`,
     );
   }
-  if (operation.multipart && !Array.isArray(body)) {
-    const form = toMultipart(label, body as Record<string, unknown>);
-    if (form) return { body: form };
+  if (encoding === 'json') return { json: body };
+  if (Array.isArray(body)) {
+    if (encoding === 'json+files') return { json: body };
+    throw new TollgateArgumentError(`${label}: body must be an object of fields, not an array`);
   }
-  return { json: body };
+  const fields = body as Record<string, unknown>;
+  if (encoding === 'form-data') return { body: toFormFields(label, fields) };
+  if (encoding === 'urlencoded') return { body: toUrlEncoded(label, fields) };
+  const form = toMultipart(label, fields);
+  return form ? { body: form } : { json: body };
 }
 
 function toSearchParams(query: QueryInput | undefined): URLSearchParams | undefined {

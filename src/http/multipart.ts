@@ -1,7 +1,10 @@
 /**
- * File uploads: a JSON body with `files: [{ name, data }]` becomes the service's multipart form —
- * the rest of the body as `payload_json`, each file as `files[n]`, and each listed in the
- * payload's `attachments` (`{ id: n, filename }`) unless the caller listed them already.
+ * Bodies that are not plain JSON (the catalog's `encoding`):
+ * - `json+files`: a JSON body with `files: [{ name, data }]` becomes the service's multipart form —
+ *   the rest of the body as `payload_json`, each file as `files[n]`, and each listed in the
+ *   payload's `attachments` (`{ id: n, filename }`) unless the caller listed them already;
+ * - `form-data`: one part per field, a `{ name, data }` field as a file;
+ * - `urlencoded`: `application/x-www-form-urlencoded`, one pair per field.
  */
 import { TollgateArgumentError } from '../errors.ts';
 import type { FileUpload } from '../sdk.ts';
@@ -16,7 +19,7 @@ export function toMultipart(label: string, body: Readonly<Record<string, unknown
   if (!Array.isArray(files) || files.length === 0 || files.length > MAX_FILES) {
     throw new TollgateArgumentError(`${label}: files must be an array of 1 to ${MAX_FILES} { name, data } entries`);
   }
-  const uploads = files.map((file: unknown, index) => checkFile(label, file, index));
+  const uploads = files.map((file: unknown, index) => checkFile(`${label}: files[${index}]`, file));
   const form = new FormData();
   const attachments = json.attachments ?? uploads.map((file, id) => ({ id, filename: file.name }));
   form.set('payload_json', JSON.stringify({ ...json, attachments }));
@@ -24,9 +27,42 @@ export function toMultipart(label: string, body: Readonly<Record<string, unknown
   return form;
 }
 
-function checkFile(label: string, file: unknown, index: number): FileUpload {
+/** A `form-data` body: scalar fields as text parts, `{ name, data }` fields as files. */
+export function toFormFields(label: string, body: Readonly<Record<string, unknown>>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (isScalar(value)) form.set(key, String(value));
+    else if (typeof value === 'object' && value !== null && 'data' in value) {
+      const file = checkFile(`${label}: body.${key}`, value);
+      form.set(key, toBlob(file), file.name);
+    } else {
+      throw new TollgateArgumentError(
+        `${label}: body.${key} must be a string, number, bigint, boolean or a file { name, data }`,
+      );
+    }
+  }
+  return form;
+}
+
+/** A `urlencoded` body: every field a scalar. */
+export function toUrlEncoded(label: string, body: Readonly<Record<string, unknown>>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (!isScalar(value)) {
+      throw new TollgateArgumentError(`${label}: body.${key} must be a string, number, bigint or boolean`);
+    }
+    params.append(key, String(value));
+  }
+  return params;
+}
+
+const isScalar = (value: unknown): value is string | number | bigint | boolean =>
+  ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
+
+function checkFile(where: string, file: unknown): FileUpload {
   const candidate = file as Partial<FileUpload> | null;
-  const where = `${label}: files[${index}]`;
   if (typeof candidate !== 'object' || candidate === null)
     throw new TollgateArgumentError(`${where} must be { name, data }`);
   if (typeof candidate.name !== 'string' || candidate.name === '' || /[/\\\r\n]/.test(candidate.name)) {

@@ -26,11 +26,18 @@ export interface OperationDefinition {
   readonly majorIndex: number;
   readonly bucketHoldsMethod: boolean;
   readonly body: 'none' | 'required' | 'optional';
-  readonly multipart: boolean;
+  /** How the body is sent: see `encoding` in catalog/schema.ts. */
+  readonly encoding: BodyEncoding;
+  /** The result is bytes, returned as an ArrayBuffer. */
+  readonly binaryResult: boolean;
   readonly unauthenticated: boolean;
   /** Takes the `reason` option, sent as X-Audit-Log-Reason. */
   readonly auditLogReason: boolean;
+  /** A v10 route beyond the spec's keys: under v6 its key is `None` (no limiting, as the spec says). */
+  readonly v10Only: boolean;
 }
+
+export type BodyEncoding = 'json' | 'json+files' | 'form-data' | 'urlencoded';
 
 /** A path parameter as callers pass it: ids as decimal strings or bigint, other kinds as strings. */
 export type Snowflake = string | bigint;

@@ -33,7 +33,19 @@ export const ID_EPOCH_MS = 1_420_070_400_000;
 export const YOUNG_MESSAGE_MS = 10_000;
 export const OLD_MESSAGE_MS = 14 * 24 * 60 * 60 * 1000;
 
-const TEXT_PARAMETER_AFTER = new Set(['reactions', 'invites', 'templates']);
+/** Segments after which a text segment is a parameter (a code, an emoji, an instance), not a route word. */
+const TEXT_PARAMETER_AFTER: ReadonlyMap<string, string> = new Map([
+  ['reactions', ':reaction'],
+  ['invites', ':code'],
+  ['templates', ':code'],
+  ['activity-instances', ':instance'],
+  ['identities', ':external'],
+]);
+/**
+ * Below this segment every text segment but a closing `delete` is a parameter: an external
+ * account's provider type and id (`/application-identities/steam/7656…`).
+ */
+const EXTERNAL_ACCOUNT_SEGMENT = 'application-identities';
 
 /** When an id was made, in ms since the Unix epoch. */
 export function idCreatedAt(id: string): number {
@@ -75,15 +87,20 @@ export function classifyV10(method: string, path: string, nowMs: number): V10Rou
   }
 
   let previous = '';
+  let external = false;
   for (let index = from; index < segments.length; index++) {
     const segment = segments[index]!;
-    if (TEXT_PARAMETER_AFTER.has(previous) && parseSnowflake(segment) === undefined) {
-      template += previous === 'reactions' ? '/:reaction' : '/:code';
-    } else if (parseSnowflake(segment) !== undefined) {
+    const textParameter = TEXT_PARAMETER_AFTER.get(previous);
+    if (parseSnowflake(segment) !== undefined) {
       template += '/:id';
+    } else if (textParameter !== undefined) {
+      template += `/${textParameter}`;
+    } else if (external && !(segment === 'delete' && index === segments.length - 1)) {
+      template += '/:external';
     } else {
       template += `/${segment}`;
     }
+    if (segment === EXTERNAL_ACCOUNT_SEGMENT) external = true;
     previous = segment;
   }
   if (template === '') template = '/';

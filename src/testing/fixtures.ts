@@ -16,6 +16,22 @@ import { parseSnowflake } from '../routing/path.ts';
 export type PathIds = Readonly<Record<string, string>>;
 
 const SNOWFLAKE = '175928847299117063';
+
+/** A body that is bytes, not JSON (an image, a CSV file): sent with its own content type. */
+export class BinaryBody {
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+  constructor(contentType: string, bytes: Uint8Array) {
+    this.contentType = contentType;
+    this.bytes = bytes;
+  }
+}
+
+/** A 1×1 transparent PNG: the widget image's stand-in. */
+const WIDGET_PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  (char) => char.charCodeAt(0),
+);
 const TIMESTAMP = '2026-11-22T12:00:00.000Z';
 const id = (ids: PathIds, name: string) => ids[name] ?? SNOWFLAKE;
 
@@ -395,6 +411,56 @@ const commandPermissions = (ids: PathIds) =>
     permissions: [],
   }) satisfies v10.APIGuildApplicationCommandPermissions;
 
+const voiceState = (ids: PathIds) =>
+  ({
+    guild_id: id(ids, 'guild_id'),
+    channel_id: null,
+    user_id: id(ids, 'user_id'),
+    session_id: 'reference-session',
+    deaf: false,
+    mute: false,
+    self_deaf: false,
+    self_mute: false,
+    self_video: false,
+    suppress: false,
+    request_to_speak_timestamp: null,
+  }) satisfies v10.APIVoiceState;
+
+const application = (ids: PathIds) =>
+  ({
+    id: id(ids, 'application_id'),
+    name: 'Tollgate',
+    icon: null,
+    description: 'A reference application',
+    bot_public: true,
+    bot_require_code_grant: false,
+    verify_key: '0'.repeat(64),
+    summary: '',
+    team: null,
+    flags: 0 as v10.ApplicationFlags,
+    flags_new: '0',
+    bot: user(),
+  }) satisfies v10.APIApplication;
+
+const identity = (ids: PathIds) =>
+  ({
+    user_id: id(ids, 'user_id'),
+    provider_type: ids.provider_type ?? 'steam',
+    provider_issued_user_id: ids.provider_user_id ?? '76561197960287930',
+  }) satisfies v10.APIUserApplicationIdentity;
+
+const identityProfile = () =>
+  ({ username: 'tollgate', metadata: null, data: null }) satisfies v10.APIApplicationIdentityProfile;
+
+const accessToken = () =>
+  ({
+    access_token: 'reference-access-token',
+    token_type: 'Bearer',
+    expires_in: 604_800,
+    refresh_token: 'reference-refresh-token',
+    scope: 'identify',
+  }) satisfies v10.RESTPostOAuth2AccessTokenResult;
+
 const twoOf = <T>(make: (n: number) => T): T[] => [make(0), make(1)];
 const nth = (ids: PathIds, name: string, n: number) => ({ ...ids, [name]: String(BigInt(id(ids, name)) + BigInt(n)) });
 
@@ -525,20 +591,9 @@ const SAMPLES = {
     ({ banned_users: [SNOWFLAKE], failed_users: [] }) satisfies v10.RESTPostAPIGuildBulkBanResult,
   RESTGetAPIGuildRoleMemberCountsResult: (ids) =>
     ({ [id(ids, 'guild_id')]: 2 }) satisfies v10.RESTGetAPIGuildRoleMemberCountsResult,
-  RESTGetAPIGuildVoiceStateUserResult: (ids) =>
-    ({
-      guild_id: id(ids, 'guild_id'),
-      channel_id: null,
-      user_id: id(ids, 'user_id'),
-      session_id: 'reference-session',
-      deaf: false,
-      mute: false,
-      self_deaf: false,
-      self_mute: false,
-      self_video: false,
-      suppress: false,
-      request_to_speak_timestamp: null,
-    }) satisfies v10.RESTGetAPIGuildVoiceStateUserResult,
+  RESTGetAPIGuildVoiceStateUserResult: (ids) => voiceState(ids) satisfies v10.RESTGetAPIGuildVoiceStateUserResult,
+  RESTGetAPIGuildVoiceStateCurrentMemberResult: (ids) =>
+    voiceState(ids) satisfies v10.RESTGetAPIGuildVoiceStateCurrentMemberResult,
   RESTGetCurrentUserGuildMemberResult: (ids) => member(ids) satisfies v10.RESTGetCurrentUserGuildMemberResult,
   RESTGetAPIWebhookWithTokenMessageResult: (ids) => message(ids) satisfies v10.RESTGetAPIWebhookWithTokenMessageResult,
   RESTPatchAPIWebhookWithTokenMessageResult: (ids) =>
@@ -671,6 +726,67 @@ const SAMPLES = {
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTGetAPIGuildWidgetResult,
   RESTPatchAPIGuildWidgetResult: (ids) =>
     ({ enabled: true, channel_id: id(ids, 'channel_id') }) satisfies v6.RESTPatchAPIGuildWidgetResult,
+  RESTGetAPIGuildBanResult: (ids) => ({ reason: null, user: user(ids.user_id) }) satisfies v10.RESTGetAPIGuildBanResult,
+  RESTPatchAPICurrentGuildMemberResult: (ids) => member(ids) satisfies v10.RESTPatchAPICurrentGuildMemberResult,
+  RESTGetAPIGuildRoleResult: (ids) => role(ids) satisfies v10.RESTGetAPIGuildRoleResult,
+  RESTGetAPIChannelThreadMembersResult: (ids) =>
+    [
+      { id: id(ids, 'channel_id'), user_id: user().id, join_timestamp: TIMESTAMP, flags: 0 as v10.ThreadMemberFlags },
+    ] satisfies v10.RESTGetAPIChannelThreadMembersResult,
+  RESTPostAPIChannelThreadsResult: (ids) => thread(ids) satisfies v10.RESTPostAPIChannelThreadsResult,
+  RESTGetAPIInteractionOriginalResponseResult: (ids) =>
+    message(ids) satisfies v10.RESTGetAPIInteractionOriginalResponseResult,
+  RESTPatchAPIInteractionOriginalResponseResult: (ids) =>
+    message(ids) satisfies v10.RESTPatchAPIInteractionOriginalResponseResult,
+  RESTPutAPIGuildApplicationCommandsPermissionsResult: (ids) =>
+    [commandPermissions(ids)] satisfies v10.RESTPutAPIGuildApplicationCommandsPermissionsResult,
+  RESTPostAPITemplateCreateGuildResult: (ids) => guild(ids) satisfies v10.RESTPostAPITemplateCreateGuildResult,
+  RESTGetAPIInviteTargetUsersJobStatusResult: () =>
+    ({
+      status: 2 as v10.InviteTargetUsersJobStatus,
+      total_users: 2,
+      processed_users: 2,
+      created_at: TIMESTAMP,
+      completed_at: TIMESTAMP,
+      error_message: null,
+    }) satisfies v10.RESTGetAPIInviteTargetUsersJobStatusResult,
+  RESTGetCurrentApplicationResult: (ids) => application(ids) satisfies v10.RESTGetCurrentApplicationResult,
+  RESTPatchCurrentApplicationResult: (ids) => application(ids) satisfies v10.RESTPatchCurrentApplicationResult,
+  RESTGetAPIOAuth2CurrentApplicationResult: (ids) =>
+    application(ids) satisfies v10.RESTGetAPIOAuth2CurrentApplicationResult,
+  RESTGetAPIOAuth2CurrentAuthorizationResult: (ids) =>
+    ({
+      application: application(ids),
+      scopes: ['identify' as v10.OAuth2Scopes],
+      expires: TIMESTAMP,
+      user: user(),
+    }) satisfies v10.RESTGetAPIOAuth2CurrentAuthorizationResult,
+  'RESTPostOAuth2AccessTokenResult | RESTPostOAuth2ClientCredentialsResult': () =>
+    accessToken() satisfies v10.RESTPostOAuth2AccessTokenResult | v10.RESTPostOAuth2ClientCredentialsResult,
+  RESTGetAPIApplicationActivityInstanceResult: (ids) =>
+    ({
+      application_id: id(ids, 'application_id'),
+      instance_id: ids.instance_id ?? 'i-1234',
+      launch_id: SNOWFLAKE,
+      location: {
+        id: 'gc-1',
+        kind: 'gc' as v10.ActivityLocationKind,
+        channel_id: id(ids, 'channel_id'),
+        guild_id: id(ids, 'guild_id'),
+      },
+      users: [user().id],
+    }) satisfies v10.RESTGetAPIApplicationActivityInstanceResult,
+  RESTGetAPIApplicationIdentitiesResult: (ids) =>
+    ({ identities: [identity(ids)] }) satisfies v10.RESTGetAPIApplicationIdentitiesResult,
+  RESTGetAPIUserApplicationIdentitiesResult: (ids) =>
+    ({ identities: [identity(ids)] }) satisfies v10.RESTGetAPIUserApplicationIdentitiesResult,
+  RESTGetAPIApplicationIdentityProfileResult: () =>
+    identityProfile() satisfies v10.RESTGetAPIApplicationIdentityProfileResult,
+  RESTPatchAPIApplicationIdentityProfileResult: () =>
+    identityProfile() satisfies v10.RESTPatchAPIApplicationIdentityProfileResult,
+  RESTGetAPIGuildWidgetImageResult: () => new BinaryBody('image/png', WIDGET_PNG),
+  RESTGetAPIInviteTargetUsersResult: () =>
+    new BinaryBody('text/csv', new TextEncoder().encode(`user_id\n${user().id}\n`)),
 } satisfies Record<string, (ids: PathIds) => unknown>;
 
 /** Whether a result type is empty (the service answers 204): `never` or `undefined`. */
@@ -727,6 +843,15 @@ const EMPTY = {
   RESTPutAPIChannelPinResult: empty<v10.RESTPutAPIChannelPinResult>(),
   RESTPutAPIGuildBanResult: empty<v10.RESTPutAPIGuildBanResult>(),
   RESTPutAPIGuildMemberRoleResult: empty<v10.RESTPutAPIGuildMemberRoleResult>(),
+  RESTDeleteAPIChannelMessageReactionResult: empty<v10.RESTDeleteAPIChannelMessageReactionResult>(),
+  RESTPatchAPIGuildVoiceStateCurrentMemberResult: empty<v10.RESTPatchAPIGuildVoiceStateCurrentMemberResult>(),
+  RESTDeleteAPIInteractionOriginalResponseResult: empty<v10.RESTDeleteAPIInteractionOriginalResponseResult>(),
+  RESTDeleteAPICurrentUserApplicationRoleConnectionResult:
+    empty<v10.RESTDeleteAPICurrentUserApplicationRoleConnectionResult>(),
+  RESTPutAPIInviteTargetUsersResult: empty<v10.RESTPutAPIInviteTargetUsersResult>(),
+  RESTPostAPIApplicationIdentityDeleteResult: empty<v10.RESTPostAPIApplicationIdentityDeleteResult>(),
+  /** The catalog's word for 204 where discord-api-types names no type. */
+  undefined: true,
 } satisfies Record<string, boolean>;
 
 /** Result type by operation name, from the catalog. */

@@ -18,7 +18,7 @@ import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { classifyV10, type V10Route } from '../routing/v10-route.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
-import { operationOf, sampleResult } from './fixtures.ts';
+import { BinaryBody, operationOf, sampleResult } from './fixtures.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
 
 /**
@@ -493,6 +493,11 @@ function sendResult(
 ): void {
   const operation = operationOf(method, path);
   const body = operation ? sampleResult(operation.name, operation.ids, fallback) : fallback;
+  if (body instanceof BinaryBody) {
+    response.writeHead(200, { 'content-type': body.contentType, 'content-length': body.bytes.length, ...headers });
+    response.end(body.bytes);
+    return;
+  }
   if (body !== undefined) return send(response, 200, body, headers);
   response.writeHead(204, headers);
   response.end();

@@ -64,16 +64,17 @@ describe('scripts/generate', () => {
   it('adding a route is one catalog entry', async () => {
     const extended: Catalog = structuredClone(catalog);
     extended.routes.push({
-      key: 'Oauth2ApplicationsMe',
+      key: 'Lobbies',
+      v10Only: true,
       major: null,
-      path: '/oauth2/applications/@me',
+      path: '/lobbies',
       pathSource: 'documented',
-      operations: [{ name: 'oauth2.applications.me.get', method: 'GET', summary: 'Get Current Application Information' }],
+      operations: [{ name: 'lobbies.create', method: 'POST', summary: 'Create Lobby', body: 'required' }],
     });
     const result = await run(false, extended);
     expect(result.routeKeys).toBe(catalog.routes.length + 1); // and None
-    expect(await readFile(join(outDir, 'oauth2.ts'), 'utf8')).toContain('export class Oauth2ApplicationsMeApi');
-    expect(await readFile(join(outDir, 'index.ts'), 'utf8')).toContain('oauth2: new Oauth2Api(call)');
+    expect(await readFile(join(outDir, 'lobbies.ts'), 'utf8')).toContain('export class LobbiesApi');
+    expect(await readFile(join(outDir, 'index.ts'), 'utf8')).toContain('lobbies: new LobbiesApi(call)');
     await run(false);
   }, 60_000);
 });

@@ -88,7 +88,9 @@ describe('the catalog', () => {
   });
 
   it('only the message-by-id key holds the method in its bucket key', () => {
-    expect(catalog.routes.filter((entry) => entry.bucketHoldsMethod).map((entry) => entry.key)).toEqual(['ChannelsIdMessagesId']);
+    expect(catalog.routes.filter((entry) => entry.bucketHoldsMethod).map((entry) => entry.key)).toEqual([
+      'ChannelsIdMessagesId',
+    ]);
   });
 
   it('marks the three paths the spec does not show as documented', () => {
@@ -138,7 +140,9 @@ describe('catalog validation: every rule rejects a crafted bad catalog, naming t
     const problems = problemsOf((draft) => {
       route(draft, 'GatewayBot').operations[0]!.name = 'gateway.get';
     });
-    expect(problems.join()).toMatch(/route "GatewayBot".*"gateway.get": duplicate operation name, first used by route "Gateway"/);
+    expect(problems.join()).toMatch(
+      /route "GatewayBot".*"gateway.get": duplicate operation name, first used by route "Gateway"/,
+    );
   });
 
   it('verbs come from the agreed vocabulary', () => {
@@ -183,14 +187,18 @@ describe('catalog validation: every rule rejects a crafted bad catalog, naming t
     const problems = problemsOf((draft) => {
       route(draft, 'GuildsIdChannels').aliases = ['/guild-channels'];
     });
-    expect(problems.join()).toMatch(/route "GuildsIdChannels".*"\/guild-channels" lacks the major parameter \{guild_id\}/);
+    expect(problems.join()).toMatch(
+      /route "GuildsIdChannels".*"\/guild-channels" lacks the major parameter \{guild_id\}/,
+    );
   });
 
   it('a path shape belongs to one key only', () => {
     const problems = problemsOf((draft) => {
       route(draft, 'UsersId').aliases = ['/users/@me'];
     });
-    expect(problems.join()).toMatch(/route "UsersId".*"\/users\/@me" is already classified under route "UsersMe"|route "UsersMe".*already classified under route "UsersId"/);
+    expect(problems.join()).toMatch(
+      /route "UsersId".*"\/users\/@me" is already classified under route "UsersMe"|route "UsersMe".*already classified under route "UsersId"/,
+    );
   });
 
   it('a namespace cannot also be a method', () => {
@@ -207,13 +215,38 @@ describe('catalog validation: every rule rejects a crafted bad catalog, naming t
     expect(problems.join()).toMatch(/"None" is implicit/);
   });
 
-  it('a GET takes no body, multipart needs a body', () => {
+  it('a GET takes no body, an encoding needs a body', () => {
     const problems = problemsOf((draft) => {
       route(draft, 'Gateway').operations[0]!.body = 'required';
-      route(draft, 'GatewayBot').operations[0]!.multipart = true;
+      route(draft, 'GatewayBot').operations[0]!.encoding = 'form-data';
     });
     expect(problems.join()).toMatch(/"gateway.get": a GET request has no body/);
-    expect(problems.join()).toMatch(/"gateway.bot.get": multipart needs a body/);
+    expect(problems.join()).toMatch(/"gateway.bot.get": encoding needs a body/);
+  });
+
+  it('a link is a GET with a query, no body and no binary result', () => {
+    const problems = problemsOf((draft) => {
+      route(draft, 'Gateway').operations[0]!.link = true; // no query
+      const authorize = route(draft, 'Oauth2Authorize').operations[0]!;
+      authorize.binaryResult = true;
+    });
+    expect(problems.join()).toMatch(/"gateway.get": a link is a GET with documented query parameters/);
+    expect(problems.join()).toMatch(/"oauth2.authorization.url": a link is a GET with documented query parameters/);
+  });
+
+  it('type names are discord-api-types names, a union of them, or undefined for no content', () => {
+    const problems = problemsOf((draft) => {
+      route(draft, 'Gateway').operations[0]!.types = { result: 'APIGateway' };
+      route(draft, 'GatewayBot').operations[0]!.types = { result: 'RESTGetAPIGatewayBotResult |' };
+    });
+    expect(problems.join()).toMatch(/route "Gateway".*types\.result/);
+    expect(problems.join()).toMatch(/route "GatewayBot".*types\.result/);
+    const draft = clone();
+    route(draft, 'Gateway').operations[0]!.types = { result: 'undefined' };
+    route(draft, 'GatewayBot').operations[0]!.types = {
+      result: 'RESTGetAPIGatewayBotResult | RESTGetAPIGatewayResult',
+    };
+    expect(() => parseCatalog(draft)).not.toThrow();
   });
 
   it('the method-in-key flag needs a major parameter', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { catalog } from '../../catalog/routes.ts';
 import { routeKeyOf } from '../../src/index.ts';
 import { buildPath, snowflakeText } from '../../src/routing/path.ts';
 
@@ -6,7 +7,10 @@ const C = '81384788765712384';
 const G = '41771983423143937';
 const ID = '334385199974967042';
 
-/** Every path shape of the spec (and of routes-v6.md), with the bucket key it must get. */
+/**
+ * Every path shape of the catalog with its key: the spec's keys (and routes-v6.md's shapes) with
+ * the bucket key each must get, and v10's own routes, which the v6 dialect classifies as None.
+ */
 const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['GET', `/channels/${C}`, `ChannelsId:${C}`],
   ['GET', `/channels/${C}/invites`, `ChannelsIdInvites:${C}`],
@@ -87,6 +91,25 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', `/guilds/${G}/soundboard-sounds`, `GuildsIdSoundboardSounds:${G}`],
   ['DELETE', `/guilds/${G}/soundboard-sounds/${ID}`, `GuildsIdSoundboardSoundsId:${G}`],
   ['PUT', `/users/@me/applications/${ID}/role-connection`, 'UsersMeApplicationsIdRoleConnection'],
+  ['PATCH', `/guilds/${G}/members/@me`, `GuildsIdMembersMe:${G}`],
+  ['GET', `/channels/${C}/thread-members?with_member=true`, `ChannelsIdThreadMembers:${C}`],
+  ['PUT', `/channels/${C}/thread-members/@me`, `ChannelsIdThreadMembersUserId:${C}`],
+  ['POST', `/channels/${C}/threads`, `ChannelsIdThreads:${C}`],
+  ['GET', `/guilds/${G}/widget.png?style=banner1`, `GuildsIdWidgetPng:${G}`],
+  ['PATCH', `/guilds/${G}/voice-states/@me`, `GuildsIdVoiceStatesUserId:${G}`],
+  ['PUT', '/invites/0vCdhLbwjZZTWZLD/target-users', 'InvitesCodeTargetUsers'],
+  ['GET', '/invites/0vCdhLbwjZZTWZLD/target-users/job-status', 'InvitesCodeTargetUsersJobStatus'],
+  ['PATCH', '/applications/@me', 'ApplicationsMe'],
+  ['GET', `/applications/${ID}/activity-instances/i-1234`, 'ApplicationsIdActivityInstancesId'],
+  ['GET', `/applications/${ID}/application-identities/steam/7656`, 'ApplicationsIdApplicationIdentitiesTypeId'],
+  ['PATCH', `/applications/${ID}/users/${ID}/identities/acct-7/profile`, 'ApplicationsIdUsersIdIdentitiesIdProfile'],
+  ['GET', `/users/${ID}/application-identities/${ID}`, 'UsersIdApplicationIdentitiesId'],
+  ['POST', `/users/${ID}/application-identities/${ID}/steam/7656/delete`, 'UsersIdApplicationIdentitiesIdTypeIdDelete'],
+  ['GET', '/oauth2/applications/@me', 'Oauth2ApplicationsMe'],
+  ['GET', '/oauth2/@me', 'Oauth2Me'],
+  ['GET', '/oauth2/authorize?client_id=1', 'Oauth2Authorize'],
+  ['POST', '/oauth2/token', 'Oauth2Token'],
+  ['POST', '/oauth2/token/revoke', 'Oauth2TokenRevoke'],
   ['GET', `/applications/${ID}/entitlements`, 'ApplicationsIdEntitlements'],
   ['DELETE', `/applications/${ID}/entitlements/${ID}`, 'ApplicationsIdEntitlementsId'],
   ['POST', `/applications/${ID}/entitlements/${ID}/consume`, 'ApplicationsIdEntitlementsIdConsume'],
@@ -136,15 +159,25 @@ const SHAPES: [method: string, path: string, bucketKey: string][] = [
   ['POST', `/webhooks/${ID}/s3cr3t-t0ken`, 'WebhooksId'],
 ];
 
+const V10_ONLY = new Set(catalog.routes.filter((route) => route.v10Only).map((route) => route.key));
+
 describe('routeKeyOf', () => {
-  it.each(SHAPES)('%s %s → %s', (method, path, bucketKey) => {
-    expect(routeKeyOf(method, path)).toBe(bucketKey);
+  it.each(SHAPES)('%s %s → %s (None when a v10 route)', (method, path, bucketKey) => {
+    expect(routeKeyOf(method, path)).toBe(V10_ONLY.has(bucketKey.split(':')[0]!) ? 'None' : bucketKey);
   });
 
-  it('covers every route key of the catalog', async () => {
+  it('covers every route key of the catalog; the route table holds the spec\'s keys alone', async () => {
     const { routeTable } = await import('../../generated/index.ts');
     const covered = new Set(SHAPES.map(([, , key]) => key.split(':')[0]));
-    expect(routeTable.map((route) => route.key).filter((key) => !covered.has(key))).toEqual([]);
+    expect(catalog.routes.map((route) => route.key).filter((key) => !covered.has(key))).toEqual([]);
+    expect(routeTable.map((route) => route.key)).toEqual(
+      catalog.routes.filter((route) => !route.v10Only).map((route) => route.key),
+    );
+  });
+
+  it('routes-v6.md: group DM recipients and the current application are None under v6', () => {
+    expect(routeKeyOf('PUT', `/channels/${C}/recipients/${ID}`)).toBe('None');
+    expect(routeKeyOf('GET', '/oauth2/applications/@me')).toBe('None');
   });
 
   it('different major ids are different buckets; other ids are not', () => {
@@ -165,8 +198,9 @@ describe('routeKeyOf', () => {
   });
 
   it.each([
-    '/oauth2/applications/@me',
-    `/guilds/${G}/widget.png`,
+    '/oauth2/applications/you',
+    `/guilds/${G}/widget.gif`,
+    `/guilds/${G}/members/@me/roles`,
     '/channels/not-an-id',
     '/channels/18446744073709551616',
     `/channels/${C}/messages/${ID}/extra/deep`,

@@ -49,6 +49,27 @@ describe('V4: method + route template, and the top-level resource', () => {
       'DELETE /channels/:id/messages/:id/reactions/:reaction/:id',
       'channels/1',
     ],
+    ['GET', '/applications/1/activity-instances/i-1234-abc', 'GET /applications/:id/activity-instances/:instance', ''],
+    [
+      'GET',
+      '/applications/1/application-identities/steam/76561197960287930',
+      'GET /applications/:id/application-identities/:external/:id',
+      '',
+    ],
+    [
+      'POST',
+      '/users/2/application-identities/1/xbox/gamertag-9/delete',
+      'POST /users/:id/application-identities/:id/:external/:external/delete',
+      '',
+    ],
+    [
+      'PATCH',
+      '/applications/1/users/2/identities/acct-77/profile',
+      'PATCH /applications/:id/users/:id/identities/:external/profile',
+      '',
+    ],
+    ['GET', '/guilds/1/widget.png?style=banner2', 'GET /guilds/:id/widget.png', 'guilds/1'],
+    ['POST', '/oauth2/token', 'POST /oauth2/token', ''],
     ['GET', '/api/v10/channels/1', 'GET /channels/:id', 'channels/1'],
     ['get', '/channels/0001', 'GET /channels/:id', 'channels/1'],
   ])('%s %s → %s on %j', (method, path, route, resource) => {

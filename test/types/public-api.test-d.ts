@@ -19,8 +19,13 @@ import type {
   RESTGetAPIInviteResult,
   RESTPostAPIApplicationCommandsResult,
   RESTPostAPIChannelMessageResult,
+  RESTPostAPIGuildStickerResult,
+  RESTPatchAPIInteractionOriginalResponseResult,
   RESTPostAPIWebhookWithTokenResult,
+  RESTPostOAuth2AccessTokenResult,
+  RESTPostOAuth2ClientCredentialsResult,
 } from 'discord-api-types/v10';
+import { GuildWidgetStyle } from 'discord-api-types/v10';
 import type { RESTPostAPIGuildIntegrationSyncResult as V6IntegrationSyncResult } from 'discord-api-types/v6';
 
 declare const client: TollgateClient;
@@ -77,6 +82,35 @@ describe('public signatures', () => {
     expectTypeOf(message.content).toEqualTypeOf<string>();
     const member = await client.guilds.members.get('1', '2');
     expectTypeOf(member.roles).toEqualTypeOf<string[]>();
+  });
+
+  it('form bodies, binary results, links and empty results are typed', () => {
+    const sticker = { name: 'tg', description: 'toll', tags: 'gate', file: { name: 's.png', data: new Uint8Array(4) } };
+    expectTypeOf(client.guilds.stickers.create('1', sticker)).toEqualTypeOf<Promise<RESTPostAPIGuildStickerResult>>();
+    // @ts-expect-error a form's file field is { name, data }, not the bytes alone
+    void client.guilds.stickers.create('1', { ...sticker, file: new Uint8Array(4) });
+    expectTypeOf(client.guilds.widgetImage.get('1', { style: GuildWidgetStyle.Banner1 })).toEqualTypeOf<
+      Promise<ArrayBuffer>
+    >();
+    expectTypeOf(
+      client.oauth2.authorization.url({ client_id: '1', scope: 'bot', permissions: '8' }),
+    ).toEqualTypeOf<string>();
+    // @ts-expect-error an authorization parameter that does not exist
+    void client.oauth2.authorization.url({ client_id: '1', scopes: 'bot' });
+    expectTypeOf(
+      client.oauth2.token.create({
+        grant_type: 'refresh_token',
+        refresh_token: 'r',
+        client_id: '1',
+        client_secret: 's',
+      }),
+    ).toEqualTypeOf<Promise<RESTPostOAuth2AccessTokenResult | RESTPostOAuth2ClientCredentialsResult>>();
+    // @ts-expect-error a grant type OAuth2 does not have
+    void client.oauth2.token.create({ grant_type: 'password', username: 'u' });
+    expectTypeOf(client.applications.commands.delete('1', '2')).toEqualTypeOf<Promise<undefined>>();
+    expectTypeOf(client.webhooks.original.editWithToken('1', 'token', { content: 'done' })).toEqualTypeOf<
+      Promise<RESTPatchAPIInteractionOriginalResponseResult>
+    >();
   });
 
   it('misuse does not compile', () => {
