@@ -412,7 +412,7 @@ export const catalog: Catalog = {
       note: 'The spec does not show this path; it is the one the service used. Never documented.',
       operations: [
         {
-          name: 'guilds.messages.search',
+          name: 'guilds.messages.search', types: { query: 'RESTGetAPIGuildMessagesSearchQuery', result: 'RESTGetAPIGuildMessagesSearchResult' },
           method: 'GET',
           summary: 'Search Guild Messages',
           query: ['content', 'author_id', 'mentions', 'has', 'channel_id', 'max_id', 'min_id', 'offset', 'limit'],

@@ -21,17 +21,7 @@ export type GuildsMembersListQuery = QueryOf<v10.RESTGetAPIGuildMembersQuery>;
 /** Query parameters of `guilds.members.search` (Search Guild Members). */
 export type GuildsMembersSearchQuery = QueryOf<v10.RESTGetAPIGuildMembersSearchQuery>;
 /** Query parameters of `guilds.messages.search` (Search Guild Messages). */
-export type GuildsMessagesSearchQuery = {
-  content?: QueryValue;
-  author_id?: QueryValue;
-  mentions?: QueryValue;
-  has?: QueryValue;
-  channel_id?: QueryValue;
-  max_id?: QueryValue;
-  min_id?: QueryValue;
-  offset?: QueryValue;
-  limit?: QueryValue;
-};
+export type GuildsMessagesSearchQuery = QueryOf<v10.RESTGetAPIGuildMessagesSearchQuery>;
 /** Query parameters of `guilds.prune.count` (Get Guild Prune Count). */
 export type GuildsPruneCountQuery = QueryOf<v10.RESTGetAPIGuildPruneCountQuery>;
 /** Query parameters of `guilds.prune.begin` (Begin Guild Prune). */
@@ -1036,7 +1026,11 @@ export class GuildsMessagesApi {
    * const result = await client.guilds.messages.search('41771983423143937');
    * ```
    */
-  search<T = unknown>(guildId: Snowflake, query?: GuildsMessagesSearchQuery, options?: RequestOptions): Promise<T> {
+  search<T = v10.RESTGetAPIGuildMessagesSearchResult>(
+    guildId: Snowflake,
+    query?: GuildsMessagesSearchQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
     return this.#call(operations['guilds.messages.search'], [guildId], { query }, options) as Promise<T>;
   }
 }

@@ -16,7 +16,9 @@ export type {
 /** A JSON request body: an object or an array. */
 export type JsonBody = { readonly [key: string]: unknown } | readonly unknown[];
 
-export type QueryValue = string | number | bigint | boolean | undefined;
+type QueryScalar = string | number | bigint | boolean;
+/** A query value; a list repeats its parameter (`channel_id=1&channel_id=2`). */
+export type QueryValue = QueryScalar | readonly QueryScalar[] | undefined;
 
 /**
  * A documented query type (from discord-api-types), every field optional, ids (strings there)

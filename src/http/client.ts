@@ -510,10 +510,14 @@ function toSearchParams(query: QueryInput | undefined): URLSearchParams | undefi
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    if (!['string', 'number', 'bigint', 'boolean'].includes(typeof value)) {
-      throw new TollgateArgumentError(`query parameter "${key}" must be a string, number, bigint or boolean`);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!['string', 'number', 'bigint', 'boolean'].includes(typeof item)) {
+        throw new TollgateArgumentError(
+          `query parameter "${key}" must be a string, number, bigint or boolean, or a list of them`,
+        );
+      }
+      params.append(key, String(item));
     }
-    params.append(key, String(value));
   }
   return params;
 }

@@ -784,6 +784,12 @@ const SAMPLES = {
     identityProfile() satisfies v10.RESTGetAPIApplicationIdentityProfileResult,
   RESTPatchAPIApplicationIdentityProfileResult: () =>
     identityProfile() satisfies v10.RESTPatchAPIApplicationIdentityProfileResult,
+  RESTGetAPIGuildMessagesSearchResult: (ids) =>
+    ({
+      doing_deep_historical_index: false,
+      total_results: 1,
+      messages: [[message(ids)]],
+    }) satisfies v10.RESTGetAPIGuildMessagesSearchResult,
   RESTGetAPIGuildWidgetImageResult: () => new BinaryBody('image/png', WIDGET_PNG),
   RESTGetAPIInviteTargetUsersResult: () =>
     new BinaryBody('text/csv', new TextEncoder().encode(`user_id\n${user().id}\n`)),

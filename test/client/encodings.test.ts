@@ -15,6 +15,7 @@ interface Received {
   readonly path: string;
   readonly contentType: string | null;
   readonly authorization: string | null;
+  readonly search: string;
   readonly form?: FormData;
   readonly text?: string;
 }
@@ -33,6 +34,7 @@ const server = setupServer(
       path: new URL(request.url).pathname,
       contentType,
       authorization: request.headers.get('authorization'),
+      search: new URL(request.url).search,
     };
     if (contentType?.startsWith('multipart/form-data')) received.push({ ...base, form: await request.formData() });
     else received.push({ ...base, text: await request.text() });
@@ -144,6 +146,26 @@ describe('binary results', () => {
     const error = await client.guilds.widgetImage.get('404').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).body).toEqual({ message: 'Unknown Guild', code: 10004 });
+  });
+});
+
+describe('queries', () => {
+  it('a list repeats its parameter (message search by several channels)', async () => {
+    await client.guilds.messages.search(GUILD, { channel_id: ['1', '2'], content: 'toll gate', limit: 5 });
+    expect(received[0]).toMatchObject({
+      path: `/api/v10/guilds/${GUILD}/messages/search`,
+      search: '?channel_id=1&channel_id=2&content=toll+gate&limit=5',
+    });
+    const search = await client.request('GET', `/guilds/${GUILD}/messages/search`, { query: { a: [1, 2n, true] } });
+    expect(search.ok).toBe(true);
+    expect(received[1]!.search).toBe('?a=1&a=2&a=true');
+  });
+
+  it('refuses a list holding something else than scalars', async () => {
+    await expect(client.guilds.messages.search(GUILD, { channel_id: [{ id: '1' }] } as never)).rejects.toThrow(
+      /query parameter "channel_id" must be a string, number, bigint or boolean, or a list of them/,
+    );
+    expect(received).toEqual([]);
   });
 });
 
