@@ -256,9 +256,11 @@ export const catalog: Catalog = {
       operations: [
         { name: 'guilds.bans.get', types: { result: 'RESTGetAPIGuildBanResult' }, method: 'GET', summary: 'Get Guild Ban' },
         {
-          name: 'guilds.bans.create', auditLogReason: true, types: { result: 'RESTPutAPIGuildBanResult' },
+          name: 'guilds.bans.create', auditLogReason: true, types: { body: 'RESTPutAPIGuildBanJSONBody', result: 'RESTPutAPIGuildBanResult' },
           method: 'PUT',
           summary: 'Create Guild Ban',
+          // v10 takes a JSON body (delete_message_seconds); v6 documented the query.
+          body: 'optional',
           query: ['delete-message-days', 'reason'],
         },
         { name: 'guilds.bans.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildBanResult' }, method: 'DELETE', summary: 'Remove Guild Ban' },
@@ -427,7 +429,8 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.prune.count', types: { query: 'RESTGetAPIGuildPruneCountQuery', result: 'RESTGetAPIGuildPruneCountResult' }, method: 'GET', summary: 'Get Guild Prune Count', query: ['days'] },
-        { name: 'guilds.prune.begin', auditLogReason: true, types: { result: 'RESTPostAPIGuildPruneResult' }, method: 'POST', summary: 'Begin Guild Prune', query: ['days'] },
+        // v10 takes a JSON body (days, compute_prune_count, include_roles); v6 documented the query.
+        { name: 'guilds.prune.begin', auditLogReason: true, types: { body: 'RESTPostAPIGuildPruneJSONBody', result: 'RESTPostAPIGuildPruneResult' }, method: 'POST', summary: 'Begin Guild Prune', body: 'optional', query: ['days'] },
       ],
     },
     {

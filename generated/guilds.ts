@@ -10,6 +10,7 @@ import type {
   QueryOf,
   QueryValue,
   RequestOptions,
+  RequestOptionsWithQuery,
   Snowflake,
 } from '../src/sdk.ts';
 import { operations } from './routes.ts';
@@ -264,21 +265,21 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `delete-message-days`, `reason`.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @param body - The request body (optional).
+   * @param options - `signal`, `headers`, `maxWait`, `query`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.guilds.bans.create('41771983423143937', '80351110224678912');
+   * await client.guilds.bans.create('41771983423143937', '80351110224678912', body);
    * ```
    */
   create<T = v10.RESTPutAPIGuildBanResult>(
     guildId: Snowflake,
     userId: Snowflake,
-    query?: GuildsBansCreateQuery,
-    options?: AuditLogOptions,
+    body?: v10.RESTPutAPIGuildBanJSONBody,
+    options?: RequestOptionsWithQuery<GuildsBansCreateQuery> & AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.bans.create'], [guildId, userId], { query }, options) as Promise<T>;
+    return this.#call(operations['guilds.bans.create'], [guildId, userId], { body }, options) as Promise<T>;
   }
 
   /**
@@ -1072,20 +1073,20 @@ export class GuildsPruneApi {
    * `POST /guilds/{guild_id}/prune` · route key `GuildsIdPrune` · bucket `GuildsIdPrune:{guild_id}`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `days`.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
+   * @param body - The request body (optional).
+   * @param options - `signal`, `headers`, `maxWait`, `query`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.guilds.prune.begin('41771983423143937');
+   * await client.guilds.prune.begin('41771983423143937', body);
    * ```
    */
   begin<T = v10.RESTPostAPIGuildPruneResult>(
     guildId: Snowflake,
-    query?: GuildsPruneBeginQuery,
-    options?: AuditLogOptions,
+    body?: v10.RESTPostAPIGuildPruneJSONBody,
+    options?: RequestOptionsWithQuery<GuildsPruneBeginQuery> & AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.prune.begin'], [guildId], { query }, options) as Promise<T>;
+    return this.#call(operations['guilds.prune.begin'], [guildId], { body }, options) as Promise<T>;
   }
 }
 
