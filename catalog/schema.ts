@@ -95,6 +95,11 @@ const operationSchema = z.strictObject({
    * - `urlencoded`: `application/x-www-form-urlencoded` (OAuth2's token endpoints).
    */
   encoding: z.enum(['json+files', 'form-data', 'urlencoded']).optional(),
+  /**
+   * `json+files`: the body's member that holds the message, where `attachments` goes (an
+   * interaction response's `data`, a forum post's `message`); default: the body itself.
+   */
+  attachmentsIn: z.enum(['data', 'message']).optional(),
   /** The result is bytes (an image, a CSV file): the method returns an ArrayBuffer. */
   binaryResult: z.literal(true).optional(),
   /**
@@ -262,6 +267,9 @@ export function checkCatalog(catalog: Catalog): string[] {
         problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
       methodsSeen.set(endpoint, operation.name);
       if (operation.encoding && !operation.body) problems.push(`${opWhere}: encoding needs a body`);
+      if (operation.attachmentsIn && operation.encoding !== 'json+files') {
+        problems.push(`${opWhere}: attachmentsIn needs encoding 'json+files'`);
+      }
       if (
         operation.link &&
         (operation.method !== 'GET' || operation.body || operation.binaryResult || !operation.query)

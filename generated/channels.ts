@@ -1307,6 +1307,7 @@ export class ChannelsThreadsApi {
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
+   * The files are listed in `message.attachments`, where the message is.
    *
    * In a forum or media channel the body holds the first message, and may carry files.
    *

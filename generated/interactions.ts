@@ -37,6 +37,7 @@ export class InteractionsCallbackApi {
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
+   * The files are listed in `data.attachments`, where the message is.
    *
    * Exempt from the global limit (V13): sent without Authorization, the token in the path is the credential.
    *

@@ -282,6 +282,8 @@ function methodDoc(op: OperationModel): string {
   if (source.unauthenticated)
     lines.push('', 'Sent without the Authorization header: the webhook token in the path is the credential.');
   lines.push(...ENCODING_NOTES[definition.encoding]);
+  if (definition.attachmentsIn)
+    lines.push(`The files are listed in \`${definition.attachmentsIn}.attachments\`, where the message is.`);
   if (source.link)
     lines.push('', "A page the user's browser opens, not an API call: this builds its URL and sends nothing.");
   if (route.note) lines.push('', route.note);

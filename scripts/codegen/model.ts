@@ -69,6 +69,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         bucketHoldsMethod: route.bucketHoldsMethod === true,
         body: source.body ?? 'none',
         encoding: source.encoding ?? 'json',
+        attachmentsIn: source.attachmentsIn ?? null,
         binaryResult: source.binaryResult === true,
         unauthenticated: source.unauthenticated === true,
         auditLogReason: source.auditLogReason === true,

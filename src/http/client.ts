@@ -500,7 +500,7 @@ function checkBody(label: string, operation: OperationDefinition, body: unknown)
   const fields = body as Record<string, unknown>;
   if (encoding === 'form-data') return { body: toFormFields(label, fields) };
   if (encoding === 'urlencoded') return { body: toUrlEncoded(label, fields) };
-  const form = toMultipart(label, fields);
+  const form = toMultipart(label, fields, operation.attachmentsIn);
   return form ? { body: form } : { json: body };
 }
 

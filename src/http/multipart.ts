@@ -12,7 +12,11 @@ import type { FileUpload } from '../sdk.ts';
 /** The service takes at most 10 files per message. */
 export const MAX_FILES = 10;
 
-export function toMultipart(label: string, body: Readonly<Record<string, unknown>>): FormData | undefined {
+export function toMultipart(
+  label: string,
+  body: Readonly<Record<string, unknown>>,
+  attachmentsIn: 'data' | 'message' | null = null,
+): FormData | undefined {
   // Most calls carry no files: no copy of their body.
   if (body.files === undefined) return undefined;
   const { files, ...json } = body;
@@ -21,8 +25,18 @@ export function toMultipart(label: string, body: Readonly<Record<string, unknown
   }
   const uploads = files.map((file: unknown, index) => checkFile(`${label}: files[${index}]`, file));
   const form = new FormData();
-  const attachments = json.attachments ?? uploads.map((file, id) => ({ id, filename: file.name }));
-  form.set('payload_json', JSON.stringify({ ...json, attachments }));
+  // The message the files belong to: the body, or its `data` (interaction response) or `message` (forum post).
+  const message = attachmentsIn === null ? json : json[attachmentsIn];
+  if (message !== undefined && (typeof message !== 'object' || message === null || Array.isArray(message))) {
+    throw new TollgateArgumentError(`${label}: body.${attachmentsIn} must be an object to attach files to`);
+  }
+  const fields = (message ?? {}) as Record<string, unknown>;
+  const withAttachments = {
+    ...fields,
+    attachments: fields.attachments ?? uploads.map((file, id) => ({ id, filename: file.name })),
+  };
+  const payload = attachmentsIn === null ? withAttachments : { ...json, [attachmentsIn]: withAttachments };
+  form.set('payload_json', JSON.stringify(payload));
   uploads.forEach((file, index) => form.set(`files[${index}]`, toBlob(file), file.name));
   return form;
 }

@@ -28,6 +28,8 @@ export interface OperationDefinition {
   readonly body: 'none' | 'required' | 'optional';
   /** How the body is sent: see `encoding` in catalog/schema.ts. */
   readonly encoding: BodyEncoding;
+  /** `json+files`: the body's member holding the message and so `attachments` (null: the body itself). */
+  readonly attachmentsIn: 'data' | 'message' | null;
   /** The result is bytes, returned as an ArrayBuffer. */
   readonly binaryResult: boolean;
   readonly unauthenticated: boolean;

@@ -222,6 +222,11 @@ describe('catalog validation: every rule rejects a crafted bad catalog, naming t
     });
     expect(problems.join()).toMatch(/"gateway.get": a GET request has no body/);
     expect(problems.join()).toMatch(/"gateway.bot.get": encoding needs a body/);
+    const misplaced = problemsOf((draft) => {
+      route(draft, 'ChannelsIdMessages').operations[1]!.attachmentsIn = 'data';
+      route(draft, 'ChannelsIdMessages').operations[1]!.encoding = 'form-data';
+    });
+    expect(misplaced.join()).toMatch(/"channels.messages.create": attachmentsIn needs encoding 'json\+files'/);
   });
 
   it('a link is a GET with a query, no body and no binary result', () => {

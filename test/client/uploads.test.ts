@@ -62,6 +62,30 @@ it('keeps attachments the caller listed (descriptions), and works for webhooks a
   expect(JSON.parse(edit!.form.get('payload_json') as string)).toEqual({ attachments: [{ id: 0, filename: 'a.txt' }] });
 });
 
+it("lists the files where the message is: an interaction response's data, a forum post's message", async () => {
+  await client.interactions.callback.create('7', 'token', {
+    type: 4,
+    data: { content: 'here' },
+    files: [{ name: 'report.csv', data: 'a,b' }],
+  });
+  await client.channels.threads.create(CHANNEL, {
+    name: 'post',
+    message: { content: 'first', attachments: [{ id: 0, description: 'a map' }] },
+    files: [{ name: 'map.png', data: new Uint8Array([1]) }],
+  });
+  const [callback, post] = received.map((request) => JSON.parse(request.form!.get('payload_json') as string));
+  expect(callback).toEqual({ type: 4, data: { content: 'here', attachments: [{ id: 0, filename: 'report.csv' }] } });
+  expect(post).toEqual({ name: 'post', message: { content: 'first', attachments: [{ id: 0, description: 'a map' }] } });
+  expect((received[1]!.form!.get('files[0]') as File).name).toBe('map.png');
+  await expect(
+    client.interactions.callback.create('7', 'token', {
+      type: 4,
+      data: 'x',
+      files: [{ name: 'a', data: 'a' }],
+    } as never),
+  ).rejects.toThrow(/interactions\.callback\.create: body\.data must be an object to attach files to/);
+});
+
 it('a body without files stays JSON', async () => {
   await client.channels.messages.create(CHANNEL, { content: 'plain' });
   expect(received).toEqual([{ contentType: 'application/json', json: { content: 'plain' } }]);
