@@ -415,7 +415,7 @@ function emitIndex(file: SourceFile, model: CatalogModel): void {
 function readme(model: CatalogModel): string {
   const rows = model.operations.map((op) => {
     const { definition, source, route } = op;
-    return `| \`${route.key}\` | ${definition.method} | \`${op.pathText}\` | \`client.${source.name}\` | ${source.summary}${source.userOnly ? ' (user accounts only)' : ''}${source.deprecated ? ' (deprecated)' : ''} |`;
+    return `| \`${route.key}\` | ${definition.method} | \`${op.pathText}\` | \`client.${source.name}\` | ${source.summary}${source.userOnly ? ' (user accounts only)' : ''}${source.deprecated ? ' (deprecated)' : ''}${source.link ? ' (a link: builds the URL, sends nothing)' : ''} |`;
   });
   return [
     '# generated/',
