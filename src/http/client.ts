@@ -193,8 +193,14 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 class ClientCore {
   readonly client: TollgateClient;
-  readonly #ky: KyInstance;
-  readonly #limiter: Limiter;
+  /** The limiter of the client's token and the ky instance whose hooks it is. */
+  readonly #main: Lane;
+  /**
+   * v10, V13: a call sent without Authorization by a client that has a token (the widget image,
+   * OAuth2's token endpoints) counts in the per-IP budget, not the token's: its own limiter on
+   * the store's view without a token, and ky instance. Absent when both are the same.
+   */
+  readonly #anonymous: Lane | undefined;
   readonly #baseUrl: string;
   readonly #origin: string;
   readonly #token: string | undefined;
@@ -220,34 +226,43 @@ class ClientCore {
       maxHeaderResends: options.maxHeaderResends,
       transportRetries: options.transportRetries,
     };
+    const kyFor = (limiter: Limiter) =>
+      ky.create({
+        ...(options.fetch && { fetch: options.fetch }),
+        ...(options.headers && { headers: options.headers }),
+        timeout: this.#timeoutMs,
+        // A redirect is returned, never followed: Authorization must not follow it to another origin.
+        redirect: 'manual',
+        throwHttpErrors: false,
+        retry: kyRetryOptions,
+        hooks: limiter.hooks(),
+      });
+    let limiter: Limiter;
     if (api === 'v10') {
       const invalidRequestLimit = options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT;
-      this.#limiter = new Limiter({
-        ...common,
-        store: store.forToken(options.token, clock, {
-          globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
-          marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
-          globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
+      const v10Limiter = (token: string | undefined) =>
+        new Limiter({
+          ...common,
+          store: store.forToken(token, clock, {
+            globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
+            marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
+            globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
+            invalidRequestLimit,
+          }),
+          judge: v10Judge(this.#timeoutMs || 15_000),
+          sharedBuckets: true,
           invalidRequestLimit,
-        }),
-        judge: v10Judge(this.#timeoutMs || 15_000),
-        sharedBuckets: true,
-        invalidRequestLimit,
-        onInvalidRequests: options.onInvalidRequests,
-      });
+          onInvalidRequests: options.onInvalidRequests,
+        });
+      limiter = v10Limiter(options.token);
+      if (options.token !== undefined) {
+        const anonymous = v10Limiter(undefined);
+        this.#anonymous = { limiter: anonymous, ky: kyFor(anonymous) };
+      }
     } else {
-      this.#limiter = new Limiter({ ...common, store: store.forToken(options.token, clock) });
+      limiter = new Limiter({ ...common, store: store.forToken(options.token, clock) });
     }
-    this.#ky = ky.create({
-      ...(options.fetch && { fetch: options.fetch }),
-      ...(options.headers && { headers: options.headers }),
-      timeout: this.#timeoutMs,
-      // A redirect is returned, never followed: Authorization must not follow it to another origin.
-      redirect: 'manual',
-      throwHttpErrors: false,
-      retry: kyRetryOptions,
-      hooks: this.#limiter.hooks(),
-    });
+    this.#main = { limiter, ky: kyFor(limiter) };
     const caller = Object.assign(
       (
         operation: OperationDefinition,
@@ -261,7 +276,6 @@ class ClientCore {
       },
     );
     const resources = createResources(caller);
-    const limiter = this.#limiter;
     this.client = Object.freeze({
       ...resources,
       api,
@@ -280,7 +294,7 @@ class ClientCore {
       }),
       close: async () => {
         this.#closed = true;
-        await limiter.close();
+        await Promise.all([limiter.close(), this.#anonymous?.limiter.close()]);
       },
     });
   }
@@ -392,7 +406,9 @@ class ClientCore {
       throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
     }
     const headers = this.#headersOf(options);
-    const call = this.#limiter.newCall(routeKey, bucketKey, method, options.signal, maxWait, target);
+    // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
+    const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
+    const call = lane.limiter.newCall(routeKey, bucketKey, method, options.signal, maxWait, target);
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
       const kyOptions: Options = { method, headers, context: Limiter.context(call) };
@@ -400,14 +416,14 @@ class ClientCore {
       if (options.body !== undefined) kyOptions.body = options.body;
       if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
       if (options.signal !== undefined) kyOptions.signal = options.signal;
-      return await this.#ky(this.#baseUrl + path, kyOptions);
+      return await lane.ky(this.#baseUrl + path, kyOptions);
     } catch (error) {
       // ky's errors hold the Request, Authorization header included: callers get ours instead.
       if (isTimeoutError(error)) throw new RequestTimeoutError(method, routeKey, bucketKey, this.#timeoutMs || 0);
       if (isNetworkError(error)) throw new NetworkError(method, routeKey, bucketKey, error.cause);
       throw error;
     } finally {
-      await this.#limiter.finish(call);
+      await lane.limiter.finish(call);
     }
   }
 }
@@ -428,6 +444,11 @@ function v6Target(operation: OperationDefinition, values: readonly string[]): Ca
 
 /** v6, spec §5: a route outside the spec's keys is None: sent without pre-check or post-processing. */
 const V6_NONE: CallTarget = { routeKey: NONE, bucketKey: NONE, exempt: false, webhookWithToken: false };
+
+interface Lane {
+  readonly limiter: Limiter;
+  readonly ky: KyInstance;
+}
 
 interface CallTarget {
   readonly routeKey: string;

@@ -107,6 +107,31 @@ describe('the v10 service as it is today', () => {
     expect(channelTimes.at(-1)! - channelTimes[0]!).toBeGreaterThanOrEqual(2000);
   });
 
+  it("V13: calls without Authorization share the per-IP budget, apart from the token's", async () => {
+    e2e = await startE2E({
+      api: 'v10',
+      global: { limit: 10, windowMs: 1000 },
+      defaultLimit: { limit: 50, windowMs: 1000 },
+    });
+    const client = e2e.newClient({ globalLimit: 10 });
+    const first = Array.from({ length: 10 }, (_, i) => client.channels.get(String(BigInt(CHANNEL) + BigInt(i))));
+    const widgets = Array.from({ length: 15 }, (_, i) =>
+      client.guilds.widgetJson.get(String(BigInt(GUILD) + BigInt(i))),
+    );
+    const results = await e2e.drive([...first, ...widgets], 20);
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(e2e.service.requests.filter((request) => request.global)).toEqual([]);
+    const times = (route: string) =>
+      e2e.service.requests.filter((request) => request.routeKey.startsWith(route)).map((request) => request.at);
+    const start = e2e.service.requests[0]!.at;
+    // The token's 10 reads fill its second; the first 10 widgets go at once all the same (their
+    // budget is the IP's), the other 5 wait for the IP's next second.
+    expect(times('GET /channels').every((at) => at === start)).toBe(true);
+    const widgetTimes = times('GET /guilds');
+    expect(widgetTimes.slice(0, 10).every((at) => at === start)).toBe(true);
+    expect(widgetTimes.slice(10).every((at) => at >= start + 1000)).toBe(true);
+  });
+
   it('V12: a global 429 pauses every non-exempt caller of the token for retry_after, then resends', async () => {
     e2e = await startE2E({ api: 'v10' });
     e2e.service.inject({ fault: { kind: 'global' } });
