@@ -24,7 +24,7 @@ import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { readBody } from './body.ts';
-import { toFormFields, toMultipart, toUrlEncoded } from './multipart.ts';
+import { isScalar, toFormFields, toMultipart, toUrlEncoded } from './multipart.ts';
 
 /** The service's public API, current version (v10). */
 export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
@@ -532,7 +532,7 @@ function toSearchParams(query: QueryInput | undefined): URLSearchParams | undefi
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
-      if (!['string', 'number', 'bigint', 'boolean'].includes(typeof item)) {
+      if (!isScalar(item)) {
         throw new TollgateArgumentError(
           `query parameter "${key}" must be a string, number, bigint or boolean, or a list of them`,
         );

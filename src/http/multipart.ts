@@ -72,7 +72,7 @@ export function toUrlEncoded(label: string, body: Readonly<Record<string, unknow
   return params;
 }
 
-const isScalar = (value: unknown): value is string | number | bigint | boolean =>
+export const isScalar = (value: unknown): value is string | number | bigint | boolean =>
   ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
 
 function checkFile(where: string, file: unknown): FileUpload {
