@@ -118,7 +118,7 @@ describe('the v10 service as it is today', () => {
     const widgets = Array.from({ length: 15 }, (_, i) =>
       client.guilds.widgetJson.get(String(BigInt(GUILD) + BigInt(i))),
     );
-    const results = await e2e.drive([...first, ...widgets], 20);
+    const results = await e2e.drive<unknown>([...first, ...widgets], 20);
     expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
     expect(e2e.service.requests.filter((request) => request.global)).toEqual([]);
     const times = (route: string) =>
