@@ -7,7 +7,13 @@ import { z } from 'zod';
 import { createResources, type Resources } from '../../generated/index.ts';
 import { monotonicClock, systemClock, type Clock } from '../clock.ts';
 import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { kyRetryOptions, Limiter, type InvalidRequestsEvent, type WaitEvent } from '../limiter/limiter.ts';
+import {
+  InvalidRequestWarnings,
+  kyRetryOptions,
+  Limiter,
+  type InvalidRequestsEvent,
+  type WaitEvent,
+} from '../limiter/limiter.ts';
 import type { BucketRecord } from '../limiter/rules.ts';
 import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
 import { v10Judge } from '../limiter/v10/judge.ts';
@@ -240,6 +246,7 @@ class ClientCore {
     let limiter: Limiter;
     if (api === 'v10') {
       const invalidRequestLimit = options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT;
+      const invalidWarnings = new InvalidRequestWarnings(invalidRequestLimit, options.onInvalidRequests);
       const v10Limiter = (token: string | undefined) =>
         new Limiter({
           ...common,
@@ -251,8 +258,7 @@ class ClientCore {
           }),
           judge: v10Judge(this.#timeoutMs || 15_000),
           sharedBuckets: true,
-          invalidRequestLimit,
-          onInvalidRequests: options.onInvalidRequests,
+          invalidWarnings,
         });
       limiter = v10Limiter(options.token);
       if (options.token !== undefined) {

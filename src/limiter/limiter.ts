@@ -14,7 +14,7 @@ import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../error
 import { NONE } from '../routing/classify.ts';
 import type { Reservation } from './reservations.ts';
 import { judgeResponse, type BucketRecord } from './rules.ts';
-import type { Admission, BucketStore, MaybePromise, SettleResult } from './store.ts';
+import type { Admission, BucketStore, MaybePromise } from './store.ts';
 import { INVALID_WARNING_LEVELS } from './v10/rules.ts';
 
 /**
@@ -53,6 +53,36 @@ export interface InvalidRequestsEvent {
   readonly level: number;
 }
 
+/**
+ * V15: a warning each time the count reaches a level it had not reached since it was last low.
+ * One per client: its limiters (the token's, and the one for calls without Authorization) read
+ * one store-wide count, so a level is told once.
+ */
+export class InvalidRequestWarnings {
+  readonly #limit: number;
+  readonly #listener: ((event: InvalidRequestsEvent) => void) | undefined;
+  /** The highest level reported since the count was last below the first level. */
+  #warnedLevel = 0;
+
+  constructor(limit: number, listener: ((event: InvalidRequestsEvent) => void) | undefined) {
+    this.#limit = limit;
+    this.#listener = listener;
+  }
+
+  report(count: number): void {
+    const fraction = count / this.#limit;
+    if (fraction < INVALID_WARNING_LEVELS[0]) this.#warnedLevel = 0;
+    const level = INVALID_WARNING_LEVELS.findLast((candidate) => fraction >= candidate);
+    if (level === undefined || level <= this.#warnedLevel) return;
+    this.#warnedLevel = level;
+    try {
+      this.#listener?.({ count, limit: this.#limit, level });
+    } catch {
+      // A failing listener must not fail the request it observes.
+    }
+  }
+}
+
 /** Reported for every wait a call makes; never carries the token or the request path. */
 export interface WaitEvent {
   readonly reason: WaitReason;
@@ -75,9 +105,8 @@ export interface LimiterOptions {
    * every queue awaiting a response, not only the call's own.
    */
   readonly sharedBuckets?: boolean;
-  /** V15: the guard's limit (for the warning levels) and who hears of them. */
-  readonly invalidRequestLimit?: number;
-  readonly onInvalidRequests?: ((event: InvalidRequestsEvent) => void) | undefined;
+  /** V15: who hears of the invalid-request count reaching the warning levels (one per client, shared by its limiters). */
+  readonly invalidWarnings?: InvalidRequestWarnings;
   readonly onWait?: ((event: WaitEvent) => void) | undefined;
   /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
   readonly maxWaitMs?: number | undefined;
@@ -161,10 +190,7 @@ export class Limiter {
   readonly #store: BucketStore<any>;
   readonly #judge: Judge;
   readonly #sharedBuckets: boolean;
-  readonly #invalidRequestLimit: number;
-  readonly #onInvalidRequests: LimiterOptions['onInvalidRequests'];
-  /** The highest warning level reported since the count was last below the first level. */
-  #warnedLevel = 0;
+  readonly #invalidWarnings: InvalidRequestWarnings | undefined;
   readonly #buckets = new Map<string, BucketEntry>();
   readonly #gateWaiters = new Set<Waiter>();
   readonly #unsubscribe: () => void;
@@ -186,8 +212,7 @@ export class Limiter {
     this.#store = options.store;
     this.#judge = options.judge ?? judgeV6;
     this.#sharedBuckets = options.sharedBuckets ?? false;
-    this.#invalidRequestLimit = options.invalidRequestLimit ?? Number.POSITIVE_INFINITY;
-    this.#onInvalidRequests = options.onInvalidRequests;
+    this.#invalidWarnings = options.invalidWarnings;
     // Other processes sharing the store: a bucket moved on, or a global wait began.
     this.#unsubscribe = this.#store.subscribe((event) => {
       if (event.kind === 'global') this.#holdGlobal(event.ms);
@@ -354,27 +379,12 @@ export class Limiter {
     call.reservation = undefined;
     const result = await this.#store.settle(call.bucketKey, reservation, update);
     this.#wake(call.bucketKey);
-    if (result) this.#reportInvalid(result);
+    if (result?.invalidRequests !== undefined) this.#invalidWarnings?.report(result.invalidRequests);
   }
 
   async #noteInvalid(): Promise<void> {
     const result = await this.#store.noteInvalid?.();
-    if (result) this.#reportInvalid(result);
-  }
-
-  /** V15: a warning each time the count reaches a level it had not reached since it was last low. */
-  #reportInvalid({ invalidRequests: count }: SettleResult): void {
-    if (count === undefined || !Number.isFinite(this.#invalidRequestLimit)) return;
-    const fraction = count / this.#invalidRequestLimit;
-    if (fraction < INVALID_WARNING_LEVELS[0]) this.#warnedLevel = 0;
-    const level = INVALID_WARNING_LEVELS.findLast((candidate) => fraction >= candidate);
-    if (level === undefined || level <= this.#warnedLevel) return;
-    this.#warnedLevel = level;
-    try {
-      this.#onInvalidRequests?.({ count, limit: this.#invalidRequestLimit, level });
-    } catch {
-      // A failing listener must not fail the request it observes.
-    }
+    if (result?.invalidRequests !== undefined) this.#invalidWarnings?.report(result.invalidRequests);
   }
 
   async #release(call: CallState): Promise<void> {
