@@ -295,7 +295,8 @@ class ClientCore {
               'buckets.get: bucketKey must be a bucket key such as "ChannelsIdMessages:81384788765712384"',
             );
           }
-          return limiter.snapshot(bucketKey);
+          // Calls without Authorization keep their buckets in the IP's lane.
+          return (await limiter.snapshot(bucketKey)) ?? this.#anonymous?.limiter.snapshot(bucketKey);
         },
       }),
       close: async () => {

@@ -130,6 +130,8 @@ describe('the v10 service as it is today', () => {
     const widgetTimes = times('GET /guilds');
     expect(widgetTimes.slice(0, 10).every((at) => at === start)).toBe(true);
     expect(widgetTimes.slice(10).every((at) => at >= start + 1000)).toBe(true);
+    // Their buckets are the IP's, and `buckets.get` finds them there.
+    expect(await client.buckets.get(`GET /guilds/:id/widget.json guilds/${GUILD}`)).toMatchObject({ limit: 50 });
   });
 
   it('V12: a global 429 pauses every non-exempt caller of the token for retry_after, then resends', async () => {
