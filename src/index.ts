@@ -36,6 +36,18 @@ export type { Reservation } from './limiter/reservations.ts';
 export { monotonicClock, systemClock, type Clock } from './clock.ts';
 export { NONE } from './routing/classify.ts';
 export { routeKeyOf } from './routing/route-key.ts';
-export type { JsonBody, QueryInput, QueryValue, RequestOptions, RequestOptionsWithQuery, Snowflake } from './sdk.ts';
+export type {
+  AuditLogOptions,
+  FileUpload,
+  FormFields,
+  JsonBody,
+  QueryInput,
+  QueryOf,
+  QueryValue,
+  RequestOptions,
+  RequestOptionsWithQuery,
+  Snowflake,
+  WithFiles,
+} from './sdk.ts';
 export type * from '../generated/index.ts';
 export { operations, routeTable } from '../generated/index.ts';

@@ -9,6 +9,8 @@ import {
   type RateLimitI64Error,
   type RateLimitUtf8Error,
   type BucketRecord,
+  type FileUpload,
+  type FormFields,
   type TollgateClient,
 } from '../../src/index.ts';
 import type {
@@ -85,7 +87,12 @@ describe('public signatures', () => {
   });
 
   it('form bodies, binary results, links and empty results are typed', () => {
-    const sticker = { name: 'tg', description: 'toll', tags: 'gate', file: { name: 's.png', data: new Uint8Array(4) } };
+    const upload: FileUpload = { name: 's.png', data: new Uint8Array(4) };
+    expectTypeOf<FormFields<{ file: unknown; name: string }>>().toEqualTypeOf<{
+      readonly file: FileUpload;
+      readonly name: string;
+    }>();
+    const sticker = { name: 'tg', description: 'toll', tags: 'gate', file: upload };
     expectTypeOf(client.guilds.stickers.create('1', sticker)).toEqualTypeOf<Promise<RESTPostAPIGuildStickerResult>>();
     // @ts-expect-error a form's file field is { name, data }, not the bytes alone
     void client.guilds.stickers.create('1', { ...sticker, file: new Uint8Array(4) });
