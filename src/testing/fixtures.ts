@@ -16,6 +16,8 @@ import { parseSnowflake } from '../routing/path.ts';
 export type PathIds = Readonly<Record<string, string>>;
 
 const SNOWFLAKE = '175928847299117063';
+const TIMESTAMP = '2026-11-22T12:00:00.000Z';
+const id = (ids: PathIds, name: string) => ids[name] ?? SNOWFLAKE;
 
 /** A body that is bytes, not JSON (an image, a CSV file): sent with its own content type. */
 export class BinaryBody {
@@ -32,8 +34,6 @@ const WIDGET_PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
   (char) => char.charCodeAt(0),
 );
-const TIMESTAMP = '2026-11-22T12:00:00.000Z';
-const id = (ids: PathIds, name: string) => ids[name] ?? SNOWFLAKE;
 
 const user = (userId = '80351110224678912') =>
   ({
