@@ -1499,7 +1499,7 @@ export class GuildsWidgetJsonApi {
    *
    * `GET /guilds/{guild_id}/widget.json` · route key `GuildsIdWidgetJson` · bucket `GuildsIdWidgetJson:{guild_id}`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1530,7 +1530,7 @@ export class GuildsWidgetImageApi {
    *
    * `GET /guilds/{guild_id}/widget.png` · route key `GuildsIdWidgetPng` · bucket `GuildsIdWidgetPng:{guild_id}`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -33,7 +33,7 @@ export class InteractionsCallbackApi {
    *
    * `POST /interactions/{interaction_id}/{interaction_token}/callback` · route key `InteractionsIdTokenCallback` · bucket `InteractionsIdTokenCallback`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -44,7 +44,7 @@ export class InteractionsCallbackApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param interactionId - `{interaction_id}`, an id: decimal string or bigint.
-   * @param interactionToken - `{interaction_token}`, the webhook token; never logged or used in a bucket key.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `query`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.

@@ -143,7 +143,7 @@ export class Oauth2TokenApi {
    *
    * `POST /oauth2/token` · route key `Oauth2Token` · bucket `Oauth2Token`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
    * Sent form-encoded (`application/x-www-form-urlencoded`), as OAuth2 requires.
    *
@@ -174,7 +174,7 @@ export class Oauth2TokenApi {
    *
    * `POST /oauth2/token/revoke` · route key `Oauth2TokenRevoke` · bucket `Oauth2TokenRevoke`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
    * Sent form-encoded (`application/x-www-form-urlencoded`), as OAuth2 requires.
    *

@@ -110,12 +110,12 @@ export class WebhooksApi {
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -136,12 +136,12 @@ export class WebhooksApi {
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -164,12 +164,12 @@ export class WebhooksApi {
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -195,7 +195,7 @@ export class WebhooksApi {
    *
    * `POST /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -203,7 +203,7 @@ export class WebhooksApi {
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `query`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -236,12 +236,12 @@ export class WebhooksMessagesApi {
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `thread_id`.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -271,7 +271,7 @@ export class WebhooksMessagesApi {
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -279,7 +279,7 @@ export class WebhooksMessagesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `query`.
@@ -309,12 +309,12 @@ export class WebhooksMessagesApi {
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `thread_id`.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -354,12 +354,12 @@ export class WebhooksOriginalApi {
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -385,7 +385,7 @@ export class WebhooksOriginalApi {
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -393,7 +393,7 @@ export class WebhooksOriginalApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -421,12 +421,12 @@ export class WebhooksOriginalApi {
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -462,14 +462,14 @@ export class WebhooksPlatformApi {
    *
    * `POST /webhooks/{webhook_id}/{webhook_token}/{platform}` · route key `WebhooksIdTokenPlatform` · bucket `WebhooksIdTokenPlatform`
    *
-   * Sent without the Authorization header: the webhook token in the path is the credential.
+   * Sent without the Authorization header: the token in the path is the credential.
    *
    * `platform` is `slack` or `github`: the body is that platform's own payload.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, the webhook token; never logged or used in a bucket key.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param platform - `{platform}`, percent-encoded for you.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `query`.

@@ -280,7 +280,12 @@ function methodDoc(op: OperationModel): string {
   ];
   if (source.userOnly) lines.push('', 'Only user accounts may call this endpoint.');
   if (source.unauthenticated)
-    lines.push('', 'Sent without the Authorization header: the webhook token in the path is the credential.');
+    lines.push(
+      '',
+      op.parameters.some((p) => p.kind === 'secret')
+        ? 'Sent without the Authorization header: the token in the path is the credential.'
+        : "Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).",
+    );
   lines.push(...ENCODING_NOTES[definition.encoding]);
   if (definition.attachmentsIn)
     lines.push(`The files are listed in \`${definition.attachmentsIn}.attachments\`, where the message is.`);
@@ -295,7 +300,7 @@ function methodDoc(op: OperationModel): string {
       parameter.kind === 'snowflake'
         ? 'an id: decimal string or bigint'
         : parameter.kind === 'secret'
-          ? 'the webhook token; never logged or used in a bucket key'
+          ? 'a token that is a credential (webhook or interaction); never logged or used in a bucket key'
           : parameter.kind === 'emoji'
             ? 'the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you'
             : 'percent-encoded for you';
