@@ -689,6 +689,7 @@ export const catalog: Catalog = {
           method: 'GET',
           summary: 'Search Guild Members',
           query: ['query', 'limit'],
+          queryRequired: true,
         },
       ],
     },

@@ -112,6 +112,8 @@ const operationSchema = z.strictObject({
     .array(z.string().regex(/^[a-z][a-z0-9_-]*$/))
     .nonempty()
     .optional(),
+  /** The query has required parameters, so a read without a body must be given one. */
+  queryRequired: z.literal(true).optional(),
   /** Only user accounts may call it; kept because its route key is in the spec. */
   userOnly: z.literal(true).optional(),
   /** Sent without the Authorization header (the path carries its own credential). */
@@ -278,6 +280,11 @@ export function checkCatalog(catalog: Catalog): string[] {
       }
       if (operation.body && operation.method === 'GET') problems.push(`${opWhere}: a GET request has no body`);
       if (operation.types?.body && !operation.body) problems.push(`${opWhere}: types.body needs a body`);
+      if (operation.queryRequired && (!operation.query || operation.body || operation.link)) {
+        problems.push(
+          `${opWhere}: queryRequired needs documented query parameters and no body (a link's query is always required)`,
+        );
+      }
       if (operation.types?.query && !operation.query)
         problems.push(`${opWhere}: types.query needs documented query parameters`);
     });

@@ -854,7 +854,7 @@ export class GuildsMembersApi {
    */
   search<T = v10.RESTGetAPIGuildMembersSearchResult>(
     guildId: Snowflake,
-    query?: GuildsMembersSearchQuery,
+    query: GuildsMembersSearchQuery,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.members.search'], [guildId], { query }, options) as Promise<T>;

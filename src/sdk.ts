@@ -21,11 +21,11 @@ type QueryScalar = string | number | bigint | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | undefined;
 
 /**
- * A documented query type (from discord-api-types), every field optional, ids (strings there)
- * also accepted as bigint, as everywhere in the SDK.
+ * A documented query type (from discord-api-types), its fields optional or required as there,
+ * ids (strings there) also accepted as bigint, as everywhere in the SDK.
  */
 export type QueryOf<Query> = {
-  readonly [Key in keyof Query]?: Query[Key] | (string extends NonNullable<Query[Key]> ? bigint : never);
+  readonly [Key in keyof Query]: Query[Key] | (string extends NonNullable<Query[Key]> ? bigint : never);
 };
 export type QueryInput = { readonly [key: string]: QueryValue };
 

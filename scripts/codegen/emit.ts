@@ -215,7 +215,7 @@ function methodOf(op: OperationModel): MethodDeclarationStructure {
       if (source.auditLogReason) optionsType += ' & AuditLogOptions';
     }
   } else if (source.query) {
-    parameters.push({ name: 'query?', type: queryTypeName(op) });
+    parameters.push({ name: source.queryRequired ? 'query' : 'query?', type: queryTypeName(op) });
     input = '{ query }';
   }
   parameters.push({ name: 'options?', type: optionsType });

@@ -68,6 +68,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
         bucketHoldsMethod: route.bucketHoldsMethod === true,
         body: source.body ?? 'none',
+        queryRequired: source.queryRequired === true,
         encoding: source.encoding ?? 'json',
         attachmentsIn: source.attachmentsIn ?? null,
         binaryResult: source.binaryResult === true,

@@ -316,6 +316,8 @@ class ClientCore {
     checkOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
     const { path, values } = buildPath(operation.path, args);
     const body = checkBody(label, operation, input?.body);
+    if (operation.queryRequired && input?.query === undefined)
+      throw new TollgateArgumentError(`${label} needs a query`);
     const target =
       this.#api === 'v10' ? this.#v10Target(operation.method, path, operation.routeKey) : v6Target(operation, values);
     const bucketKey = target.bucketKey;

@@ -26,6 +26,8 @@ export interface OperationDefinition {
   readonly majorIndex: number;
   readonly bucketHoldsMethod: boolean;
   readonly body: 'none' | 'required' | 'optional';
+  /** A read whose query has required parameters: called without one, it fails unsent. */
+  readonly queryRequired: boolean;
   /** How the body is sent: see `encoding` in catalog/schema.ts. */
   readonly encoding: BodyEncoding;
   /** `json+files`: the body's member holding the message and so `attachments` (null: the body itself). */

@@ -254,6 +254,13 @@ describe('catalog validation: every rule rejects a crafted bad catalog, naming t
     expect(() => parseCatalog(draft)).not.toThrow();
   });
 
+  it('a required query needs documented query parameters and no body', () => {
+    const problems = problemsOf((draft) => {
+      route(draft, 'Gateway').operations[0]!.queryRequired = true;
+    });
+    expect(problems.join()).toMatch(/"gateway.get": queryRequired needs documented query parameters/);
+  });
+
   it('the method-in-key flag needs a major parameter', () => {
     const problems = problemsOf((draft) => {
       route(draft, 'Gateway').bucketHoldsMethod = true;

@@ -161,6 +161,13 @@ describe('queries', () => {
     expect(received[1]!.search).toBe('?a=1&a=2&a=true');
   });
 
+  it('a read whose query has required parameters fails unsent without one', async () => {
+    await expect(client.guilds.members.search(GUILD, undefined as never)).rejects.toThrow(
+      /guilds\.members\.search needs a query/,
+    );
+    expect(received).toEqual([]);
+  });
+
   it('refuses a list holding something else than scalars', async () => {
     await expect(client.guilds.messages.search(GUILD, { channel_id: [{ id: '1' }] } as never)).rejects.toThrow(
       /query parameter "channel_id" must be a string, number, bigint or boolean, or a list of them/,

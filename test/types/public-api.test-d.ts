@@ -18,6 +18,7 @@ import type {
   RESTDeleteAPIGuildMemberResult,
   RESTGetAPIChannelMessagesResult,
   RESTGetAPIGatewayResult,
+  RESTGetAPIGuildMembersSearchResult,
   RESTGetAPIInviteResult,
   RESTPostAPIApplicationCommandsResult,
   RESTPostAPIChannelMessageResult,
@@ -102,6 +103,15 @@ describe('public signatures', () => {
     expectTypeOf(
       client.oauth2.authorization.url({ client_id: '1', scope: 'bot', permissions: '8' }),
     ).toEqualTypeOf<string>();
+    // @ts-expect-error the authorization page needs the client id
+    void client.oauth2.authorization.url({ scope: 'bot' });
+    // @ts-expect-error a member search needs its query
+    void client.guilds.members.search('1');
+    // @ts-expect-error …with the required \`query\` in it
+    void client.guilds.members.search('1', { limit: 5 });
+    expectTypeOf(client.guilds.members.search('1', { query: 'toll' })).toEqualTypeOf<
+      Promise<RESTGetAPIGuildMembersSearchResult>
+    >();
     // @ts-expect-error an authorization parameter that does not exist
     void client.oauth2.authorization.url({ client_id: '1', scopes: 'bot' });
     expectTypeOf(
