@@ -13,6 +13,7 @@ import type { Clock } from '../../src/clock.ts';
 import { createClient, type TollgateClient } from '../../src/index.ts';
 import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { ReferenceService } from '../../src/testing/index.ts';
+import { startE2E } from '../support/e2e.ts';
 import { connectedStore, REDIS_URL, testPrefix } from '../support/redis.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -143,6 +144,33 @@ describe('v10: several Node processes on one Redis', () => {
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2000);
     for (let i = 20; i < times.length; i++) expect(times[i]! - times[i - 20]!, `request ${i}`).toBeGreaterThanOrEqual(1000);
   }, 60_000);
+});
+
+describe('v10: calls without Authorization on one Redis', () => {
+  it("share the IP's budget across clients of different tokens (V13)", async () => {
+    const e2e = await startE2E({
+      api: 'v10',
+      global: { limit: 10, windowMs: 1000 },
+      defaultLimit: { limit: 50, windowMs: 1000 },
+    });
+    cleanups.push(() => e2e.stop());
+    const store = await connectedStore('v10-per-ip', { time: 'client' });
+    cleanups.push(() => store.close());
+    const clients = ['Bot first-token', 'Bot second-token'].map((token) =>
+      e2e.newClient({ token, store, globalLimit: 10 }),
+    );
+    const guild = (i: number) => String(41771983423143937n + BigInt(i));
+    const calls = clients.flatMap((client, c) =>
+      Array.from({ length: 8 }, (_, i) => client.guilds.widgetJson.get(guild(c * 8 + i))),
+    );
+    const results = await e2e.drive<unknown>(calls, 20);
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(e2e.service.requests.filter((request) => request.status === 429)).toEqual([]);
+    // 16 calls, one budget of 10 per second between the two clients: 6 wait for the next second.
+    const times = e2e.service.requests.map((request) => request.at - e2e.service.requests[0]!.at);
+    expect(times.filter((at) => at === 0)).toHaveLength(10);
+    expect(times.filter((at) => at >= 1000)).toHaveLength(6);
+  });
 });
 
 describe('Redis faults', () => {
