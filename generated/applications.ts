@@ -74,7 +74,7 @@ export class ApplicationsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.commands.list('1');
+   * const result = await client.applications.commands.list('157730590492196864');
    * ```
    */
   list<T = v10.RESTGetAPIApplicationCommandsResult>(
@@ -98,7 +98,7 @@ export class ApplicationsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.commands.create('1', body);
+   * await client.applications.commands.create('157730590492196864', body);
    * ```
    */
   create<T = v10.RESTPostAPIApplicationCommandsResult>(
@@ -122,7 +122,7 @@ export class ApplicationsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.commands.replace('1', body);
+   * await client.applications.commands.replace('157730590492196864', body);
    * ```
    */
   replace<T = v10.RESTPutAPIApplicationCommandsResult>(
@@ -146,7 +146,7 @@ export class ApplicationsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.commands.get('1', '1');
+   * const result = await client.applications.commands.get('157730590492196864', '1');
    * ```
    */
   get<T = v10.RESTGetAPIApplicationCommandResult>(
@@ -176,7 +176,7 @@ export class ApplicationsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.commands.edit('1', '1', body);
+   * await client.applications.commands.edit('157730590492196864', '1', body);
    * ```
    */
   edit<T = v10.RESTPatchAPIApplicationCommandResult>(
@@ -206,7 +206,7 @@ export class ApplicationsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.commands.delete('1', '1');
+   * await client.applications.commands.delete('157730590492196864', '1');
    * ```
    */
   delete<T = undefined>(applicationId: Snowflake, commandId: Snowflake, options?: RequestOptions): Promise<T> {
@@ -256,7 +256,7 @@ export class ApplicationsGuildsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.guilds.commands.list('1', '41771983423143937');
+   * const result = await client.applications.guilds.commands.list('157730590492196864', '41771983423143937');
    * ```
    */
   list<T = v10.RESTGetAPIApplicationGuildCommandsResult>(
@@ -287,7 +287,7 @@ export class ApplicationsGuildsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.guilds.commands.create('1', '41771983423143937', body);
+   * await client.applications.guilds.commands.create('157730590492196864', '41771983423143937', body);
    * ```
    */
   create<T = v10.RESTPostAPIApplicationGuildCommandsResult>(
@@ -318,7 +318,7 @@ export class ApplicationsGuildsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.guilds.commands.replace('1', '41771983423143937', body);
+   * await client.applications.guilds.commands.replace('157730590492196864', '41771983423143937', body);
    * ```
    */
   replace<T = v10.RESTPutAPIApplicationGuildCommandsResult>(
@@ -349,7 +349,7 @@ export class ApplicationsGuildsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.guilds.commands.get('1', '41771983423143937', '1');
+   * const result = await client.applications.guilds.commands.get('157730590492196864', '41771983423143937', '1');
    * ```
    */
   get<T = v10.RESTGetAPIApplicationGuildCommandResult>(
@@ -381,7 +381,7 @@ export class ApplicationsGuildsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.guilds.commands.edit('1', '41771983423143937', '1', body);
+   * await client.applications.guilds.commands.edit('157730590492196864', '41771983423143937', '1', body);
    * ```
    */
   edit<T = v10.RESTPatchAPIApplicationGuildCommandResult>(
@@ -413,7 +413,7 @@ export class ApplicationsGuildsCommandsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.guilds.commands.delete('1', '41771983423143937', '1');
+   * await client.applications.guilds.commands.delete('157730590492196864', '41771983423143937', '1');
    * ```
    */
   delete<T = undefined>(
@@ -453,7 +453,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.guilds.commands.permissions.list('1', '41771983423143937');
+   * const result = await client.applications.guilds.commands.permissions.list('157730590492196864', '41771983423143937');
    * ```
    */
   list<T = v10.RESTGetAPIGuildApplicationCommandsPermissionsResult>(
@@ -483,7 +483,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.guilds.commands.permissions.replace('1', '41771983423143937', body);
+   * await client.applications.guilds.commands.permissions.replace('157730590492196864', '41771983423143937', body);
    * ```
    * @deprecated The service disabled batch edits; use `applications.guilds.commands.permissions.edit` for one command at a time.
    */
@@ -515,7 +515,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.guilds.commands.permissions.get('1', '41771983423143937', '1');
+   * const result = await client.applications.guilds.commands.permissions.get('157730590492196864', '41771983423143937', '1');
    * ```
    */
   get<T = v10.RESTGetAPIApplicationCommandPermissionsResult>(
@@ -547,7 +547,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.guilds.commands.permissions.edit('1', '41771983423143937', '1', body);
+   * await client.applications.guilds.commands.permissions.edit('157730590492196864', '41771983423143937', '1', body);
    * ```
    */
   edit<T = v10.RESTPutAPIApplicationCommandPermissionsResult>(
@@ -587,7 +587,7 @@ export class ApplicationsEmojisApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.emojis.list('1');
+   * const result = await client.applications.emojis.list('157730590492196864');
    * ```
    */
   list<T = v10.RESTGetAPIApplicationEmojisResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
@@ -607,7 +607,7 @@ export class ApplicationsEmojisApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.emojis.create('1', body);
+   * await client.applications.emojis.create('157730590492196864', body);
    * ```
    */
   create<T = v10.RESTPostAPIApplicationEmojiResult>(
@@ -631,7 +631,7 @@ export class ApplicationsEmojisApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.emojis.get('1', '41771983429993937');
+   * const result = await client.applications.emojis.get('157730590492196864', '41771983429993937');
    * ```
    */
   get<T = v10.RESTGetAPIApplicationEmojiResult>(
@@ -661,7 +661,7 @@ export class ApplicationsEmojisApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.emojis.edit('1', '41771983429993937', body);
+   * await client.applications.emojis.edit('157730590492196864', '41771983429993937', body);
    * ```
    */
   edit<T = v10.RESTPatchAPIApplicationEmojiResult>(
@@ -691,7 +691,7 @@ export class ApplicationsEmojisApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.emojis.delete('1', '41771983429993937');
+   * await client.applications.emojis.delete('157730590492196864', '41771983429993937');
    * ```
    */
   delete<T = v10.RESTDeleteAPIApplicationEmojiResult>(
@@ -740,7 +740,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.roleConnections.metadata.list('1');
+   * const result = await client.applications.roleConnections.metadata.list('157730590492196864');
    * ```
    */
   list<T = v10.RESTGetAPIApplicationRoleConnectionMetadataResult>(
@@ -768,7 +768,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.roleConnections.metadata.replace('1', body);
+   * await client.applications.roleConnections.metadata.replace('157730590492196864', body);
    * ```
    */
   replace<T = v10.RESTPutAPIApplicationRoleConnectionMetadataResult>(
@@ -807,7 +807,7 @@ export class ApplicationsEntitlementsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.entitlements.list('1');
+   * const result = await client.applications.entitlements.list('157730590492196864');
    * ```
    */
   list<T = v10.RESTGetAPIEntitlementsResult>(
@@ -831,7 +831,7 @@ export class ApplicationsEntitlementsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.entitlements.create('1', body);
+   * await client.applications.entitlements.create('157730590492196864', body);
    * ```
    */
   create<T = v10.RESTPostAPIEntitlementResult>(
@@ -855,7 +855,7 @@ export class ApplicationsEntitlementsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.entitlements.get('1', '1');
+   * const result = await client.applications.entitlements.get('157730590492196864', '1');
    * ```
    */
   get<T = v10.RESTGetAPIEntitlementResult>(
@@ -884,7 +884,7 @@ export class ApplicationsEntitlementsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.entitlements.delete('1', '1');
+   * await client.applications.entitlements.delete('157730590492196864', '1');
    * ```
    */
   delete<T = v10.RESTDeleteAPIEntitlementResult>(
@@ -913,7 +913,7 @@ export class ApplicationsEntitlementsApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.entitlements.consume('1', '1');
+   * await client.applications.entitlements.consume('157730590492196864', '1');
    * ```
    */
   consume<T = v10.RESTPostAPIEntitlementConsumeResult>(
@@ -951,7 +951,7 @@ export class ApplicationsSkusApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.skus.list('1');
+   * const result = await client.applications.skus.list('157730590492196864');
    * ```
    */
   list<T = v10.RESTGetAPISKUsResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
@@ -1031,7 +1031,7 @@ export class ApplicationsActivityInstancesApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.activityInstances.get('1', '1');
+   * const result = await client.applications.activityInstances.get('157730590492196864', '1');
    * ```
    */
   get<T = v10.RESTGetAPIApplicationActivityInstanceResult>(
@@ -1072,7 +1072,7 @@ export class ApplicationsIdentitiesApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.identities.list('1', '1', '1');
+   * const result = await client.applications.identities.list('157730590492196864', '1', '1');
    * ```
    */
   list<T = v10.RESTGetAPIApplicationIdentitiesResult>(
@@ -1125,7 +1125,7 @@ export class ApplicationsUsersIdentityProfileApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.applications.users.identityProfile.get('1', '80351110224678912', '1');
+   * const result = await client.applications.users.identityProfile.get('157730590492196864', '80351110224678912', '1');
    * ```
    */
   get<T = v10.RESTGetAPIApplicationIdentityProfileResult>(
@@ -1157,7 +1157,7 @@ export class ApplicationsUsersIdentityProfileApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.applications.users.identityProfile.edit('1', '80351110224678912', '1', body);
+   * await client.applications.users.identityProfile.edit('157730590492196864', '80351110224678912', '1', body);
    * ```
    */
   edit<T = v10.RESTPatchAPIApplicationIdentityProfileResult>(

@@ -125,11 +125,15 @@ export type {
   WebhooksMessagesDeleteWithTokenQuery,
   WebhooksMessagesEditWithTokenQuery,
   WebhooksMessagesGetWithTokenQuery,
-  WebhooksOriginalApi,
   WebhooksPlatformApi,
   WebhooksPlatformExecuteQuery,
 } from './webhooks.ts';
-export type { InteractionsApi, InteractionsCallbackApi, InteractionsCallbackCreateQuery } from './interactions.ts';
+export type {
+  InteractionsApi,
+  InteractionsCallbackApi,
+  InteractionsCallbackCreateQuery,
+  InteractionsOriginalApi,
+} from './interactions.ts';
 export type {
   ApplicationsActivityInstancesApi,
   ApplicationsApi,

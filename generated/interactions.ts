@@ -2,20 +2,30 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptionsWithQuery, Snowflake, WithFiles } from '../src/sdk.ts';
+import type {
+  OperationCaller,
+  QueryOf,
+  RequestOptions,
+  RequestOptionsWithQuery,
+  Snowflake,
+  WithFiles,
+} from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `interactions.callback.create` (Create Interaction Response). */
 export type InteractionsCallbackCreateQuery = QueryOf<v10.RESTPostAPIInteractionCallbackQuery>;
 
-/** `client.interactions`: operations on route key `InteractionsIdTokenCallback`. */
+/** `client.interactions`: operations on route keys `InteractionsIdTokenCallback`, `WebhooksIdTokenMessagesId`. */
 export class InteractionsApi {
   /** `client.interactions.callback` */
   readonly callback: InteractionsCallbackApi;
+  /** `client.interactions.original` */
+  readonly original: InteractionsOriginalApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.callback = new InteractionsCallbackApi(call);
+    this.original = new InteractionsOriginalApi(call);
   }
 }
 
@@ -50,7 +60,7 @@ export class InteractionsCallbackApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.interactions.callback.create('1', '1', body);
+   * await client.interactions.callback.create('1', interactionToken, body);
    * ```
    */
   create<T = v10.RESTPostAPIInteractionCallbackResult>(
@@ -63,6 +73,114 @@ export class InteractionsCallbackApi {
       operations['interactions.callback.create'],
       [interactionId, interactionToken],
       { body },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.interactions.original`: operations on route key `WebhooksIdTokenMessagesId`. */
+export class InteractionsOriginalApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Original Interaction Response.
+   *
+   * `GET /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.interactions.original.get('157730590492196864', interactionToken);
+   * ```
+   */
+  get<T = v10.RESTGetAPIInteractionOriginalResponseResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['interactions.original.get'],
+      [applicationId, interactionToken],
+      undefined,
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Edit Original Interaction Response.
+   *
+   * `PATCH /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.interactions.original.edit('157730590492196864', interactionToken, body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIInteractionOriginalResponseResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    body: WithFiles<v10.RESTPatchAPIInteractionOriginalResponseJSONBody> | FormData,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['interactions.original.edit'],
+      [applicationId, interactionToken],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+
+  /**
+   * Delete Original Interaction Response.
+   *
+   * `DELETE /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.interactions.original.delete('157730590492196864', interactionToken);
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIInteractionOriginalResponseResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['interactions.original.delete'],
+      [applicationId, interactionToken],
+      undefined,
       options,
     ) as Promise<T>;
   }

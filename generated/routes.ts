@@ -3249,14 +3249,14 @@ export const operations = {
     auditLogReason: false,
     v10Only: true,
   },
-  'webhooks.original.getWithToken': {
-    name: 'webhooks.original.getWithToken',
+  'interactions.original.get': {
+    name: 'interactions.original.get',
     routeKey: 'WebhooksIdTokenMessagesId',
     method: 'GET',
     path: [
       'webhooks',
-      { name: 'webhook_id', kind: 'snowflake' },
-      { name: 'webhook_token', kind: 'secret' },
+      { name: 'application_id', kind: 'snowflake' },
+      { name: 'interaction_token', kind: 'secret' },
       'messages',
       '@original',
     ],
@@ -3271,14 +3271,14 @@ export const operations = {
     auditLogReason: false,
     v10Only: true,
   },
-  'webhooks.original.editWithToken': {
-    name: 'webhooks.original.editWithToken',
+  'interactions.original.edit': {
+    name: 'interactions.original.edit',
     routeKey: 'WebhooksIdTokenMessagesId',
     method: 'PATCH',
     path: [
       'webhooks',
-      { name: 'webhook_id', kind: 'snowflake' },
-      { name: 'webhook_token', kind: 'secret' },
+      { name: 'application_id', kind: 'snowflake' },
+      { name: 'interaction_token', kind: 'secret' },
       'messages',
       '@original',
     ],
@@ -3293,14 +3293,14 @@ export const operations = {
     auditLogReason: false,
     v10Only: true,
   },
-  'webhooks.original.deleteWithToken': {
-    name: 'webhooks.original.deleteWithToken',
+  'interactions.original.delete': {
+    name: 'interactions.original.delete',
     routeKey: 'WebhooksIdTokenMessagesId',
     method: 'DELETE',
     path: [
       'webhooks',
-      { name: 'webhook_id', kind: 'snowflake' },
-      { name: 'webhook_token', kind: 'secret' },
+      { name: 'application_id', kind: 'snowflake' },
+      { name: 'interaction_token', kind: 'secret' },
       'messages',
       '@original',
     ],

@@ -288,7 +288,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.users.me.applications.roleConnection.get('1');
+   * const result = await client.users.me.applications.roleConnection.get('157730590492196864');
    * ```
    */
   get<T = v10.RESTGetAPICurrentUserApplicationRoleConnectionResult>(
@@ -316,7 +316,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.users.me.applications.roleConnection.replace('1', body);
+   * await client.users.me.applications.roleConnection.replace('157730590492196864', body);
    * ```
    */
   replace<T = v10.RESTPutAPICurrentUserApplicationRoleConnectionResult>(
@@ -344,7 +344,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.users.me.applications.roleConnection.delete('1');
+   * await client.users.me.applications.roleConnection.delete('157730590492196864');
    * ```
    */
   delete<T = v10.RESTDeleteAPICurrentUserApplicationRoleConnectionResult>(
@@ -382,7 +382,7 @@ export class UsersApplicationIdentitiesApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * const result = await client.users.applicationIdentities.list('80351110224678912', '1');
+   * const result = await client.users.applicationIdentities.list('80351110224678912', '157730590492196864');
    * ```
    */
   list<T = v10.RESTGetAPIUserApplicationIdentitiesResult>(
@@ -416,7 +416,7 @@ export class UsersApplicationIdentitiesApi {
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
-   * await client.users.applicationIdentities.delete('80351110224678912', '1', '1', '1', body);
+   * await client.users.applicationIdentities.delete('80351110224678912', '157730590492196864', '1', '1', body);
    * ```
    */
   delete<T = v10.RESTPostAPIApplicationIdentityDeleteResult>(

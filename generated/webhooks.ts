@@ -30,8 +30,6 @@ export class WebhooksApi {
   readonly #call: OperationCaller;
   /** `client.webhooks.messages` */
   readonly messages: WebhooksMessagesApi;
-  /** `client.webhooks.original` */
-  readonly original: WebhooksOriginalApi;
   /** `client.webhooks.platform` */
   readonly platform: WebhooksPlatformApi;
 
@@ -39,7 +37,6 @@ export class WebhooksApi {
   constructor(call: OperationCaller) {
     this.#call = call;
     this.messages = new WebhooksMessagesApi(call);
-    this.original = new WebhooksOriginalApi(call);
     this.platform = new WebhooksPlatformApi(call);
   }
 
@@ -335,114 +332,6 @@ export class WebhooksMessagesApi {
       operations['webhooks.messages.deleteWithToken'],
       [webhookId, webhookToken, messageId],
       { query },
-      options,
-    ) as Promise<T>;
-  }
-}
-
-/** `client.webhooks.original`: operations on route key `WebhooksIdTokenMessagesId`. */
-export class WebhooksOriginalApi {
-  readonly #call: OperationCaller;
-
-  /** @internal Built by `createClient`. */
-  constructor(call: OperationCaller) {
-    this.#call = call;
-  }
-
-  /**
-   * Get Original Interaction Response.
-   *
-   * `GET /webhooks/{webhook_id}/{webhook_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
-   *
-   * Sent without the Authorization header: the token in the path is the credential.
-   *
-   * The spec does not show this path; it is the service's documented one.
-   *
-   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
-   * @example
-   * ```ts
-   * const result = await client.webhooks.original.getWithToken('223704706495545344', webhookToken);
-   * ```
-   */
-  getWithToken<T = v10.RESTGetAPIInteractionOriginalResponseResult>(
-    webhookId: Snowflake,
-    webhookToken: string,
-    options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(
-      operations['webhooks.original.getWithToken'],
-      [webhookId, webhookToken],
-      undefined,
-      options,
-    ) as Promise<T>;
-  }
-
-  /**
-   * Edit Original Interaction Response.
-   *
-   * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
-   *
-   * Sent without the Authorization header: the token in the path is the credential.
-   *
-   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
-   * file listed in `attachments`); a `FormData` body is sent as it is.
-   *
-   * The spec does not show this path; it is the service's documented one.
-   *
-   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
-   * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
-   * @example
-   * ```ts
-   * await client.webhooks.original.editWithToken('223704706495545344', webhookToken, body);
-   * ```
-   */
-  editWithToken<T = v10.RESTPatchAPIInteractionOriginalResponseResult>(
-    webhookId: Snowflake,
-    webhookToken: string,
-    body: WithFiles<v10.RESTPatchAPIInteractionOriginalResponseJSONBody> | FormData,
-    options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(
-      operations['webhooks.original.editWithToken'],
-      [webhookId, webhookToken],
-      { body },
-      options,
-    ) as Promise<T>;
-  }
-
-  /**
-   * Delete Original Interaction Response.
-   *
-   * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
-   *
-   * Sent without the Authorization header: the token in the path is the credential.
-   *
-   * The spec does not show this path; it is the service's documented one.
-   *
-   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
-   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
-   * @example
-   * ```ts
-   * await client.webhooks.original.deleteWithToken('223704706495545344', webhookToken);
-   * ```
-   */
-  deleteWithToken<T = v10.RESTDeleteAPIInteractionOriginalResponseResult>(
-    webhookId: Snowflake,
-    webhookToken: string,
-    options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(
-      operations['webhooks.original.deleteWithToken'],
-      [webhookId, webhookToken],
-      undefined,
       options,
     ) as Promise<T>;
   }

@@ -37,6 +37,8 @@ const EXAMPLE_VALUES: Record<string, string> = {
   code: "'0vCdhLbwjZZTWZLD'",
   emoji: "'🔥'",
   webhook_token: 'webhookToken',
+  application_id: "'157730590492196864'",
+  interaction_token: 'interactionToken',
 };
 
 export async function emitGenerated(

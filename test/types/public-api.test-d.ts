@@ -125,7 +125,7 @@ describe('public signatures', () => {
     // @ts-expect-error a grant type OAuth2 does not have
     void client.oauth2.token.create({ grant_type: 'password', username: 'u' });
     expectTypeOf(client.applications.commands.delete('1', '2')).toEqualTypeOf<Promise<undefined>>();
-    expectTypeOf(client.webhooks.original.editWithToken('1', 'token', { content: 'done' })).toEqualTypeOf<
+    expectTypeOf(client.interactions.original.edit('1', 'token', { content: 'done' })).toEqualTypeOf<
       Promise<RESTPatchAPIInteractionOriginalResponseResult>
     >();
   });
