@@ -1,6 +1,7 @@
 /**
- * `createClient`: options checked once, one ky instance whose hooks are the limiter, the typed
- * resources from `generated/`, `request` for raw calls, the read-only bucket view and `close`.
+ * `createClient`: options checked once, a ky instance whose hooks are the limiter (v10: a second
+ * one for calls sent without Authorization, on the IP's budget), the typed resources from
+ * `generated/`, `request` for raw calls, the read-only bucket view and `close`.
  */
 import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import { z } from 'zod';
