@@ -1,15 +1,18 @@
 /**
- * One smoke test per catalog operation, against msw handlers derived from the same catalog:
- * method, URL, parameter encoding, query, Authorization, and the bucket the limiter filed the
- * response under (which is where the route key on ky's context ends up).
+ * One smoke test per catalog operation and dialect, against msw handlers derived from the same
+ * catalog: method, URL, parameter encoding, query, Authorization, body encoding, and the bucket
+ * the limiter filed the response under (v6: the catalog's key, which is where the route key on
+ * ky's context ends up; v10: the route + resource key of the call).
  */
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/routes.ts';
 import { createClient, type TollgateClient } from '../../src/index.ts';
+import { classifyV10 } from '../../src/routing/v10-route.ts';
 
-const BASE = 'http://smoke.test/api/v6';
+const ORIGIN = 'http://smoke.test';
+const BASE = `${ORIGIN}/api/v6`;
 const TOKEN = 'Bot smoke-token';
 const SAMPLE: Record<string, { readonly value: string; readonly encoded: string }> = {
   channel_id: { value: '81384788765712384', encoded: '81384788765712384' },
@@ -43,7 +46,7 @@ const handlers = [...cases]
   .sort((a, b) => a.parameters.length - b.parameters.length)
   .map(({ operation, path }) =>
     http[operation.method.toLowerCase() as 'get'](
-      `${BASE}${path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
+      `${ORIGIN}/api/:version${path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
       async ({ request }) => {
         const url = new URL(request.url);
         return HttpResponse.json(
@@ -54,7 +57,16 @@ const handlers = [...cases]
             authorization: request.headers.get('authorization'),
             body: request.body ? await request.text() : null,
           },
-          { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-reset': '4102444800' } },
+          // Both dialects' headers: v6 reads Reset, v10 Reset-After and Bucket.
+          {
+            headers: {
+              'x-ratelimit-limit': '10',
+              'x-ratelimit-remaining': '9',
+              'x-ratelimit-reset': '4102444800',
+              'x-ratelimit-reset-after': '60',
+              'x-ratelimit-bucket': `hash-${operation.name}`,
+            },
+          },
         );
       },
     ),
@@ -62,13 +74,15 @@ const handlers = [...cases]
 
 const server = setupServer(...handlers);
 let client: TollgateClient;
+let v10Client: TollgateClient;
 
 beforeAll(() => {
   server.listen({ onUnhandledFrame: 'error' });
   client = createClient({ baseUrl: BASE, token: TOKEN });
+  v10Client = createClient({ baseUrl: `${ORIGIN}/api/v10`, token: TOKEN });
 });
 afterAll(async () => {
-  await client.close();
+  await Promise.all([client.close(), v10Client.close()]);
   server.close();
 });
 
@@ -80,9 +94,9 @@ const SENT_BODY = {
   urlencoded: /^content=hello$/,
 };
 
-function methodOf(name: string): (...args: unknown[]) => unknown {
+function methodOf(name: string, of: TollgateClient = client): (...args: unknown[]) => unknown {
   const parts = name.split('.');
-  let target: unknown = client;
+  let target: unknown = of;
   for (const part of parts.slice(0, -1)) target = (target as Record<string, unknown>)[part];
   const method = (target as Record<string, unknown>)[parts.at(-1)!];
   if (typeof method !== 'function') throw new Error(`client.${name} is not a method`);
@@ -95,37 +109,48 @@ describe('every catalog operation', () => {
     expect(cases.length).toBeGreaterThanOrEqual(106);
   });
 
-  it.each(cases.map((c) => [`${c.operation.name} → ${c.operation.method} ${c.path}`, c] as const))(
-    '%s',
-    async (_, c) => {
-      const { operation } = c;
-      const args: unknown[] = c.parameters.map((name) => sample(name).value);
-      const query = operation.query ? { [operation.query[0]!]: 'q v' } : undefined;
-      if (operation.body) {
-        args.push({ content: 'hello' });
-        args.push(query ? { query } : undefined);
-      } else if (query) {
-        args.push(query);
-      }
-      const search = query ? `?${operation.query![0]}=q+v` : '';
-      if (operation.link) {
-        // A link sends nothing: its URL is the answer.
-        expect(methodOf(operation.name)(...args)).toBe(`${BASE}${c.expectedPath}${search}`);
-        return;
-      }
-      const answer = await methodOf(operation.name)(...args);
-      const result = (
-        operation.binaryResult ? JSON.parse(new TextDecoder().decode(answer as ArrayBuffer)) : answer
-      ) as Record<string, unknown>;
-      expect(result.operation).toBe(operation.name);
-      expect(result.pathname).toBe(`/api/v6${c.expectedPath}`);
-      expect(result.search).toBe(search);
-      expect(result.authorization).toBe(operation.unauthenticated ? null : TOKEN);
-      if (operation.body) expect(result.body).toMatch(SENT_BODY[operation.encoding ?? 'json']);
-      if (c.bucketKey) expect(await client.buckets.get(c.bucketKey)).toMatchObject({ limit: 10 });
-      else expect(await client.buckets.get('None')).toBeUndefined();
-    },
-  );
+  it.each(
+    cases.flatMap((c) =>
+      (['v6', 'v10'] as const).map(
+        (api) => [`${api}: ${c.operation.name} → ${c.operation.method} ${c.path}`, api, c] as const,
+      ),
+    ),
+  )('%s', async (_, api, c) => {
+    const { operation } = c;
+    const target = api === 'v6' ? client : v10Client;
+    const args: unknown[] = c.parameters.map((name) => sample(name).value);
+    const query = operation.query ? { [operation.query[0]!]: 'q v' } : undefined;
+    if (operation.body) {
+      args.push({ content: 'hello' });
+      args.push(query ? { query } : undefined);
+    } else if (query) {
+      args.push(query);
+    }
+    const search = query ? `?${operation.query![0]}=q+v` : '';
+    if (operation.link) {
+      // A link sends nothing: its URL is the answer.
+      expect(methodOf(operation.name, target)(...args)).toBe(`${ORIGIN}/api/${api}${c.expectedPath}${search}`);
+      return;
+    }
+    const answer = await methodOf(operation.name, target)(...args);
+    const result = (
+      operation.binaryResult ? JSON.parse(new TextDecoder().decode(answer as ArrayBuffer)) : answer
+    ) as Record<string, unknown>;
+    expect(result.operation).toBe(operation.name);
+    expect(result.pathname).toBe(`/api/${api}${c.expectedPath}`);
+    expect(result.search).toBe(search);
+    const exempt = classifyV10(operation.method, c.expectedPath, Date.now()).exempt;
+    expect(result.authorization).toBe(operation.unauthenticated || (api === 'v10' && exempt) ? null : TOKEN);
+    if (operation.body) expect(result.body).toMatch(SENT_BODY[operation.encoding ?? 'json']);
+    if (api === 'v10') {
+      const { bucketKey } = classifyV10(operation.method, c.expectedPath, Date.now());
+      expect(await v10Client.buckets.get(bucketKey)).toMatchObject({ limit: 10 });
+    } else if (c.bucketKey) {
+      expect(await client.buckets.get(c.bucketKey)).toMatchObject({ limit: 10 });
+    } else {
+      expect(await client.buckets.get('None')).toBeUndefined();
+    }
+  });
 });
 
 describe('argument checks happen before any request', () => {
