@@ -3,6 +3,8 @@
  * they name the route key and bucket key instead.
  */
 
+import type { RESTError } from 'discord-api-types/v10';
+
 /** A rate-limit header whose bytes are not valid UTF-8 (the spec's RateLimitUtf8). */
 export class RateLimitUtf8Error extends Error {
   readonly header: string;
@@ -51,17 +53,34 @@ export class HttpError extends Error {
   readonly status: number;
   readonly response: Response;
   readonly body: unknown;
+  /**
+   * The service's JSON error when the body is one: `code` (compare with discord-api-types'
+   * `RESTJSONErrorCodes`: 10008 is Unknown Message), `message`, and `errors` per body field.
+   */
+  readonly error: RESTError | undefined;
   readonly method: string;
   readonly routeKey: string;
   constructor(method: string, routeKey: string, response: Response, body: unknown) {
-    super(`${method} ${routeKey} failed with status ${response.status}`);
+    const error = asRestError(body);
+    const detail = error ? `: ${error.message.slice(0, MAX_SHOWN_MESSAGE)} (code ${error.code})` : '';
+    super(`${method} ${routeKey} failed with status ${response.status}${detail}`);
     this.name = 'HttpError';
     this.status = response.status;
     this.response = response;
     this.body = body;
+    this.error = error;
     this.method = method;
     this.routeKey = routeKey;
   }
+}
+
+/** An error message longer than this is cut in `HttpError.message` (the whole one is in `error`). */
+const MAX_SHOWN_MESSAGE = 200;
+
+function asRestError(body: unknown): RESTError | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { code, message } = body as Partial<RESTError>;
+  return typeof code === 'number' && typeof message === 'string' ? (body as RESTError) : undefined;
 }
 
 /** An argument or option that cannot be used; nothing was sent. */
@@ -138,7 +157,9 @@ export class CdnBanError extends Error {
 /** V16: the service answered 401 for this token before; requests with it are refused unsent. */
 export class TokenInvalidError extends Error {
   constructor() {
-    super('The token was rejected (401) earlier: requests with it are not sent again. Use a new client with a valid token.');
+    super(
+      'The token was rejected (401) earlier: requests with it are not sent again. Use a new client with a valid token.',
+    );
     this.name = 'TokenInvalidError';
   }
 }

@@ -146,7 +146,21 @@ describe('binary results', () => {
     const error = await client.guilds.widgetImage.get('404').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).body).toEqual({ message: 'Unknown Guild', code: 10004 });
+    expect((error as HttpError).error).toEqual({ message: 'Unknown Guild', code: 10004 });
+    expect((error as HttpError).message).toBe(
+      'GET GuildsIdWidgetPng failed with status 404: Unknown Guild (code 10004)',
+    );
   });
+});
+
+it("an error body that is not the service's JSON error leaves `error` unset", () => {
+  const error = new HttpError('GET', 'Gateway', new Response(null, { status: 502 }), '<html>Bad gateway</html>');
+  expect([error.error, error.message]).toEqual([undefined, 'GET Gateway failed with status 502']);
+  const long = new HttpError('GET', 'Gateway', new Response(null, { status: 400 }), {
+    code: 50035,
+    message: 'x'.repeat(500),
+  });
+  expect(long.message).toHaveLength('GET Gateway failed with status 400: '.length + 200 + ' (code 50035)'.length);
 });
 
 describe('queries', () => {
