@@ -14,7 +14,7 @@ import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../error
 import { NONE } from '../routing/classify.ts';
 import type { Reservation } from './reservations.ts';
 import { judgeResponse, type BucketRecord } from './rules.ts';
-import type { Admission, BucketStore, MaybePromise } from './store.ts';
+import type { Admission, BucketStore, MaybePromise, SettleResult } from './store.ts';
 import { INVALID_WARNING_LEVELS } from './v10/rules.ts';
 
 /**
@@ -379,11 +379,17 @@ export class Limiter {
     call.reservation = undefined;
     const result = await this.#store.settle(call.bucketKey, reservation, update);
     this.#wake(call.bucketKey);
-    if (result?.invalidRequests !== undefined) this.#invalidWarnings?.report(result.invalidRequests);
+    this.#reportInvalid(result);
   }
 
   async #noteInvalid(): Promise<void> {
     const result = await this.#store.noteInvalid?.();
+    this.#reportInvalid(result);
+  }
+
+  /** V15: the store's count after a settle or a note, to the client's warnings. */
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- v6 stores settle with nothing
+  #reportInvalid(result: SettleResult | void | undefined): void {
     if (result?.invalidRequests !== undefined) this.#invalidWarnings?.report(result.invalidRequests);
   }
 
