@@ -17,8 +17,35 @@ export default tseslint.config(
       ],
     },
   },
+  // The layers of src/ (docs/design.md): each imports only the layers below it.
+  layer('src/contracts/**', ['limiter', 'dialects', 'stores', 'redis', 'http', 'testing', 'undici']),
+  layer('src/limiter/**', ['dialects', 'stores', 'redis', 'http', 'testing', 'undici']),
+  layer('src/dialects/**', ['limiter', 'stores', 'redis', 'http', 'testing', 'undici']),
+  layer('src/stores/**', ['limiter', 'redis', 'http', 'testing', 'undici']),
+  layer('src/redis/**', ['limiter', 'http', 'testing', 'undici']),
   {
     files: ['test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );
+
+/** Files under `files` may not import from the named folders of src/ (nor from scripts/). */
+function layer(files, forbidden) {
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/scripts/**'], message: 'src/ and generated/ never import from scripts/.' },
+            ...forbidden.map((folder) => ({
+              group: [`../${folder}/**`, `../../${folder}/**`, `../../../${folder}/**`],
+              message: `${files.slice(0, -3)} sits below src/${folder}/ and may not import from it (docs/design.md).`,
+            })),
+          ],
+        },
+      ],
+    },
+  };
+}

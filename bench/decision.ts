@@ -10,12 +10,19 @@
 import { Bench } from 'tinybench';
 import { CHILD_FLAG, runInChild } from './child.ts';
 import { systemClock } from '../src/clock.ts';
+import { judgeV6 } from '../src/dialects/v6/judge.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
-import { MemoryStore } from '../src/limiter/store.ts';
-import { newBucketState, reserve, settle } from '../src/limiter/reservations.ts';
-import { judgeResponse } from '../src/limiter/rules.ts';
+import { MemoryStore } from '../src/index.ts';
+import { newBucketState, reserve, settle } from '../src/dialects/v6/policy.ts';
+import { judgeResponse } from '../src/dialects/v6/rules.ts';
 
 const BATCH = 1000;
+const TARGET = {
+  routeKey: 'ChannelsId',
+  bucket: { bucketKey: 'ChannelsId:1' },
+  exempt: false,
+  webhookWithToken: false,
+};
 
 export interface DecisionResult {
   readonly name: string;
@@ -38,7 +45,8 @@ async function measure(): Promise<DecisionResult[]> {
 
   const limiter = new Limiter({
     clock: systemClock,
-    store: new MemoryStore().forToken(undefined, systemClock),
+    store: new MemoryStore().view({ api: 'v6' }, undefined, systemClock),
+    judge: judgeV6,
   });
   const hooks = limiter.hooks();
   const beforeRequest = hooks.beforeRequest![0]!;
@@ -56,7 +64,7 @@ async function measure(): Promise<DecisionResult[]> {
   });
   bench.add('hook pair: beforeRequest + afterResponse (async shell)', async () => {
     for (let i = 0; i < BATCH; i++) {
-      const call = limiter.newCall('ChannelsId', 'ChannelsId:1', 'GET', undefined);
+      const call = limiter.newCall(TARGET, 'GET');
       const options = { context: Limiter.context(call) } as never;
       await beforeRequest({ request, options, retryCount: 0 });
       await afterResponse({ request, options, response: response as never, retryCount: 0 });

@@ -10,8 +10,9 @@
  *    time, 1 s windows): the most buckets held at once and the heap at the end.
  */
 import type { Clock } from '../src/clock.ts';
+import { judgeV6 } from '../src/dialects/v6/judge.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
-import { MemoryStore } from '../src/limiter/store.ts';
+import { MemoryStore } from '../src/index.ts';
 import { CHILD_FLAG, runInChild } from './child.ts';
 
 export interface MemoryResult {
@@ -48,7 +49,8 @@ async function measure(): Promise<MemoryResult> {
   const store = new MemoryStore();
   const limiter = new Limiter({
     clock,
-    store: store.forToken('Bot memory-bench', clock),
+    store: store.view({ api: 'v6' }, 'Bot memory-bench', clock),
+    judge: judgeV6,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
   const request = new Request('http://bench.invalid/channels/1');
@@ -60,7 +62,10 @@ async function measure(): Promise<MemoryResult> {
 
   async function decide(channel: number, response: Response): Promise<void> {
     const bucketKey = `ChannelsId:${100_000_000_000_000_000n + BigInt(channel)}`;
-    const call = limiter.newCall('ChannelsId', bucketKey, 'GET', undefined);
+    const call = limiter.newCall(
+      { routeKey: 'ChannelsId', bucket: { bucketKey }, exempt: false, webhookWithToken: false },
+      'GET',
+    );
     const options = { context: Limiter.context(call) } as never;
     await beforeRequest![0]!({ request, options, retryCount: 0 });
     await afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });

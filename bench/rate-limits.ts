@@ -14,11 +14,11 @@ import { createClient } from '../src/index.ts';
 import {
   applyUpdate,
   initialBucket,
-  preCheck,
   readBucketHeaders,
   wholeSeconds,
   type BucketRecord,
-} from '../src/limiter/rules.ts';
+} from '../src/dialects/v6/rules.ts';
+import { preCheck } from '../test/support/v6-oracle.ts';
 import { LimitEnforcer, ReferenceService, type RateLimit, type RecordedRequest } from '../src/testing/index.ts';
 import { undiciFetch } from '../src/undici/index.ts';
 

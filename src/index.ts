@@ -18,21 +18,28 @@ export {
   TollgateArgumentError,
   type WaitReason,
 } from './errors.ts';
-export type { InvalidRequestsEvent, WaitEvent } from './limiter/limiter.ts';
-export type { V10Update } from './limiter/v10/rules.ts';
-export type { V10BucketRecord } from './limiter/v10/memory-view.ts';
-export type { BucketRecord, BucketUpdate } from './limiter/rules.ts';
-export { MemoryStore } from './limiter/store.ts';
+export type { WaitEvent } from './limiter/events.ts';
+export type { InvalidRequestsEvent } from './dialects/v10/invalid-warnings.ts';
+export type { V10Update } from './dialects/v10/rules.ts';
+export type { V10BucketRecord } from './dialects/v10/memory-view.ts';
+export type { V10Route } from './dialects/v10/route.ts';
+export type { V6Bucket } from './dialects/v6/target.ts';
+export type { BucketRecord, BucketUpdate } from './dialects/v6/rules.ts';
+export { MemoryStore } from './stores/memory-store.ts';
 export type {
   Admission,
-  BucketStore,
+  BucketRef,
+  BucketSnapshot,
   MaybePromise,
-  RateLimitStore,
+  Reservation,
   SettleResult,
+  Store,
   StoreEvent,
+  StoreView,
   V10Settings,
-} from './limiter/store.ts';
-export type { Reservation } from './limiter/reservations.ts';
+  ViewRequest,
+} from './contracts/store.ts';
+export type { BucketStore, RateLimitStore } from './contracts/legacy-store.ts';
 export { monotonicClock, systemClock, type Clock } from './clock.ts';
 export { NONE } from './routing/classify.ts';
 export { routeKeyOf } from './routing/route-key.ts';

@@ -3,7 +3,7 @@
  * channels and guilds, with every wait and response counted.
  */
 import { HttpError, type ApiVersion, type TollgateClient, type WaitEvent, type WaitReason } from '../../src/index.ts';
-import { classifyV10 } from '../../src/routing/v10-route.ts';
+import { classifyV10 } from '../../src/dialects/v10/route.ts';
 
 export const CHANNELS = ['81384788765712384', '81384788765712385', '81384788765712386'];
 export const GUILDS = ['41771983423143937', '41771983423143938'];

@@ -1,94 +1,44 @@
 /**
- * `createClient`: options checked once, a ky instance whose hooks are the limiter (v10: a second
- * one for calls sent without Authorization, on the IP's budget), the typed resources from
- * `generated/`, `request` for raw calls, the read-only bucket view and `close`.
+ * `createClient`: the dialect looked up once (`DIALECTS[api]`), a lane per budget (a limiter and
+ * the ky instance whose hooks it is; v10 has a second for calls sent without Authorization, on
+ * the IP's budget), the typed resources from `generated/`, `request` for raw calls, the
+ * read-only bucket view and `close`.
  */
 import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
-import { z } from 'zod';
 import { createResources, type Resources } from '../../generated/index.ts';
-import { monotonicClock, systemClock, type Clock } from '../clock.ts';
+import { readBody } from '../body.ts';
+import type { Clock } from '../clock.ts';
+import type { CallTarget, Dialect, DialectOptions } from '../contracts/dialect.ts';
+import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
+import { InvalidRequestWarnings } from '../dialects/v10/invalid-warnings.ts';
+import type { BucketRecord } from '../dialects/v6/rules.ts';
+import { DEFAULT_INVALID_REQUEST_LIMIT } from '../dialects/v10/rules.ts';
 import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import {
-  InvalidRequestWarnings,
-  kyRetryOptions,
-  Limiter,
-  type InvalidRequestsEvent,
-  type WaitEvent,
-} from '../limiter/limiter.ts';
-import type { BucketRecord } from '../limiter/rules.ts';
-import { MemoryStore, type RateLimitStore } from '../limiter/store.ts';
-import { v10Judge } from '../limiter/v10/judge.ts';
-import {
-  DEFAULT_GLOBAL_LIMIT,
-  DEFAULT_GLOBAL_MARGIN_MS,
-  DEFAULT_INVALID_REQUEST_LIMIT,
-  DEFAULT_RESET_MARGIN_MS,
-} from '../limiter/v10/rules.ts';
-import { bucketKeyOf, NONE } from '../routing/classify.ts';
-import { classifyV10 } from '../routing/v10-route.ts';
-import { catalogClassifier } from '../routing/route-key.ts';
+import { targetBucketKey } from '../limiter/call.ts';
+import { kyRetryOptions } from '../limiter/ky-hooks.ts';
+import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
-import type { OperationInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
-import { readBody } from './body.ts';
-import { isScalar, toFormFields, toMultipart, toUrlEncoded } from './multipart.ts';
+import type { OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
+import { storeOf } from '../stores/legacy.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { encodeBody, toSearchParams, withReason } from './encode.ts';
+import {
+  AUDIT_OPTION_KEYS,
+  checkCallOptions,
+  checkClientOptions,
+  checkMaxWait,
+  OPTION_KEYS,
+  RAW_OPTION_KEYS,
+  type CheckedClientOptions,
+  type ClientOptions,
+  type RawRequestOptions,
+} from './options.ts';
 
-/** The service's public API, current version (v10). */
-export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
-/** The service's public v6 API (the seed rules of docs/spec/rate-limit-spec.md). */
-export const V6_BASE_URL = 'https://discord.com/api/v6';
-
-/** Which rules the client follows: v10 (docs/spec/v10-rate-limits.md) or v6 (docs/spec/rate-limit-spec.md). */
-export type ApiVersion = 'v10' | 'v6';
-
-export interface ClientOptions {
-  /**
-   * The API version and so the rate-limit rules (V1). Default: from `baseUrl` (`…/v8`–`/v10`:
-   * v10; `…/api`, `…/v6`, `…/v7`: v6), else v10. A base URL of the other version is an error.
-   */
-  readonly api?: ApiVersion;
-  /** API base URL, e.g. `http://127.0.0.1:8080/api/v10`. Default: the service's public URL of `api`. */
-  readonly baseUrl?: string;
-  /** Sent verbatim as the Authorization header (`Bot …`). Optional. */
-  readonly token?: string;
-  /** The fetch to send with (a custom transport, another runtime's fetch). Default: global fetch. */
-  readonly fetch?: typeof fetch;
-  /** Where buckets and the global lock live. Default: a new in-memory store. `RedisStore` (tollgate/redis) shares them across processes. */
-  readonly store?: RateLimitStore;
-  /** Time source for the limiter. Default: the system clock. */
-  readonly clock?: Clock;
-  /** Longest single rate-limit wait (ms) a call accepts before failing with RateLimitWaitError. Default: no limit. */
-  readonly maxWait?: number;
-  /** Times a request is sent again when its rate-limit headers do not parse (spec step 6.4). Default: 3. */
-  readonly maxHeaderResends?: number;
-  /** Transport retries for network errors and 5xx responses, idempotent methods only. Default: 2. */
-  readonly transportRetries?: number;
-  /** Per-attempt timeout (ms) for the response headers, and again for a typed method's body; false for none. Default: 15000. */
-  readonly timeout?: number | false;
-  /** Headers sent with every request (Authorization is set from `token`). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Called for every rate-limit or retry wait: bucket key, reason, wait in ms. Never sees the token. */
-  readonly onWait?: (event: WaitEvent) => void;
-  /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
-  readonly globalLimit?: number;
-  /** v10, V8: ms added after a window's end before sending again. Default 50. */
-  readonly resetMargin?: number;
-  /** v10, V13: ms added to the 1 s global window; each request already counts from its answer's arrival. Default 10. */
-  readonly globalMargin?: number;
-  /** v10, V15: invalid requests (401, 403, non-shared 429) in 10 minutes at which nothing more is sent. Default 9000 (the service bans at 10 000). */
-  readonly invalidRequestLimit?: number;
-  /** v10, V15: told when the invalid-request count reaches 50 % and 80 % of `invalidRequestLimit`. */
-  readonly onInvalidRequests?: (event: InvalidRequestsEvent) => void;
-}
-
-/** Options of `client.request`. */
-export interface RawRequestOptions extends RequestOptions {
-  /** A JSON body (serialised for you). */
-  readonly json?: unknown;
-  /** Any other body (FormData, text, bytes). */
-  readonly body?: BodyInit;
-  readonly query?: QueryInput;
-}
+export { DEFAULT_BASE_URL } from '../dialects/v10/index.ts';
+export { V6_BASE_URL } from '../dialects/v6/index.ts';
+export type { ApiVersion } from '../dialects/index.ts';
+export type { ClientOptions, RawRequestOptions } from './options.ts';
 
 export interface BucketView {
   /** A copy of the bucket's record, or undefined when none exists yet. */
@@ -107,70 +57,6 @@ export type TollgateClient = Resources & {
   close(): Promise<void>;
 };
 
-const nonNegative = (what: string) =>
-  z.number({ error: `${what} must be a number of milliseconds` }).nonnegative(`${what} must not be negative`);
-const count = (what: string) =>
-  z
-    .number({ error: `${what} must be a whole number` })
-    .int(`${what} must be a whole number`)
-    .nonnegative()
-    .max(100);
-
-const optionsSchema = z.strictObject({
-  api: z.enum(['v10', 'v6'], { error: "api must be 'v10' or 'v6'" }).optional(),
-  baseUrl: z
-    .string()
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'baseUrl must be an absolute http(s) URL')
-    .optional(),
-  token: z.string().min(1, 'token must not be empty').optional(),
-  fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
-  store: z
-    .custom<RateLimitStore>(
-      (value) =>
-        typeof value === 'object' && value !== null && typeof (value as RateLimitStore).forToken === 'function',
-      'store must be a RateLimitStore (MemoryStore or RedisStore)',
-    )
-    .optional(),
-  clock: z
-    .custom<Clock>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as Clock).now === 'function' &&
-        typeof (value as Clock).setTimeout === 'function',
-      'clock must have now() and setTimeout()',
-    )
-    .optional(),
-  maxWait: nonNegative('maxWait').optional(),
-  maxHeaderResends: count('maxHeaderResends').optional(),
-  transportRetries: count('transportRetries').optional(),
-  timeout: z.union([z.literal(false), z.number().positive().max(2_147_483_647)]).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  onWait: z
-    .custom<(event: WaitEvent) => void>((value) => typeof value === 'function', 'onWait must be a function')
-    .optional(),
-  globalLimit: z
-    .number({ error: 'globalLimit must be a whole number of requests per second' })
-    .int('globalLimit must be a whole number of requests per second')
-    .min(1, 'globalLimit must be at least 1')
-    .max(100_000)
-    .optional(),
-  resetMargin: nonNegative('resetMargin').max(60_000).optional(),
-  globalMargin: nonNegative('globalMargin').max(60_000).optional(),
-  invalidRequestLimit: z
-    .number({ error: 'invalidRequestLimit must be a whole number' })
-    .int('invalidRequestLimit must be a whole number')
-    .min(1, 'invalidRequestLimit must be at least 1')
-    .max(10_000, 'invalidRequestLimit above 10000 would let the service ban the IP first')
-    .optional(),
-  onInvalidRequests: z
-    .custom<(event: InvalidRequestsEvent) => void>(
-      (value) => typeof value === 'function',
-      'onInvalidRequests must be a function',
-    )
-    .optional(),
-});
-
 /** V1: the version a base URL names (`/api` alone is v6), or undefined when it names none. */
 export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
   const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
@@ -180,61 +66,70 @@ export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
 }
 
 const METHOD = /^[A-Z]+$/;
+const DEFAULT_TIMEOUT_MS = 15_000;
 
 export function createClient(options: ClientOptions = {}): TollgateClient {
-  const parsed = optionsSchema.safeParse(options);
-  if (!parsed.success) {
-    throw new TollgateArgumentError(`createClient: ${parsed.error.issues.map(describeIssue).join('; ')}`);
-  }
-  const { api: chosen, baseUrl } = parsed.data;
+  const checked = checkClientOptions(options);
+  const { api: chosen, baseUrl } = checked;
   const named = baseUrl === undefined ? undefined : apiOfBaseUrl(baseUrl);
   if (chosen !== undefined && named !== undefined && chosen !== named) {
     throw new TollgateArgumentError(`createClient: api is '${chosen}' but baseUrl names ${named}`);
   }
-  return new ClientCore(parsed.data, chosen ?? named ?? 'v10').client;
+  return new ClientCore(checked, DIALECTS[chosen ?? named ?? 'v10']).client;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+/** One budget: a limiter, and the ky instance whose hooks it is. */
+interface Lane {
+  readonly limiter: Limiter;
+  readonly ky: KyInstance;
 }
 
 class ClientCore {
   readonly client: TollgateClient;
-  /** The limiter of the client's token and the ky instance whose hooks it is. */
+  readonly #dialect: Dialect;
+  /** The limiter of the client's token. */
   readonly #main: Lane;
   /**
-   * v10, V13: a call sent without Authorization by a client that has a token (the widget image,
-   * OAuth2's token endpoints) counts in the per-IP budget, not the token's: its own limiter on
-   * the store's view without a token, and ky instance. Absent when both are the same.
+   * V13: a call sent without Authorization by a client that has a token (the widget image,
+   * OAuth2's token endpoints) counts in the per-IP budget, not the token's: a lane on the
+   * store's view without a token. Absent when both are the same.
    */
   readonly #anonymous: Lane | undefined;
   readonly #baseUrl: string;
   readonly #origin: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number | false;
-  readonly #api: ApiVersion;
   readonly #clock: Clock;
   #closed = false;
 
-  constructor(options: z.infer<typeof optionsSchema>, api: ApiVersion) {
-    this.#api = api;
-    this.#baseUrl = (options.baseUrl ?? (api === 'v10' ? DEFAULT_BASE_URL : V6_BASE_URL)).replace(/\/+$/, '');
+  constructor(options: CheckedClientOptions, dialect: Dialect) {
+    this.#dialect = dialect;
+    this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
     this.#token = options.token;
-    this.#timeoutMs = options.timeout ?? 15_000;
-    // v6's reset is wall time (whole Unix seconds); v10 counts Reset-After on a monotonic clock (V3).
-    const clock = options.clock ?? (api === 'v10' ? monotonicClock : systemClock);
+    this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const clock = options.clock ?? dialect.defaultClock;
     this.#clock = clock;
-    const store = options.store ?? new MemoryStore();
-    const common = {
-      clock,
-      onWait: options.onWait,
-      maxWaitMs: options.maxWait,
-      maxHeaderResends: options.maxHeaderResends,
-      transportRetries: options.transportRetries,
-    };
-    const kyFor = (limiter: Limiter) =>
-      ky.create({
+    const store = storeOf(options.store ?? new MemoryStore());
+    const dialectOptions: DialectOptions = { ...options, bodyTimeoutMs: this.#timeoutMs || DEFAULT_TIMEOUT_MS };
+    // One per client: its lanes read one store-wide count, so a level is told once.
+    const invalidWarnings = new InvalidRequestWarnings(
+      options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
+      options.onInvalidRequests,
+    );
+    const lane = (token: string | undefined): Lane => {
+      const limiter = new Limiter({
+        clock,
+        store: dialect.view(store, token, clock, dialectOptions),
+        judge: dialect.judge(dialectOptions),
+        sharedBuckets: dialect.sharedBuckets,
+        onInvalidCount: (count) => invalidWarnings.report(count),
+        onWait: options.onWait,
+        maxWaitMs: options.maxWait,
+        maxHeaderResends: options.maxHeaderResends,
+        transportRetries: options.transportRetries,
+      });
+      const instance = ky.create({
         ...(options.fetch && { fetch: options.fetch }),
         ...(options.headers && { headers: options.headers }),
         timeout: this.#timeoutMs,
@@ -244,32 +139,10 @@ class ClientCore {
         retry: kyRetryOptions,
         hooks: limiter.hooks(),
       });
-    let limiter: Limiter;
-    if (api === 'v10') {
-      const invalidRequestLimit = options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT;
-      const invalidWarnings = new InvalidRequestWarnings(invalidRequestLimit, options.onInvalidRequests);
-      const v10Limiter = (token: string | undefined) =>
-        new Limiter({
-          ...common,
-          store: store.forToken(token, clock, {
-            globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
-            marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
-            globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
-            invalidRequestLimit,
-          }),
-          judge: v10Judge(this.#timeoutMs || 15_000),
-          sharedBuckets: true,
-          invalidWarnings,
-        });
-      limiter = v10Limiter(options.token);
-      if (options.token !== undefined) {
-        const anonymous = v10Limiter(undefined);
-        this.#anonymous = { limiter: anonymous, ky: kyFor(anonymous) };
-      }
-    } else {
-      limiter = new Limiter({ ...common, store: store.forToken(options.token, clock) });
-    }
-    this.#main = { limiter, ky: kyFor(limiter) };
+      return { limiter, ky: instance };
+    };
+    this.#main = lane(options.token);
+    if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = lane(undefined);
     const caller = Object.assign(
       (
         operation: OperationDefinition,
@@ -282,11 +155,11 @@ class ClientCore {
           this.#url(operation, args, query),
       },
     );
-    const resources = createResources(caller);
+    const main = this.#main.limiter;
     this.client = Object.freeze({
-      ...resources,
-      api,
-      invalidRequests: () => limiter.invalidRequests(),
+      ...createResources(caller),
+      api: dialect.api,
+      invalidRequests: () => main.invalidRequests(),
       request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
         this.#request(method, path, requestOptions),
       buckets: Object.freeze({
@@ -296,13 +169,14 @@ class ClientCore {
               'buckets.get: bucketKey must be a bucket key such as "ChannelsIdMessages:81384788765712384"',
             );
           }
+          const bucket = dialect.bucketOfKey(bucketKey);
           // Calls without Authorization keep their buckets in the IP's lane.
-          return (await limiter.snapshot(bucketKey)) ?? this.#anonymous?.limiter.snapshot(bucketKey);
+          return (await main.snapshot(bucket)) ?? this.#anonymous?.limiter.snapshot(bucket);
         },
       }),
       close: async () => {
         this.#closed = true;
-        await Promise.all([limiter.close(), this.#anonymous?.limiter.close()]);
+        await Promise.all([main.close(), this.#anonymous?.limiter.close()]);
       },
     });
   }
@@ -314,14 +188,12 @@ class ClientCore {
     options: RequestOptionsWithQuery<QueryInput> | undefined,
   ): Promise<unknown> {
     const label = operation.name;
-    checkOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
+    checkCallOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
     const { path, values } = buildPath(operation.path, args);
-    const body = checkBody(label, operation, input?.body);
+    const body = encodeBody(label, operation, input?.body);
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);
-    const target =
-      this.#api === 'v10' ? this.#v10Target(operation.method, path, operation.routeKey) : v6Target(operation, values);
-    const bucketKey = target.bucketKey;
+    const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
     const { reason, ...requestOptions } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string };
     const response = await this.#send(operation.method, path, target, {
       ...requestOptions,
@@ -335,7 +207,7 @@ class ClientCore {
       response,
       operation.binaryResult && response.ok,
       timeoutMs,
-      () => new RequestTimeoutError(operation.method, operation.routeKey, bucketKey, timeoutMs!),
+      () => new RequestTimeoutError(operation.method, operation.routeKey, targetBucketKey(target), timeoutMs!),
     );
     if (!response.ok) {
       // A path with a secret (a webhook or interaction token) must not reach the error: its
@@ -367,31 +239,13 @@ class ClientCore {
     if (URL.parse(this.#baseUrl + path)?.origin !== this.#origin) {
       throw new TollgateArgumentError("request: path must stay on the base URL's origin");
     }
-    checkOptions('request', options, RAW_OPTION_KEYS);
+    checkCallOptions('request', options, RAW_OPTION_KEYS);
     if (options.json !== undefined && options.body !== undefined) {
       throw new TollgateArgumentError('request: pass either json or body, not both');
     }
     const upper = method.toUpperCase();
-    const target =
-      this.#api === 'v10'
-        ? this.#v10Target(upper, path)
-        : { ...catalogClassifier.classify(upper, path), exempt: false, webhookWithToken: false };
+    const target = this.#dialect.targetOfRequest(upper, path, this.#clock.now());
     return this.#send(upper, path, target, { ...options, authenticated: !target.exempt });
-  }
-
-  /**
-   * Where a v10 call's state lives: the local key (route + top-level resource, V4), and whether
-   * the route is exempt (V13) or a webhook with its token (V19). Events and errors name the
-   * catalog key where there is one.
-   */
-  #v10Target(method: string, path: string, catalogKey?: string): CallTarget {
-    const route = classifyV10(method, path, this.#clock.now());
-    return {
-      routeKey: catalogKey ?? route.route,
-      bucketKey: route.bucketKey,
-      exempt: route.exempt,
-      webhookWithToken: route.webhookWithToken,
-    };
   }
 
   /** The call's own headers plus Authorization (unless the call set its own). A plain object on the common path: ky merges it cheaply. */
@@ -409,16 +263,12 @@ class ClientCore {
     target: CallTarget,
     options: RawRequestOptions & { readonly authenticated: boolean },
   ): Promise<Response> {
-    const { routeKey, bucketKey } = target;
     if (this.#closed) throw new ClientClosedError();
-    const maxWait = options.maxWait;
-    if (maxWait !== undefined && !(typeof maxWait === 'number' && maxWait >= 0)) {
-      throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
-    }
+    checkMaxWait(options.maxWait);
     const headers = this.#headersOf(options);
     // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
     const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
-    const call = lane.limiter.newCall(routeKey, bucketKey, method, options.signal, maxWait, target);
+    const call = lane.limiter.newCall(target, method, options.signal, options.maxWait);
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
       const kyOptions: Options = { method, headers, context: Limiter.context(call) };
@@ -429,8 +279,9 @@ class ClientCore {
       return await lane.ky(this.#baseUrl + path, kyOptions);
     } catch (error) {
       // ky's errors hold the Request, Authorization header included: callers get ours instead.
-      if (isTimeoutError(error)) throw new RequestTimeoutError(method, routeKey, bucketKey, this.#timeoutMs || 0);
-      if (isNetworkError(error)) throw new NetworkError(method, routeKey, bucketKey, error.cause);
+      if (isTimeoutError(error))
+        throw new RequestTimeoutError(method, call.routeKey, call.bucketKey, this.#timeoutMs || 0);
+      if (isNetworkError(error)) throw new NetworkError(method, call.routeKey, call.bucketKey, error.cause);
       throw error;
     } finally {
       await lane.limiter.finish(call);
@@ -439,116 +290,3 @@ class ClientCore {
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-
-/** Where a v6 typed call's state lives: the catalog's route key and bucket key. */
-function v6Target(operation: OperationDefinition, values: readonly string[]): CallTarget {
-  if (operation.v10Only) return V6_NONE;
-  const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
-  return {
-    routeKey: operation.routeKey,
-    bucketKey: bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId),
-    exempt: false,
-    webhookWithToken: false,
-  };
-}
-
-/** v6, spec §5: a route outside the spec's keys is None: sent without pre-check or post-processing. */
-const V6_NONE: CallTarget = { routeKey: NONE, bucketKey: NONE, exempt: false, webhookWithToken: false };
-
-interface Lane {
-  readonly limiter: Limiter;
-  readonly ky: KyInstance;
-}
-
-interface CallTarget {
-  readonly routeKey: string;
-  readonly bucketKey: string;
-  readonly exempt: boolean;
-  readonly webhookWithToken: boolean;
-}
-
-const OPTION_KEYS = new Set(['signal', 'headers', 'maxWait', 'query']);
-const AUDIT_OPTION_KEYS = new Set([...OPTION_KEYS, 'reason']);
-/** The service keeps at most 512 characters of an audit-log reason. */
-const MAX_REASON_LENGTH = 512;
-const RAW_OPTION_KEYS = new Set([...OPTION_KEYS, 'json', 'body']);
-
-function checkOptions(label: string, options: unknown, known: ReadonlySet<string> = OPTION_KEYS): void {
-  if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TollgateArgumentError(`${label}: options must be an object ({ ${[...known].join(', ')} })`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
-  }
-  const { signal, reason } = options as { signal?: unknown; reason?: unknown };
-  if (signal !== undefined && !(signal instanceof AbortSignal))
-    throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
-  if (
-    reason !== undefined &&
-    !(typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH)
-  ) {
-    throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
-  }
-}
-
-/** The call's headers with the audit-log reason (URL-encoded, as the service reads it). */
-function withReason(headers: HeadersInit | undefined, reason: string | undefined): HeadersInit | undefined {
-  if (reason === undefined) return headers;
-  const merged = new Headers(headers);
-  merged.set('x-audit-log-reason', encodeURIComponent(reason));
-  return merged;
-}
-
-function checkBody(label: string, operation: OperationDefinition, body: unknown): { json?: unknown; body?: BodyInit } {
-  if (operation.body === 'none') {
-    if (body !== undefined) throw new TollgateArgumentError(`${label} takes no body`);
-    return {};
-  }
-  if (body === undefined) {
-    if (operation.body === 'required') throw new TollgateArgumentError(`${label} needs a body`);
-    return {};
-  }
-  const { encoding } = operation;
-  if (body instanceof FormData) {
-    if (encoding === 'json' || encoding === 'urlencoded') {
-      throw new TollgateArgumentError(
-        `${label} takes a ${encoding === 'json' ? 'JSON' : 'form-encoded'} body, not FormData`,
-      );
-    }
-    return { body };
-  }
-  if (typeof body !== 'object' || body === null) {
-    throw new TollgateArgumentError(
-      `${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`,
-    );
-  }
-  if (encoding === 'json') return { json: body };
-  if (Array.isArray(body)) {
-    if (encoding === 'json+files') return { json: body };
-    throw new TollgateArgumentError(`${label}: body must be an object of fields, not an array`);
-  }
-  const fields = body as Record<string, unknown>;
-  if (encoding === 'form-data') return { body: toFormFields(label, fields) };
-  if (encoding === 'urlencoded') return { body: toUrlEncoded(label, fields) };
-  const form = toMultipart(label, fields, operation.attachmentsIn);
-  return form ? { body: form } : { json: body };
-}
-
-function toSearchParams(query: QueryInput | undefined): URLSearchParams | undefined {
-  if (query === undefined) return undefined;
-  if (typeof query !== 'object' || query === null) throw new TollgateArgumentError('query must be an object');
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (!isScalar(item)) {
-        throw new TollgateArgumentError(
-          `query parameter "${key}" must be a string, number, bigint or boolean, or a list of them`,
-        );
-      }
-      params.append(key, String(item));
-    }
-  }
-  return params;
-}

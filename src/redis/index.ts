@@ -1,3 +1,4 @@
 /** `tollgate/redis`: buckets and the global lock shared through Redis (needs the `ioredis` package). */
-export { RedisStore, StoreDataError, StoreUnavailableError } from './redis-store.ts';
-export type { RedisStoreOptions } from './redis-store.ts';
+export { RedisStore } from './store.ts';
+export { StoreDataError, StoreUnavailableError } from './errors.ts';
+export type { RedisStoreOptions } from './store.ts';

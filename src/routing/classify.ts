@@ -3,10 +3,12 @@
  * route table. Literal segments win over parameters (`/users/@me` is UsersMe, not UsersId), ids
  * match only unsigned 64-bit decimals, and any path the table does not hold is `None`.
  */
+import { NO_BUCKET_KEY } from '../contracts/dialect.ts';
 import { parseSnowflake } from './path.ts';
 import type { ParameterKind, RouteDefinition } from './types.ts';
 
-export const NONE = 'None';
+/** The spec's Route None: a path its keys do not cover. */
+export const NONE = NO_BUCKET_KEY;
 
 interface Leaf {
   readonly route: RouteDefinition;

@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { classifyV10, type V10Route } from '../routing/v10-route.ts';
+import { classifyV10, type V10Route } from '../dialects/v10/route.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
 import { BinaryBody, operationOf, sampleResult } from './fixtures.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';

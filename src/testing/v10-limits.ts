@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { V10Route } from '../routing/v10-route.ts';
+import type { V10Route } from '../dialects/v10/route.ts';
 import { countInWindow, type RateLimit, type Window } from './limits.ts';
 
 export interface V10LimitOptions {

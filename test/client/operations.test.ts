@@ -9,7 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/routes.ts';
 import { createClient, type TollgateClient } from '../../src/index.ts';
-import { classifyV10 } from '../../src/routing/v10-route.ts';
+import { classifyV10 } from '../../src/dialects/v10/route.ts';
 
 const ORIGIN = 'http://smoke.test';
 const BASE = `${ORIGIN}/api/v6`;

@@ -12,7 +12,7 @@ import {
   WebhookGoneError,
 } from '../../src/index.ts';
 import type { InvalidRequestsEvent } from '../../src/index.ts';
-import { ID_EPOCH_MS } from '../../src/routing/v10-route.ts';
+import { ID_EPOCH_MS } from '../../src/dialects/v10/route.ts';
 import { E2E_TOKEN, startE2E, type E2E } from '../support/e2e.ts';
 
 const CHANNEL = '81384788765712384';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, SHED_INTERVAL_MS, type BucketStore } from '../../src/limiter/store.ts';
+import type { BucketStore } from '../../src/contracts/legacy-store.ts';
+import { MemoryStore, SHED_INTERVAL_MS } from '../../src/stores/memory-store.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
 const T = 1_700_000_000; // whole seconds

@@ -4,9 +4,9 @@
  * (the Redis store takes the client's clock here), so both see the same instants.
  */
 import { describe, expect, it } from 'vitest';
-import type { Reservation } from '../../src/limiter/reservations.ts';
-import type { BucketUpdate } from '../../src/limiter/rules.ts';
-import { MemoryStore, type Admission, type BucketStore, type RateLimitStore } from '../../src/limiter/store.ts';
+import type { Reservation } from '../../src/contracts/store.ts';
+import type { BucketUpdate } from '../../src/dialects/v6/rules.ts';
+import { MemoryStore, type Admission, type BucketStore, type RateLimitStore } from '../../src/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile } from '../support/redis.ts';
 

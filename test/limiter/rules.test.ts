@@ -5,10 +5,10 @@ import {
   initialBucket,
   judgeResponse,
   parseI64Header,
-  preCheck,
   readBucketHeaders,
   type HeaderReader,
-} from '../../src/limiter/rules.ts';
+} from '../../src/dialects/v6/rules.ts';
+import { preCheck } from '../support/v6-oracle.ts';
 
 const headers = (values: Record<string, string>): HeaderReader => {
   const map = new Headers(values);

@@ -9,7 +9,7 @@ import {
   retryAfterMs,
   windowLeftMs,
   type RateLimitBody,
-} from '../../src/limiter/v10/rules.ts';
+} from '../../src/dialects/v10/rules.ts';
 
 const headers = (values: Record<string, string>) => {
   const map = new Headers(values);

@@ -3,15 +3,15 @@
  * what a decision answers for each state of a route, its hash's bucket and the token.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Reservation } from '../../src/limiter/reservations.ts';
+import type { Reservation } from '../../src/contracts/store.ts';
 import {
   MemoryStore,
   type Admission,
   type BucketStore,
   type RateLimitStore,
   type V10Settings,
-} from '../../src/limiter/store.ts';
-import type { V10Update } from '../../src/limiter/v10/rules.ts';
+} from '../../src/index.ts';
+import type { V10Update } from '../../src/dialects/v10/rules.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { connectedStore, redisStoresForFile } from '../support/redis.ts';

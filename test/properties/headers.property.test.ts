@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RateLimitI64Error, RateLimitUtf8Error } from '../../src/errors.ts';
-import { judgeResponse, parseI64Header, readBucketHeaders } from '../../src/limiter/rules.ts';
+import { judgeResponse, parseI64Header, readBucketHeaders } from '../../src/dialects/v6/rules.ts';
 import { runs } from './config.ts';
 
 const I64_MIN = -(2n ** 63n);

@@ -7,7 +7,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Limiter, type CallState } from '../../src/limiter/limiter.ts';
+import type { CallState } from '../../src/limiter/call.ts';
+import { judgeV6 } from '../../src/dialects/v6/judge.ts';
+import { Limiter } from '../../src/limiter/limiter.ts';
 import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { runs } from './config.ts';
@@ -54,7 +56,8 @@ async function run(
   const limiter = new Limiter({
     clock,
     // A token of each run's own: runs on a shared store never see each other's buckets.
-    store: target.store.forToken(`Bot model ${++runNumber}`, clock),
+    store: target.store.view({ api: 'v6' }, `Bot model ${++runNumber}`, clock),
+    judge: judgeV6,
     transportRetries: 0,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
@@ -64,7 +67,11 @@ async function run(
 
   const start = (bucket: number) => {
     const abort = new AbortController();
-    const state = limiter.newCall('ChannelsId', `ChannelsId:${bucket}`, 'GET', abort.signal);
+    const state = limiter.newCall(
+      { routeKey: 'ChannelsId', bucket: { bucketKey: `ChannelsId:${bucket}` }, exempt: false, webhookWithToken: false },
+      'GET',
+      abort.signal,
+    );
     const call: Call = { state, abort, ended: false };
     calls.push(call);
     const options = { context: Limiter.context(state) } as never;

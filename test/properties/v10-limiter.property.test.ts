@@ -6,9 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Limiter, type CallState } from '../../src/limiter/limiter.ts';
-import { v10Judge } from '../../src/limiter/v10/judge.ts';
-import { classifyV10 } from '../../src/routing/v10-route.ts';
+import type { CallState } from '../../src/limiter/call.ts';
+import { Limiter } from '../../src/limiter/limiter.ts';
+import { v10Judge } from '../../src/dialects/v10/judge.ts';
+import { classifyV10 } from '../../src/dialects/v10/route.ts';
 import { V10LimitEnforcer, type V10Decision } from '../../src/testing/v10-limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { runs } from './config.ts';
@@ -68,7 +69,11 @@ async function run(
   );
   const limiter = new Limiter({
     clock,
-    store: target.store.forToken(token, clock, { globalLimit, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 }),
+    store: target.store.view(
+      { api: 'v10', settings: { globalLimit, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 } },
+      token,
+      clock,
+    ),
     judge: v10Judge(1000, () => clock.now()),
     sharedBuckets: true,
     transportRetries: 0,
@@ -100,7 +105,11 @@ async function run(
     const [method, path] = REQUESTS[index]!;
     const route = classifyV10(method, path, clock.now());
     const abort = new AbortController();
-    const state = limiter.newCall(route.route, route.bucketKey, method, abort.signal, undefined, route);
+    const state = limiter.newCall(
+      { routeKey: route.route, bucket: route, exempt: route.exempt, webhookWithToken: route.webhookWithToken },
+      method,
+      abort.signal,
+    );
     const call: Call = {
       state,
       route: route.route,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
-import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/limiter/store.ts';
+import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/index.ts';
 import { StoreDataError } from '../../src/redis/index.ts';
 import { rawRedis, redisStoresForFile } from '../support/redis.ts';
 

@@ -5,35 +5,35 @@
  * store (every token of the process), and is passed in.
  */
 import type { Clock } from '../../clock.ts';
+import type {
+  Admission,
+  BucketSnapshot,
+  Reservation,
+  SettleResult,
+  StoreView,
+  V10Settings,
+} from '../../contracts/store.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
-import { isExemptRoute, splitBucketKey } from '../../routing/v10-route.ts';
-import type { Reservation } from '../reservations.ts';
-import type { Admission, BucketStore, SettleResult, V10Settings } from '../store.ts';
+import { GlobalPace, type InvalidRequestLog } from './pace.ts';
 import {
-  GlobalPace,
   giveBackV10,
   isIdleV10,
   newV10BucketState,
   releaseV10,
   reserveV10,
   settleV10,
-  type InvalidRequestLog,
   type V10BucketState,
-} from './buckets.ts';
+} from './policy.ts';
+import { joinKey, NO_ROUTE, type V10Route } from './route.ts';
 import type { V10Update } from './rules.ts';
 
 /** How often, at most, idle buckets and holds are dropped (inside calls: no timer of its own). */
 const SHED_INTERVAL_MS = 1000;
 
 /** A bucket as `buckets.get` shows it: `reset` in seconds on the store's clock, `bucket` the hash. */
-export interface V10BucketRecord {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly reset: number;
-  readonly bucket?: string;
-}
+export type V10BucketRecord = BucketSnapshot;
 
-export class MemoryV10View implements BucketStore<V10Update> {
+export class MemoryV10View implements StoreView<V10Route, V10Update> {
   readonly #clock: Clock;
   readonly #settings: V10Settings;
   readonly #invalid: InvalidRequestLog;
@@ -62,10 +62,10 @@ export class MemoryV10View implements BucketStore<V10Update> {
     return this.#buckets.size;
   }
 
-  /** The bucket a local key counts in now: its route's hash and resource once learned, else the key itself. */
-  #effective(bucketKey: string, { route, resource } = splitBucketKey(bucketKey)): string {
+  /** The bucket a route counts in now: its hash and resource once learned, else its local key. */
+  #effective({ route, resource, bucketKey }: V10Route): string {
     const hash = this.#routes.get(route);
-    return hash === undefined ? bucketKey : `${hash} ${resource || '-'}`;
+    return hash === undefined ? bucketKey : joinKey(hash, resource);
   }
 
   #state(effective: string): V10BucketState {
@@ -77,12 +77,10 @@ export class MemoryV10View implements BucketStore<V10Update> {
     return state;
   }
 
-  admit(bucketKey: string | null): Admission {
+  admit(target: V10Route | null): Admission {
     const now = this.#clock.now();
     if (now >= this.#nextShedAt) this.#shed(now);
-    const key = bucketKey ?? '- -';
-    const { route, resource } = splitBucketKey(key);
-    const exempt = isExemptRoute(route);
+    const { bucketKey: key, resource, exempt } = target ?? NO_ROUTE;
     if (!exempt && this.#tokenInvalid) return { kind: 'refuse', error: new TokenInvalidError() };
     if (this.#gone.has(resource)) return { kind: 'refuse', error: new WebhookGoneError(resource) };
     const invalid = this.#invalid.count(now);
@@ -100,7 +98,7 @@ export class MemoryV10View implements BucketStore<V10Update> {
     }
     const routeHold = this.#routeHolds.get(key) ?? 0;
     if (routeHold > now) return { kind: 'sleep', ms: routeHold - now, reset: 0 };
-    const effective = this.#effective(key, { route, resource });
+    const effective = this.#effective(target ?? NO_ROUTE);
     const decision = reserveV10(
       this.#state(effective),
       now,
@@ -121,50 +119,45 @@ export class MemoryV10View implements BucketStore<V10Update> {
     };
   }
 
-  #endFirstContact(bucketKey: string, reservation: Reservation): void {
+  #endFirstContact({ resource }: V10Route, reservation: Reservation): void {
     if (!reservation.firstContact) return;
-    const { resource } = splitBucketKey(bucketKey);
     const left = (this.#firstContacts.get(resource) ?? 1) - 1;
     if (left > 0) this.#firstContacts.set(resource, left);
     else this.#firstContacts.delete(resource);
   }
 
-  markSleptPast(): void {
-    // v10 windows end at an instant: the clock alone says when one is over.
-  }
-
-  settle(bucketKey: string, reservation: Reservation, update: V10Update): SettleResult {
+  settle(target: V10Route, reservation: Reservation, update: V10Update): SettleResult {
     const now = this.#clock.now();
-    const { route, resource } = splitBucketKey(bucketKey);
+    const { route, resource, bucketKey } = target;
     if (update.tokenInvalid) this.#tokenInvalid = true;
     if (update.gone) this.#gone.add(resource);
     if (update.holdRouteMs !== undefined) {
       this.#routeHolds.set(bucketKey, Math.max(this.#routeHolds.get(bucketKey) ?? 0, now + update.holdRouteMs));
     }
-    this.#endFirstContact(bucketKey, reservation);
+    this.#endFirstContact(target, reservation);
     if (reservation.id !== undefined) this.#pace.answered(reservation.id, now);
-    const source = reservation.bucket ?? this.#effective(bucketKey, { route, resource });
+    const source = reservation.bucket ?? this.#effective(target);
     // V7: a new hash remaps the route; the reservation moves to the bucket it names.
     if (update.hash !== undefined) this.#routes.set(route, update.hash);
-    const target = this.#effective(bucketKey, { route, resource });
-    if (source !== target) {
+    const counted = this.#effective(target);
+    if (source !== counted) {
       releaseV10(this.#state(source));
-      this.#state(target).inFlight += 1;
+      this.#state(counted).inFlight += 1;
     }
-    settleV10(this.#state(target), update, now);
+    settleV10(this.#state(counted), update, now);
     return update.invalid ? this.noteInvalid() : {};
   }
 
-  release(bucketKey: string, reservation: Reservation): void {
-    this.#endFirstContact(bucketKey, reservation);
+  release(target: V10Route, reservation: Reservation): void {
+    this.#endFirstContact(target, reservation);
     if (reservation.id !== undefined) this.#pace.answered(reservation.id, this.#clock.now());
-    releaseV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)));
+    releaseV10(this.#state(reservation.bucket ?? this.#effective(target)));
   }
 
-  giveBack(bucketKey: string, reservation: Reservation): void {
-    this.#endFirstContact(bucketKey, reservation);
+  giveBack(target: V10Route, reservation: Reservation): void {
+    this.#endFirstContact(target, reservation);
     if (reservation.id !== undefined) this.#pace.forget(reservation.id);
-    giveBackV10(this.#state(reservation.bucket ?? this.#effective(bucketKey)), reservation);
+    giveBackV10(this.#state(reservation.bucket ?? this.#effective(target)), reservation);
   }
 
   lockGlobal(ms: number): void {
@@ -181,11 +174,10 @@ export class MemoryV10View implements BucketStore<V10Update> {
     return this.#invalid.count(this.#clock.now());
   }
 
-  get(bucketKey: string): V10BucketRecord | undefined {
-    const { route } = splitBucketKey(bucketKey);
-    const record = this.#buckets.get(this.#effective(bucketKey))?.record;
+  get(target: V10Route): V10BucketRecord | undefined {
+    const record = this.#buckets.get(this.#effective(target))?.record;
     if (!record) return undefined;
-    const hash = this.#routes.get(route);
+    const hash = this.#routes.get(target.route);
     return {
       limit: record.limit,
       remaining: record.remaining,

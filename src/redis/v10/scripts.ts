@@ -1,6 +1,6 @@
 /**
  * The v10 dialect's decisions as Lua, one script per decision, each atomic and one round trip.
- * They port `../limiter/v10/buckets.ts` and `../limiter/v10/memory-view.ts` line for line.
+ * They port `../../dialects/v10/policy.ts`, `pace.ts` and `memory-view.ts` line for line.
  *
  * Every key of every token shares the hash tag `{prefix}`: the invalid-request log (V15) is one
  * per store, over all tokens, and is read in the same decision as a token's bucket. Keys:
@@ -20,28 +20,33 @@
  * where <bucket> is "<hash> <resource>" once the route's hash is known, else the local key.
  */
 
-import { CLOCK_PRELUDE } from './scripts.ts';
+import { GLOBAL_WINDOW_MS, INVALID_WINDOW_MS, SAME_WINDOW_TOLERANCE_MS } from '../../dialects/v10/rules.ts';
+import { KEY_SEPARATOR, NO_RESOURCE } from '../../dialects/v10/route.ts';
+import {
+  AWAIT_FALLBACK_MS,
+  BUCKET_LINGER_MS,
+  EXPIRY_SLACK_MS,
+  PRELUDE as SHARED_PRELUDE,
+  VERDICT_TTL_MS,
+} from '../lua.ts';
 
-const PRELUDE = `${CLOCK_PRELUDE}
-local function num(v, key, name)
-  if v == false or v == nil then return nil end
-  local n = tonumber(v)
-  if n == nil then
-    return error({err = 'TOLLGATE_BAD_DATA ' .. key .. ' field ' .. name .. ' is not a number'})
-  end
-  return n
+/** The pace's key outlives the longest global window (1 s plus the largest margin `createClient` takes, 60 s). */
+const PACE_TTL_MS = 70_000;
+
+const PRELUDE = `${SHARED_PRELUDE}
+local INVALID_WINDOW = ${INVALID_WINDOW_MS}
+local function resource_part(resource)
+  if resource == '' then return '${NO_RESOURCE}' end
+  return resource
 end
-local INVALID_WINDOW = 600000
 local function invalid_count()
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', int(now - INVALID_WINDOW))
   return redis.call('ZCARD', KEYS[2])
 end
-local function effective(ns, key, route, resource)
+-- The bucket a route counts in now: its hash's (see joinKey in route.ts) once learned, else its own.
+local function effective(key, route, resource)
   local hash = redis.call('HGET', KEYS[1], route)
-  if hash then
-    if resource == '' then resource = '-' end
-    return hash .. ' ' .. resource
-  end
+  if hash then return hash .. '${KEY_SEPARATOR}' .. resource_part(resource) end
   return key
 end
 local function live(leases)
@@ -52,12 +57,13 @@ end
 local function pace_answered(ns, id)
   if redis.call('ZREM', ns .. ':pace-out', id) == 1 then
     redis.call('ZADD', ns .. ':pace', int(now), id)
-    redis.call('PEXPIRE', ns .. ':pace', 70000)
+    redis.call('PEXPIRE', ns .. ':pace', ${PACE_TTL_MS})
   end
 end
 local function expire_bucket(bucket, at_least)
   local h = redis.call('HMGET', bucket, 'end', 'hold')
-  local at = math.max((tonumber(h[1] or '0') or 0) + 10000, (tonumber(h[2] or '0') or 0) + 10000, at_least, now + 10000)
+  local at = math.max((tonumber(h[1] or '0') or 0) + ${BUCKET_LINGER_MS}, (tonumber(h[2] or '0') or 0) + ${BUCKET_LINGER_MS},
+    at_least, now + ${BUCKET_LINGER_MS})
   redis.call('PEXPIRE', bucket, int(at - now))
 end
 `;
@@ -85,7 +91,7 @@ if not exempt then
   local global_until = tonumber(redis.call('GET', ns .. ':global') or '')
   if global_until and global_until > now then return {'global', int(global_until - now)} end
   -- V13: a request counts from its grant while in flight, from its answer once answered.
-  local window = 1000 + tonumber(ARGV[11])
+  local window = ${GLOBAL_WINDOW_MS} + tonumber(ARGV[11])
   redis.call('ZREMRANGEBYSCORE', pace, '-inf', int(now - window))
   redis.call('ZREMRANGEBYSCORE', pace_out, '-inf', int(now))
   if redis.call('ZCARD', pace) + redis.call('ZCARD', pace_out) >= global_limit then
@@ -98,28 +104,28 @@ end
 local route_hold = tonumber(redis.call('GET', ns .. ':hold:' .. key) or '')
 if route_hold and route_hold > now then return {'sleep', int(route_hold - now), 0} end
 
-local eff = effective(ns, key, route, resource)
+local eff = effective(key, route, resource)
 local bucket, leases = ns .. ':b:' .. eff, ns .. ':l:' .. eff
-local first_contacts_key = ns .. ':fc:' .. (resource == '' and '-' or resource)
+local first_contacts_key = ns .. ':fc:' .. resource_part(resource)
 local in_flight = live(leases)
 local first_contacts = live(first_contacts_key)
 local function grant(counted, reset, first_contact)
   redis.call('ZADD', leases, int(now + lease_ms), id)
-  redis.call('PEXPIRE', leases, int(lease_ms + 1000))
+  redis.call('PEXPIRE', leases, int(lease_ms + ${EXPIRY_SLACK_MS}))
   if first_contact and eff == key then
     redis.call('ZADD', first_contacts_key, int(now + lease_ms), id)
-    redis.call('PEXPIRE', first_contacts_key, int(lease_ms + 1000))
+    redis.call('PEXPIRE', first_contacts_key, int(lease_ms + ${EXPIRY_SLACK_MS}))
   end
   if redis.call('EXISTS', bucket) == 1 then expire_bucket(bucket, now + lease_ms) end
   if not exempt then
     redis.call('ZADD', pace_out, int(now + lease_ms), id)
-    redis.call('PEXPIRE', pace_out, int(lease_ms + 1000))
+    redis.call('PEXPIRE', pace_out, int(lease_ms + ${EXPIRY_SLACK_MS}))
   end
   return {'grant', counted, int(reset), id, eff}
 end
 local function await()
   local oldest = redis.call('ZRANGE', leases, 0, 0, 'WITHSCORES')
-  local wait = 1000
+  local wait = ${AWAIT_FALLBACK_MS}
   if oldest[2] then wait = math.max(1, tonumber(oldest[2]) - now) end
   return {'await', int(wait)}
 end
@@ -171,21 +177,21 @@ export const SETTLE_V10 = `${PRELUDE}
 local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local limit, remaining, left = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local hash, hold_bucket, hold_route = ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12])
-local TOLERANCE = 100
-if ARGV[14] == '1' then redis.call('SET', ns .. ':token-invalid', 1, 'PX', 86400000) end
-if ARGV[15] == '1' and resource ~= '' then redis.call('SET', ns .. ':gone:' .. resource, 1, 'PX', 86400000) end
+local TOLERANCE = ${SAME_WINDOW_TOLERANCE_MS}
+if ARGV[14] == '1' then redis.call('SET', ns .. ':token-invalid', 1, 'PX', ${VERDICT_TTL_MS}) end
+if ARGV[15] == '1' and resource ~= '' then redis.call('SET', ns .. ':gone:' .. resource, 1, 'PX', ${VERDICT_TTL_MS}) end
 if hold_route then
   local hold_key = ns .. ':hold:' .. key
   local current = tonumber(redis.call('GET', hold_key) or '') or 0
-  if now + hold_route > current then redis.call('SET', hold_key, int(now + hold_route), 'PX', int(hold_route + 1000)) end
+  if now + hold_route > current then redis.call('SET', hold_key, int(now + hold_route), 'PX', int(hold_route + ${EXPIRY_SLACK_MS})) end
 end
 pace_answered(ns, id)
-if source == '' then source = effective(ns, key, route, resource) end
+if source == '' then source = effective(key, route, resource) end
 -- V7: a new hash remaps the route; the reservation moves to the bucket it names.
 if hash ~= '' then redis.call('HSET', KEYS[1], route, hash) end
-local target = effective(ns, key, route, resource)
+local target = effective(key, route, resource)
 redis.call('ZREM', ns .. ':l:' .. source, id)
-redis.call('ZREM', ns .. ':fc:' .. (resource == '' and '-' or resource), id)
+redis.call('ZREM', ns .. ':fc:' .. resource_part(resource), id)
 local bucket = ns .. ':b:' .. target
 local in_flight = live(ns .. ':l:' .. target)
 local window_end = nil
@@ -232,7 +238,7 @@ expire_bucket(bucket, now)
 redis.call('PUBLISH', ARGV[16], 'b:' .. key)
 if ARGV[13] == '1' then
   redis.call('ZADD', KEYS[2], int(now), id .. ':' .. int(now))
-  redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + 1000)
+  redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + ${EXPIRY_SLACK_MS})
   return invalid_count()
 end
 return -1
@@ -244,9 +250,9 @@ return -1
  */
 export const RELEASE_V10 = `${PRELUDE}
 local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-if source == '' then source = effective(ns, key, route, resource) end
+if source == '' then source = effective(key, route, resource) end
 local removed = redis.call('ZREM', ns .. ':l:' .. source, id)
-redis.call('ZREM', ns .. ':fc:' .. (resource == '' and '-' or resource), id)
+redis.call('ZREM', ns .. ':fc:' .. resource_part(resource), id)
 -- Never sent (give back): its place in the pace comes back; else it counts from now.
 if ARGV[7] == '1' then redis.call('ZREM', ns .. ':pace-out', id) else pace_answered(ns, id) end
 if removed == 1 and ARGV[7] == '1' and ARGV[8] == '1' then
@@ -258,23 +264,10 @@ redis.call('PUBLISH', ARGV[10], 'b:' .. key)
 return removed
 `;
 
-/** lock: KEYS routes, invalid · ARGV ns, ms, channel, now — V12: holds the token's global lock. */
-export const LOCK_GLOBAL_V10 = `${PRELUDE}
-local global = ARGV[1] .. ':global'
-local ms = tonumber(ARGV[2])
-if ms <= 0 then return 0 end
-local current = tonumber(redis.call('GET', global) or '') or 0
-if current < now + ms then
-  redis.call('SET', global, int(now + ms), 'PX', int(ms + 10000))
-  redis.call('PUBLISH', ARGV[3], 'g:' .. ARGV[2])
-end
-return 1
-`;
-
 /** note: KEYS routes, invalid · ARGV id, now — V15: one invalid request; → the count. */
 export const NOTE_INVALID_V10 = `${PRELUDE}
 redis.call('ZADD', KEYS[2], int(now), ARGV[1])
-redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + 1000)
+redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + ${EXPIRY_SLACK_MS})
 return invalid_count()
 `;
 
@@ -286,7 +279,7 @@ return invalid_count()
 /** read: KEYS routes, invalid · ARGV ns, local key, route, resource, now → {limit, remaining, end, hash} or nil. */
 export const READ_V10 = `${PRELUDE}
 local ns, key, route, resource = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local bucket = ns .. ':b:' .. effective(ns, key, route, resource)
+local bucket = ns .. ':b:' .. effective(key, route, resource)
 local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end')
 if h[1] == false then return nil end
 local hash = redis.call('HGET', KEYS[1], route) or ''

@@ -1,9 +1,9 @@
 /**
- * The v10 bucket policy (V3, V5, V7–V9, V14), the global pace (V13) and the invalid-request log
- * (V15), pure: state is passed in and changed in place, time is an argument. The memory store
- * applies these; the Redis store's Lua (`../../redis/v10-scripts.ts`) ports them line for line.
+ * The v10 bucket policy (V3, V5, V7–V9, V14), pure: state is passed in and changed in place, time
+ * is an argument. The memory view applies it; the Redis store's Lua (`../../redis/v10/scripts.ts`)
+ * ports it line for line. The global pace and the invalid-request log are `pace.ts`.
  *
- * The concurrency policy is v6's (`../reservations.ts`) on v10's clock: windows end at a
+ * The concurrency policy is v6's (`../v6/policy.ts`) on v10's clock: windows end at a
  * monotonic instant (arrival + Reset-After), not at a whole second.
  * - limits unknown: one request in flight (V5); a route without headers has no limit (V14);
  * - at most `remaining` reservations per window; at 0, sleep until the end + margin (V8);
@@ -18,8 +18,8 @@
  *   hash; a route that learned its hash on one channel probed again on a channel where its
  *   first request was still in flight.
  */
-import type { Reservation } from '../reservations.ts';
-import { GLOBAL_WINDOW_MS, INVALID_WINDOW_MS, SAME_WINDOW_TOLERANCE_MS, type V10Update } from './rules.ts';
+import type { Reservation } from '../../contracts/store.ts';
+import { SAME_WINDOW_TOLERANCE_MS, type V10Update } from './rules.ts';
 
 export interface V10Record {
   limit: number;
@@ -178,102 +178,4 @@ export function isIdleV10(state: V10BucketState, now: number, marginMs: number):
     state.holdUntil <= now &&
     (state.record === undefined || now >= state.record.windowEnd + marginMs)
   );
-}
-
-/**
- * V13: at most `limit` requests of a token in any `GLOBAL_WINDOW_MS + marginMs`, as the service
- * counts them: at their arrival there, which the client cannot see. A request counts from its
- * grant while in flight and from its response's arrival once answered (the latest it can have
- * reached the service); a place frees up a window after that. So a request sent after another's
- * window is over arrives after it, however long either took on the wire: pacing by send times
- * alone let a burst on new connections (slow first requests) and the next window's requests (on
- * warm ones) meet inside one second of the service's — found by the four-process v10 test.
- * A request still in flight holds its place until it is answered (a wait of one window, then
- * checked again). O(limit) per decision, `limit` entries of memory.
- */
-export class GlobalPace {
-  readonly #limit: number;
-  readonly #windowMs: number;
-  /** Requests in flight: id → grant time. */
-  readonly #inFlight = new Map<string, number>();
-  /** Answered requests' answer times (answers come in time order). */
-  readonly #answered: RecentTimes;
-
-  constructor(limit: number, marginMs: number) {
-    this.#limit = limit;
-    this.#windowMs = GLOBAL_WINDOW_MS + marginMs;
-    this.#answered = new RecentTimes(this.#windowMs);
-  }
-
-  /** ms until one more request may go (0: now). */
-  waitMs(now: number): number {
-    const answered = this.#answered.count(now);
-    if (answered + this.#inFlight.size < this.#limit) return 0;
-    const oldest = this.#answered.oldest();
-    return oldest === undefined ? this.#windowMs : Math.max(1, oldest + this.#windowMs - now);
-  }
-
-  /** A request granted at `now` under `id`. */
-  record(id: string, now: number): void {
-    this.#inFlight.set(id, now);
-  }
-
-  /** The request's answer arrived (or it ended without one) at `now`. */
-  answered(id: string, now: number): void {
-    if (this.#inFlight.delete(id)) this.#answered.add(now);
-  }
-
-  /** The request was never sent: its place comes back. */
-  forget(id: string): void {
-    this.#inFlight.delete(id);
-  }
-}
-
-/**
- * Times added in order, counted over the last `windowMs`: the global pace's answers (V13) and the
- * invalid-request log (V15). Expired times are skipped by an index and compacted now and then.
- */
-export class RecentTimes {
-  readonly #windowMs: number;
-  #times: number[] = [];
-  #head = 0;
-
-  constructor(windowMs: number) {
-    this.#windowMs = windowMs;
-  }
-
-  add(now: number): void {
-    this.#times.push(now);
-  }
-
-  count(now: number): number {
-    const since = now - this.#windowMs;
-    while (this.#head < this.#times.length && this.#times[this.#head]! <= since) this.#head += 1;
-    // Compact now and then: the array never holds more than the window's entries for long.
-    if (this.#head > 1024 && this.#head * 2 > this.#times.length) {
-      this.#times = this.#times.slice(this.#head);
-      this.#head = 0;
-    }
-    return this.#times.length - this.#head;
-  }
-
-  /** The oldest time still counted (after the last `count`). */
-  oldest(): number | undefined {
-    return this.#times[this.#head];
-  }
-
-  /** ms until fewer than `limit` remain in the window. */
-  msUntilBelow(limit: number, now: number): number {
-    const count = this.count(now);
-    if (count < limit) return 0;
-    const oldestThatMustGo = this.#times[this.#head + count - limit]!;
-    return Math.max(0, oldestThatMustGo + this.#windowMs - now);
-  }
-}
-
-/** V15: the invalid requests of the last 10 minutes. */
-export class InvalidRequestLog extends RecentTimes {
-  constructor() {
-    super(INVALID_WINDOW_MS);
-  }
 }

@@ -1,7 +1,7 @@
 /**
- * The store's decisions as Lua, one script per decision, each one atomic and one round trip.
- * They port `reservations.ts` (the concurrency policy over the spec's rows) line for line; "now"
- * is Redis's own clock, so machines with skewed clocks agree.
+ * The v6 dialect's decisions as Lua, one script per decision, each one atomic and one round trip.
+ * They port `../../dialects/v6/policy.ts` (the concurrency policy over the spec's rows) line for
+ * line; "now" is Redis's own clock, so machines with skewed clocks agree.
  *
  * Keys of one token share a hash tag (`{prefix:hash}`), so every script's keys sit in one
  * cluster slot:
@@ -13,21 +13,11 @@
  * Buckets expire once their window is over and nothing is in flight: Redis holds live state only.
  */
 
-/**
- * "now" in ms and number formatting, for every script (v6 and v10). Every script's last argument
- * is the caller's clock in ms, or '' for Redis's own clock (the default).
- */
-export const CLOCK_PRELUDE = `
-local now = tonumber(ARGV[#ARGV])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function int(n) return string.format('%.0f', n) end
-`;
+import { PRE_EMPTIVE_MARGIN_MS } from '../../dialects/v6/rules.ts';
+import { AWAIT_FALLBACK_MS, BUCKET_LINGER_MS, EXPIRY_SLACK_MS, PRELUDE as SHARED_PRELUDE } from '../lua.ts';
 
-/** The v6 prelude: the clock, strict field reads, bucket expiry and live leases. */
-const PRELUDE = `${CLOCK_PRELUDE}
+/** The v6 prelude: integer field reads, bucket expiry and live leases. */
+const PRELUDE = `${SHARED_PRELUDE}
 local function field(v, name)
   if v == false or v == nil then return nil end
   local n = tonumber(v)
@@ -37,9 +27,9 @@ local function field(v, name)
   return n
 end
 local function expire_bucket(reset, lease_end)
-  -- A bucket says something until 10 s after its window ends (or its last lease runs out).
+  -- A bucket says something until a while after its window ends (or its last lease runs out).
   -- Relative (PEXPIRE), so that it holds whichever clock "now" comes from.
-  local at = math.max(reset * 1000 + 10000, lease_end, now + 10000)
+  local at = math.max(reset * 1000 + ${BUCKET_LINGER_MS}, lease_end, now + ${BUCKET_LINGER_MS})
   redis.call('PEXPIRE', KEYS[1], int(at - now))
 end
 local function live_leases()
@@ -61,13 +51,13 @@ local id = ARGV[2]
 local in_flight = live_leases()
 local function grant(counted, reset)
   redis.call('ZADD', KEYS[2], int(now + lease_ms), id)
-  redis.call('PEXPIRE', KEYS[2], int(lease_ms + 1000))
+  redis.call('PEXPIRE', KEYS[2], int(lease_ms + ${EXPIRY_SLACK_MS}))
   if redis.call('EXISTS', KEYS[1]) == 1 then expire_bucket(reset, now + lease_ms) end
   return {'grant', counted, int(reset), id}
 end
 local function await()
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  local wait = 1000
+  local wait = ${AWAIT_FALLBACK_MS}
   if oldest[2] then wait = math.max(1, tonumber(oldest[2]) - now) end
   return {'await', int(wait)}
 end
@@ -103,8 +93,8 @@ if over then
   end
   return await()
 end
--- Row 3: sleep (reset - now) s + 500 ms.
-return {'sleep', int((reset - now_s) * 1000 + 500), int(reset)}
+-- Row 3: sleep (reset - now) s + the pre-emptive margin.
+return {'sleep', int((reset - now_s) * 1000 + ${PRE_EMPTIVE_MARGIN_MS}), int(reset)}
 `;
 
 /**
@@ -163,18 +153,6 @@ return removed
 /** slept: KEYS bucket · ARGV reset — row 3's sleep for that window has run. */
 export const SLEPT = `${PRELUDE}
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'slept', ARGV[1]) end
-return 1
-`;
-
-/** lock: KEYS global · ARGV ms, channel — holds the global lock for ms unless it already runs longer. */
-export const LOCK_GLOBAL = `${PRELUDE}
-local ms = tonumber(ARGV[1])
-if ms <= 0 then return 0 end
-local current = tonumber(redis.call('GET', KEYS[1]) or '') or 0
-if current < now + ms then
-  redis.call('SET', KEYS[1], int(now + ms), 'PX', int(ms + 10000))
-  redis.call('PUBLISH', ARGV[2], 'g:' .. ARGV[1])
-end
 return 1
 `;
 

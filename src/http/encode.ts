@@ -1,5 +1,7 @@
 /**
- * Bodies that are not plain JSON (the catalog's `encoding`):
+ * How a call's body, query and audit-log reason go on the wire, each checked first (nothing is
+ * sent for bad input). Bodies follow the catalog's `encoding`:
+ * - `json`: as it is;
  * - `json+files`: a JSON body with `files: [{ name, data }]` becomes the service's multipart form —
  *   the rest of the body as `payload_json`, each file as `files[n]`, and each listed in the
  *   payload's `attachments` (`{ id: n, filename }`) unless the caller listed them already;
@@ -7,7 +9,8 @@
  * - `urlencoded`: `application/x-www-form-urlencoded`, one pair per field.
  */
 import { TollgateArgumentError } from '../errors.ts';
-import type { FileUpload } from '../sdk.ts';
+import type { OperationDefinition } from '../routing/types.ts';
+import type { FileUpload, QueryInput } from '../sdk.ts';
 
 /** The service takes at most 10 files per message. */
 export const MAX_FILES = 10;
@@ -96,4 +99,71 @@ function toBlob({ data, contentType }: FileUpload): Blob {
   if (data instanceof Blob && contentType === undefined) return data;
   const type = contentType ?? (data instanceof Blob ? data.type : 'application/octet-stream');
   return new Blob([data as BlobPart], { type });
+}
+
+/** A typed call's body as ky takes it, by the operation's `encoding`. */
+export function encodeBody(
+  label: string,
+  operation: OperationDefinition,
+  body: unknown,
+): { json?: unknown; body?: BodyInit } {
+  if (operation.body === 'none') {
+    if (body !== undefined) throw new TollgateArgumentError(`${label} takes no body`);
+    return {};
+  }
+  if (body === undefined) {
+    if (operation.body === 'required') throw new TollgateArgumentError(`${label} needs a body`);
+    return {};
+  }
+  const { encoding } = operation;
+  if (body instanceof FormData) {
+    if (encoding === 'json' || encoding === 'urlencoded') {
+      throw new TollgateArgumentError(
+        `${label} takes a ${encoding === 'json' ? 'JSON' : 'form-encoded'} body, not FormData`,
+      );
+    }
+    return { body };
+  }
+  if (typeof body !== 'object' || body === null) {
+    throw new TollgateArgumentError(
+      `${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`,
+    );
+  }
+  if (encoding === 'json') return { json: body };
+  if (Array.isArray(body)) {
+    if (encoding === 'json+files') return { json: body };
+    throw new TollgateArgumentError(`${label}: body must be an object of fields, not an array`);
+  }
+  const fields = body as Record<string, unknown>;
+  if (encoding === 'form-data') return { body: toFormFields(label, fields) };
+  if (encoding === 'urlencoded') return { body: toUrlEncoded(label, fields) };
+  const form = toMultipart(label, fields, operation.attachmentsIn);
+  return form ? { body: form } : { json: body };
+}
+
+/** A query: scalars, and lists that repeat their parameter. */
+export function toSearchParams(query: QueryInput | undefined): URLSearchParams | undefined {
+  if (query === undefined) return undefined;
+  if (typeof query !== 'object' || query === null) throw new TollgateArgumentError('query must be an object');
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (!isScalar(item)) {
+        throw new TollgateArgumentError(
+          `query parameter "${key}" must be a string, number, bigint or boolean, or a list of them`,
+        );
+      }
+      params.append(key, String(item));
+    }
+  }
+  return params;
+}
+
+/** The call's headers with the audit-log reason (URL-encoded, as the service reads it). */
+export function withReason(headers: HeadersInit | undefined, reason: string | undefined): HeadersInit | undefined {
+  if (reason === undefined) return headers;
+  const merged = new Headers(headers);
+  merged.set('x-audit-log-reason', encodeURIComponent(reason));
+  return merged;
 }

@@ -11,10 +11,11 @@
  * webhook or interaction addressed with one is the resource `webhooks/<id>/token` (one webhook id
  * has one token).
  */
-import { routePath } from './classify.ts';
-import { parseSnowflake } from './path.ts';
+import type { BucketRef } from '../../contracts/store.ts';
+import { routePath } from '../../routing/classify.ts';
+import { parseSnowflake } from '../../routing/path.ts';
 
-export interface V10Route {
+export interface V10Route extends BucketRef {
   /** Method and route template: the unit a bucket hash is learned for. */
   readonly route: string;
   /** The top-level resource (`channels/<id>`, `guilds/<id>`, `webhooks/<id>[/token]`, `interactions/<id>/token`), or '' for none. */
@@ -23,9 +24,24 @@ export interface V10Route {
   readonly exempt: boolean;
   /** A webhook addressed by id + token: a 404 there retires it (V19). */
   readonly webhookWithToken: boolean;
-  /** The local key: route and resource, one space apart (neither holds a space). */
+  /** The local key: route and resource, one space apart (neither holds a space): see `joinKey`. */
   readonly bucketKey: string;
 }
+
+/** Separates a key's two parts (a route or hash, then the resource); no part holds one. */
+export const KEY_SEPARATOR = ' ';
+/** Stands for "no resource" in a key. */
+export const NO_RESOURCE = '-';
+
+/**
+ * A key from its two parts: the local key (route, resource), and the bucket a learned hash names
+ * (hash, resource). The one place the key format is written (the Lua reads `KEY_SEPARATOR` and
+ * `resourcePart` from here).
+ */
+export const joinKey = (first: string, resource: string): string => `${first}${KEY_SEPARATOR}${resourcePart(resource)}`;
+
+/** The resource as it stands in a key. */
+export const resourcePart = (resource: string): string => resource || NO_RESOURCE;
 
 /** The service's epoch of ids: ms since the Unix epoch at id 0 (V20). */
 export const ID_EPOCH_MS = 1_420_070_400_000;
@@ -110,7 +126,7 @@ export function classifyV10(method: string, path: string, nowMs: number): V10Rou
   }
   const route = `${verb} ${template}`;
   const exempt = isExemptRoute(route);
-  return { route, resource, exempt, webhookWithToken, bucketKey: `${route} ${resource || '-'}` };
+  return { route, resource, exempt, webhookWithToken, bucketKey: joinKey(route, resource) };
 }
 
 function splitPath(path: string): string[] {
@@ -121,12 +137,27 @@ function splitPath(path: string): string[] {
     .map((segment) => segment.replaceAll(' ', '%20'));
 }
 
-/** Splits a local key back into its route and resource. */
+/** Splits a local key as users write it (`buckets.get`) back into its route and resource. */
 export function splitBucketKey(bucketKey: string): { route: string; resource: string } {
-  const at = bucketKey.lastIndexOf(' ');
+  const at = bucketKey.lastIndexOf(KEY_SEPARATOR);
   const resource = bucketKey.slice(at + 1);
-  return { route: bucketKey.slice(0, at), resource: resource === '-' ? '' : resource };
+  return { route: bucketKey.slice(0, at), resource: resource === NO_RESOURCE ? '' : resource };
 }
+
+/** A local key as users write it, read back into the route it names: the one place a key is parsed. */
+export function parseBucketKey(bucketKey: string): V10Route {
+  const { route, resource } = splitBucketKey(bucketKey);
+  return {
+    route,
+    resource,
+    exempt: isExemptRoute(route),
+    webhookWithToken: resource.startsWith('webhooks/') && resource.endsWith('/token'),
+    bucketKey,
+  };
+}
+
+/** What an admit without a route counts in (v10 has no Route None; the 0.1 store contract allowed one). */
+export const NO_ROUTE: V10Route = parseBucketKey(joinKey(NO_RESOURCE, ''));
 
 /** V13: routes exempt from the global limit, by their route (method + template). */
 export function isExemptRoute(route: string): boolean {

@@ -28,6 +28,7 @@ import {
   type BucketRecord,
   type BucketUpdate,
 } from './rules.ts';
+import type { Reservation } from '../../contracts/store.ts';
 
 export interface BucketState {
   /** The spec's bucket record; undefined until a response for the key was processed. */
@@ -53,20 +54,6 @@ export const newBucketState = (): BucketState => ({
   sleptPast: undefined,
   counting: false,
 });
-
-/**
- * A granted reservation: `counted` when it took one from `remaining` of window `reset`.
- * `id` names it in a shared store (its lease there).
- */
-export interface Reservation {
-  readonly counted: boolean;
-  readonly reset: number;
-  readonly id?: string;
-  /** v10: the bucket (hash and resource, or the local key) it was counted in. */
-  readonly bucket?: string;
-  /** v10: the first request of a route on a resource, whose hash is not known yet. */
-  readonly firstContact?: boolean;
-}
 
 export type ReserveDecision =
   | { readonly kind: 'grant'; readonly reservation: Reservation }

@@ -2,10 +2,10 @@
  * The v10 dialect's rules (docs/spec/v10-rate-limits.md §10, V1–V22) as pure functions: reading
  * a response's headers and body, and what the limiter must do about it. No I/O, no clock of its
  * own. Each rule is named in a comment (and in the title of its test). The bucket policy
- * (windows, reservations) is `buckets.ts`; the async shell is `../limiter.ts`.
+ * (windows, reservations) is `policy.ts`, the global pace `pace.ts`; the async shell is `../../limiter/`.
  */
 import { CdnBanError } from '../../errors.ts';
-import type { HeaderReader } from '../rules.ts';
+import type { HeaderReader } from '../../contracts/dialect.ts';
 
 export const V10_HEADER = {
   limit: 'x-ratelimit-limit',

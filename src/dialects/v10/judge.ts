@@ -2,15 +2,15 @@
  * The v10 dialect's judge for the limiter shell: reads a 429's JSON body (bounded in time and
  * size: a stalled body must not hold the bucket), then applies `judgeV10`.
  */
-import { readTextWithin } from '../../http/body.ts';
-import type { Judge } from '../limiter.ts';
+import { readTextWithin } from '../../body.ts';
+import type { Judge } from '../../contracts/dialect.ts';
 import { judgeV10, parseRateLimitBody, type RateLimitBody } from './rules.ts';
 
 /** A 429 body is a few hundred bytes of JSON; more is not that JSON. */
 const MAX_BODY_CHARS = 64 * 1024;
 
 export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.now): Judge {
-  return async (call, response) => {
+  return async (target, response) => {
     let body: RateLimitBody | undefined;
     if (response.status === 429 && response.body !== null) {
       const text = await readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out')).catch(
@@ -23,7 +23,7 @@ export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.n
       read: (name) => response.headers.get(name),
       body,
       wallNowMs: wallClock(),
-      webhookWithToken: call.webhookWithToken,
+      webhookWithToken: target.webhookWithToken,
     });
   };
 }

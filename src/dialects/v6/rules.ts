@@ -1,9 +1,13 @@
 /**
  * The spec's tables, row for row, as pure functions: no I/O, no clock of their own, no state
  * beyond their arguments. Each row is named in a comment (and in the title of its test).
- * The async shell (`limiter.ts`) and the concurrency policy (`reservations.ts`) are built on these.
+ * The concurrency policy (`policy.ts`) is built on these; the spec's sequential pre-check itself
+ * is the tests' oracle (`test/support/v6-oracle.ts`).
  */
-import { RateLimitI64Error, RateLimitUtf8Error } from '../errors.ts';
+import type { HeaderReader } from '../../contracts/dialect.ts';
+import { RateLimitI64Error, RateLimitUtf8Error } from '../../errors.ts';
+
+export type { HeaderReader };
 
 // ── Limits table ───────────────────────────────────────────────────────────────────────────────
 export const HEADER_LIMIT = 'x-ratelimit-limit';
@@ -31,14 +35,6 @@ export const initialBucket = (): BucketRecord => ({ limit: 0, remaining: 0, rese
 // ── States and transitions: the pre-check ──────────────────────────────────────────────────────
 export type PreCheckRow = 'limit-is-zero' | 'reset-passed' | 'remaining-is-zero' | 'remaining-not-zero';
 
-export interface PreCheckResult {
-  readonly row: PreCheckRow;
-  /** The bucket after the row's effect (a new object; the argument is not changed). */
-  readonly bucket: BucketRecord;
-  /** Milliseconds to sleep before the request proceeds (0 for rows that do not sleep). */
-  readonly sleepMs: number;
-}
-
 /** "Unix time in whole seconds" from a millisecond clock. */
 export const wholeSeconds = (nowMs: number): number => Math.floor(nowMs / 1000);
 
@@ -58,21 +54,6 @@ export function preCheckRow(bucket: Readonly<BucketRecord>, nowSeconds: number):
 export const exhaustedSleepMs = (reset: number, nowSeconds: number): number =>
   (reset - nowSeconds) * 1000 + PRE_EMPTIVE_MARGIN_MS;
 
-/** The pre-check exactly as the spec's table states it, for one request at a time. */
-export function preCheck(bucket: Readonly<BucketRecord>, nowSeconds: number): PreCheckResult {
-  const row = preCheckRow(bucket, nowSeconds);
-  switch (row) {
-    case 'limit-is-zero':
-      return { row, bucket: { ...bucket }, sleepMs: 0 };
-    case 'reset-passed':
-      return { row, bucket: { ...bucket, remaining: bucket.limit }, sleepMs: 0 };
-    case 'remaining-is-zero':
-      return { row, bucket: { ...bucket }, sleepMs: exhaustedSleepMs(bucket.reset, nowSeconds) };
-    case 'remaining-not-zero':
-      return { row, bucket: { ...bucket, remaining: bucket.remaining - 1 }, sleepMs: 0 };
-  }
-}
-
 // ── States and transitions: after a response (non-global) ─────────────────────────────────────
 /** The fields a response carried; absent headers leave their field alone. */
 export type BucketUpdate = Partial<BucketRecord>;
@@ -87,7 +68,6 @@ export function applyUpdate(bucket: Readonly<BucketRecord>, update: BucketUpdate
 }
 
 // ── Errors table: header parsing ───────────────────────────────────────────────────────────────
-export type HeaderReader = (name: string) => string | null;
 export type HeaderParse =
   | { readonly ok: true; readonly value: number | undefined }
   | { readonly ok: false; readonly error: RateLimitUtf8Error | RateLimitI64Error };

@@ -1,0 +1,86 @@
+/**
+ * The dialect contract: how a call becomes a target, how a response is judged, and which store
+ * view the rules need. One implementation per API version (`dialects/v6`, `dialects/v10`),
+ * chosen once per client from `DIALECTS[api]`. No implementations here.
+ */
+import type { Clock } from '../clock.ts';
+import type { OperationDefinition } from '../routing/types.ts';
+import type { BucketRef, MaybePromise, Store, StoreView } from './store.ts';
+
+/** How events and errors name the bucket of a call that counts in none (the spec's Route None). */
+export const NO_BUCKET_KEY = 'None';
+
+/** What a call is, computed once before it is sent and handed down unchanged. */
+export interface CallTarget<B extends BucketRef = BucketRef> {
+  /** Names the call in events and errors: the catalog's route key, or v10's method + route template. */
+  readonly routeKey: string;
+  /** Where it counts; null when it counts in no bucket (v6's Route None): only the global lock applies. */
+  readonly bucket: B | null;
+  /** V13: exempt from the global limit and sent without Authorization. */
+  readonly exempt: boolean;
+  /** V19: a webhook addressed by id + token, which a 404 retires. */
+  readonly webhookWithToken: boolean;
+}
+
+/**
+ * What to do with a response, whatever the dialect. `update` is the dialect's own record of what
+ * the response said; the store applies it.
+ */
+export type Verdict =
+  /** Return the response; with an update, settle the bucket first (without, release it). */
+  | { readonly action: 'return'; readonly update?: unknown }
+  /** Settle, then send again through the queue (which the update may hold). */
+  | { readonly action: 'retry'; readonly update: unknown }
+  /** Settle, wait `waitMs` (this call only), send again. */
+  | { readonly action: 'wait-retry'; readonly update: unknown; readonly waitMs: number }
+  /** Hold every caller of the token for `waitMs`, send again. */
+  | { readonly action: 'wait-global'; readonly waitMs: number; readonly invalid?: boolean }
+  /** Raise `error`; nothing of the response is kept. */
+  | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean }
+  /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
+  | { readonly action: 'resend'; readonly error: Error };
+
+/** Reads one response header by name (null when absent), as `Headers.get` does. */
+export type HeaderReader = (name: string) => string | null;
+
+/** Judges a response to a call sent to `target`. */
+export type Judge = (target: CallTarget, response: Response) => MaybePromise<Verdict>;
+
+/** The options a dialect reads from `createClient`'s (each dialect ignores the others'). */
+export interface DialectOptions {
+  readonly globalLimit?: number | undefined;
+  readonly resetMargin?: number | undefined;
+  readonly globalMargin?: number | undefined;
+  readonly invalidRequestLimit?: number | undefined;
+  /** How long a 429's body may take to arrive (ms). */
+  readonly bodyTimeoutMs: number;
+}
+
+export interface Dialect<B extends BucketRef = BucketRef> {
+  readonly api: 'v6' | 'v10';
+  /** The service's public base URL for this version. */
+  readonly defaultBaseUrl: string;
+  /** v6 reads resets as wall time (Unix seconds); v10 counts Reset-After on a monotonic clock (V3). */
+  readonly defaultClock: Clock;
+  /**
+   * V13: calls a client with a token sends without Authorization count in a budget of their own
+   * (the IP's), so they get a limiter of their own.
+   */
+  readonly anonymousLane: boolean;
+  /** Several local keys may count in one bucket (v10: routes sharing a hash): a response wakes every waiting queue. */
+  readonly sharedBuckets: boolean;
+  /** A typed call: its operation, its filled path and the canonical text of its path parameters. */
+  targetOfOperation(
+    operation: OperationDefinition,
+    path: string,
+    values: readonly string[],
+    nowMs: number,
+  ): CallTarget<B>;
+  /** A raw call (`client.request`). */
+  targetOfRequest(method: string, path: string, nowMs: number): CallTarget<B>;
+  /** A bucket key as users write it (`buckets.get`): the one place a key string is read back. */
+  bucketOfKey(key: string): B;
+  judge(options: DialectOptions): Judge;
+  /** This dialect's view of `store` for `token`. */
+  view(store: Store, token: string | undefined, clock: Clock, options: DialectOptions): StoreView<B>;
+}

@@ -1,0 +1,200 @@
+/**
+ * Every option a client or a call takes, checked once. The lists of option keys are derived from
+ * the options' types (`satisfies` keeps each list and its type in step), never kept by hand.
+ */
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { RateLimitStore } from '../contracts/legacy-store.ts';
+import type { Store } from '../contracts/store.ts';
+import type { ApiVersion } from '../dialects/index.ts';
+import type { InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
+import { TollgateArgumentError } from '../errors.ts';
+import type { WaitEvent } from '../limiter/events.ts';
+import type { AuditLogOptions, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
+
+export interface ClientOptions {
+  /**
+   * The API version and so the rate-limit rules (V1). Default: from `baseUrl` (`…/v8`–`/v10`:
+   * v10; `…/api`, `…/v6`, `…/v7`: v6), else v10. A base URL of the other version is an error.
+   */
+  readonly api?: ApiVersion;
+  /** API base URL, e.g. `http://127.0.0.1:8080/api/v10`. Default: the service's public URL of `api`. */
+  readonly baseUrl?: string;
+  /** Sent verbatim as the Authorization header (`Bot …`). Optional. */
+  readonly token?: string;
+  /** The fetch to send with (a custom transport, another runtime's fetch). Default: global fetch. */
+  readonly fetch?: typeof fetch;
+  /** Where buckets and the global lock live. Default: a new in-memory store. `RedisStore` (tollgate/redis) shares them across processes. */
+  readonly store?: Store | RateLimitStore;
+  /** Time source for the limiter. Default: the system clock. */
+  readonly clock?: Clock;
+  /** Longest single rate-limit wait (ms) a call accepts before failing with RateLimitWaitError. Default: no limit. */
+  readonly maxWait?: number;
+  /** Times a request is sent again when its rate-limit headers do not parse (spec step 6.4). Default: 3. */
+  readonly maxHeaderResends?: number;
+  /** Transport retries for network errors and 5xx responses, idempotent methods only. Default: 2. */
+  readonly transportRetries?: number;
+  /** Per-attempt timeout (ms) for the response headers, and again for a typed method's body; false for none. Default: 15000. */
+  readonly timeout?: number | false;
+  /** Headers sent with every request (Authorization is set from `token`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Called for every rate-limit or retry wait: bucket key, reason, wait in ms. Never sees the token. */
+  readonly onWait?: (event: WaitEvent) => void;
+  /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
+  readonly globalLimit?: number;
+  /** v10, V8: ms added after a window's end before sending again. Default 50. */
+  readonly resetMargin?: number;
+  /** v10, V13: ms added to the 1 s global window; each request already counts from its answer's arrival. Default 10. */
+  readonly globalMargin?: number;
+  /** v10, V15: invalid requests (401, 403, non-shared 429) in 10 minutes at which nothing more is sent. Default 9000 (the service bans at 10 000). */
+  readonly invalidRequestLimit?: number;
+  /** v10, V15: told when the invalid-request count reaches 50 % and 80 % of `invalidRequestLimit`. */
+  readonly onInvalidRequests?: (event: InvalidRequestsEvent) => void;
+}
+
+/** Options of `client.request`. */
+export interface RawRequestOptions extends RequestOptionsWithQuery<QueryInput> {
+  /** A JSON body (serialised for you). */
+  readonly json?: unknown;
+  /** Any other body (FormData, text, bytes). */
+  readonly body?: BodyInit;
+}
+
+const nonNegative = (what: string) =>
+  z.number({ error: `${what} must be a number of milliseconds` }).nonnegative(`${what} must not be negative`);
+const count = (what: string) =>
+  z
+    .number({ error: `${what} must be a whole number` })
+    .int(`${what} must be a whole number`)
+    .nonnegative()
+    .max(100);
+const isFunction = (value: unknown) => typeof value === 'function';
+
+/** `createClient`'s options: one entry per key of `ClientOptions`. */
+const clientOptionShapes = {
+  api: z.enum(['v10', 'v6'], { error: "api must be 'v10' or 'v6'" }).optional(),
+  baseUrl: z
+    .string()
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'baseUrl must be an absolute http(s) URL')
+    .optional(),
+  token: z.string().min(1, 'token must not be empty').optional(),
+  fetch: z.custom<typeof fetch>(isFunction, 'fetch must be a function').optional(),
+  store: z
+    .custom<Store | RateLimitStore>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        (isFunction((value as Store).view) || isFunction((value as RateLimitStore).forToken)),
+      'store must be a RateLimitStore (MemoryStore, RedisStore or a Store of your own)',
+    )
+    .optional(),
+  clock: z
+    .custom<Clock>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        isFunction((value as Clock).now) &&
+        isFunction((value as Clock).setTimeout),
+      'clock must have now() and setTimeout()',
+    )
+    .optional(),
+  maxWait: nonNegative('maxWait').optional(),
+  maxHeaderResends: count('maxHeaderResends').optional(),
+  transportRetries: count('transportRetries').optional(),
+  timeout: z.union([z.literal(false), z.number().positive().max(2_147_483_647)]).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  onWait: z.custom<(event: WaitEvent) => void>(isFunction, 'onWait must be a function').optional(),
+  globalLimit: z
+    .number({ error: 'globalLimit must be a whole number of requests per second' })
+    .int('globalLimit must be a whole number of requests per second')
+    .min(1, 'globalLimit must be at least 1')
+    .max(100_000)
+    .optional(),
+  resetMargin: nonNegative('resetMargin').max(60_000).optional(),
+  globalMargin: nonNegative('globalMargin').max(60_000).optional(),
+  invalidRequestLimit: z
+    .number({ error: 'invalidRequestLimit must be a whole number' })
+    .int('invalidRequestLimit must be a whole number')
+    .min(1, 'invalidRequestLimit must be at least 1')
+    .max(10_000, 'invalidRequestLimit above 10000 would let the service ban the IP first')
+    .optional(),
+  onInvalidRequests: z
+    .custom<(event: InvalidRequestsEvent) => void>(isFunction, 'onInvalidRequests must be a function')
+    .optional(),
+} satisfies { readonly [Key in keyof Required<ClientOptions>]: z.ZodType<ClientOptions[Key]> };
+
+const clientOptionsSchema = z.strictObject(clientOptionShapes);
+
+export type CheckedClientOptions = z.infer<typeof clientOptionsSchema>;
+
+/** `createClient`'s options, checked: a TollgateArgumentError names every problem. */
+export function checkClientOptions(options: ClientOptions): CheckedClientOptions {
+  const parsed = clientOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new TollgateArgumentError(`createClient: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+
+/** A set of an options type's keys, from an object that `satisfies` must list every key of. */
+const keysOf = <Options>(keys: { readonly [Key in keyof Required<Options>]: true }): ReadonlySet<string> =>
+  new Set(Object.keys(keys));
+
+/** The options every typed method takes. */
+export const OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput>>({
+  signal: true,
+  headers: true,
+  maxWait: true,
+  query: true,
+});
+/** The options of a method whose action enters the audit log. */
+export const AUDIT_OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput> & AuditLogOptions>({
+  signal: true,
+  headers: true,
+  maxWait: true,
+  query: true,
+  reason: true,
+});
+/** The options of `client.request`. */
+export const RAW_OPTION_KEYS = keysOf<RawRequestOptions>({
+  signal: true,
+  headers: true,
+  maxWait: true,
+  query: true,
+  json: true,
+  body: true,
+});
+
+/** The service keeps at most 512 characters of an audit-log reason. */
+const MAX_REASON_LENGTH = 512;
+
+/** A call's options: an object of known keys, a real AbortSignal, a reason the service keeps whole. */
+export function checkCallOptions(label: string, options: unknown, known: ReadonlySet<string> = OPTION_KEYS): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TollgateArgumentError(`${label}: options must be an object ({ ${[...known].join(', ')} })`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
+  }
+  const { signal, reason } = options as { signal?: unknown; reason?: unknown };
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
+  if (
+    reason !== undefined &&
+    !(typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH)
+  ) {
+    throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
+  }
+}
+
+/** A call's `maxWait`, checked as it is sent. */
+export function checkMaxWait(maxWait: unknown): void {
+  if (maxWait !== undefined && !(typeof maxWait === 'number' && maxWait >= 0)) {
+    throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * `RedisStore`: buckets and the global lock shared by every process (and machine) on a token.
+ * One view per (dialect, token), chosen from a two-row table; each decision is one Lua script,
+ * one round trip. Waiting processes are woken by pub/sub and by lease expiry, never by polling
+ * in a loop. With `onUnavailable: 'local'`, each view falls back to the dialect's memory view
+ * while Redis is away (`fallback-view.ts`).
+ *
+ * ioredis is an optional peer dependency: it reconnects by itself, runs the same API against a
+ * Redis Cluster, and its `defineCommand` handles the script cache.
+ */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Clock } from '../clock.ts';
+import type { BucketStore, RateLimitStore } from '../contracts/legacy-store.ts';
+import type { BucketRef, Store, StoreView, V10Settings, ViewRequest } from '../contracts/store.ts';
+import { MemoryV6View } from '../dialects/v6/memory-view.ts';
+import { MemoryV10View } from '../dialects/v10/memory-view.ts';
+import { InvalidRequestLog } from '../dialects/v10/pace.ts';
+import { keyedView, viewRequestOf } from '../stores/legacy.ts';
+import { PubSub } from './channel.ts';
+import { RedisConnection } from './connection.ts';
+import type { RedisViewContext } from './context.ts';
+import { FallbackView } from './fallback-view.ts';
+import { GLOBAL_LOCK_SCRIPTS } from './global-lock.ts';
+import { RedisV6View, V6_SCRIPTS } from './v6/view.ts';
+import { RedisV10View, V10_SCRIPTS } from './v10/view.ts';
+
+export { StoreDataError, StoreUnavailableError } from './errors.ts';
+
+export interface RedisStoreOptions {
+  /** Default `redis://127.0.0.1:6379`. */
+  readonly url?: string;
+  /** Your own ioredis connection (or Cluster) instead of `url`; you close it. */
+  readonly client?: Redis;
+  /** Prepended to every key and channel. Default `tollgate`. */
+  readonly prefix?: string;
+  /** How long a reservation counts as in flight without an answer (ms). Default 30000. */
+  readonly leaseMs?: number;
+  /**
+   * When Redis cannot be reached mid-run: `fail` (default) fails the requests with
+   * StoreUnavailableError; `local` limits each process on its own, conservatively (every bucket
+   * starts unknown: one request in flight until its headers arrive), until Redis is back.
+   */
+  readonly onUnavailable?: 'fail' | 'local';
+  /**
+   * Whose clock decides windows and leases: `redis` (default: Redis's own, so machines with
+   * skewed clocks agree) or `client` (the limiter's clock: tests on a manual clock, or machines
+   * kept in step by NTP).
+   */
+  readonly time?: 'redis' | 'client';
+}
+
+type ViewMakers = {
+  readonly [Api in ViewRequest['api']]: (
+    request: Extract<ViewRequest, { api: Api }>,
+    context: RedisViewContext,
+    prefix: string,
+    tokenHash: string,
+    clock: Clock,
+  ) => { readonly remote: StoreView<BucketRef>; readonly local: () => StoreView<BucketRef> };
+};
+
+/** Each dialect's Redis view, and the memory view it falls back to. */
+const REDIS_VIEWS: ViewMakers = {
+  v6: (_, context, prefix, tokenHash, clock) => ({
+    remote: new RedisV6View(context, `${prefix}:{${tokenHash}}`, clock) as StoreView<BucketRef>,
+    local: () => new MemoryV6View(clock) as StoreView<BucketRef>,
+  }),
+  v10: ({ settings }, context, prefix, tokenHash, clock) => ({
+    remote: new RedisV10View(context, prefix, tokenHash, clock, settings) as StoreView<BucketRef>,
+    local: () => new MemoryV10View(clock, settings, new InvalidRequestLog()) as StoreView<BucketRef>,
+  }),
+};
+
+export class RedisStore implements Store, RateLimitStore {
+  readonly #connection: RedisConnection;
+  readonly #pubsub = new PubSub();
+  readonly #ownsClient: boolean;
+  readonly #prefix: string;
+  readonly #onUnavailable: 'fail' | 'local';
+  readonly #context: RedisViewContext;
+
+  constructor(options: RedisStoreOptions = {}) {
+    const prefix = options.prefix ?? 'tollgate';
+    if (!/^[\w.:-]{1,64}$/.test(prefix))
+      throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
+    const leaseMs = options.leaseMs ?? 30_000;
+    if (!Number.isInteger(leaseMs) || leaseMs < 100)
+      throw new TypeError('RedisStore: leaseMs must be a whole number of ms, at least 100');
+    if (options.onUnavailable !== undefined && !['fail', 'local'].includes(options.onUnavailable)) {
+      throw new TypeError("RedisStore: onUnavailable must be 'fail' or 'local'");
+    }
+    if (options.time !== undefined && !['redis', 'client'].includes(options.time)) {
+      throw new TypeError("RedisStore: time must be 'redis' or 'client'");
+    }
+    if (options.url !== undefined && options.client !== undefined)
+      throw new TypeError('RedisStore: pass either url or client, not both');
+    if (options.url !== undefined && !(typeof options.url === 'string' && /^rediss?:\/\//i.test(options.url))) {
+      throw new TypeError('RedisStore: url must be a redis:// or rediss:// URL');
+    }
+    if (
+      options.client !== undefined &&
+      typeof (options.client as { defineCommand?: unknown })?.defineCommand !== 'function'
+    ) {
+      throw new TypeError('RedisStore: client must be an ioredis connection (Redis or Cluster)');
+    }
+    const url = options.url ?? 'redis://127.0.0.1:6379';
+    this.#ownsClient = options.client === undefined;
+    const redis =
+      options.client ?? new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.#connection = new RedisConnection(
+      redis,
+      options.client ? 'the given Redis connection' : `Redis at ${redactUrl(url)}`,
+      { ...V6_SCRIPTS, ...V10_SCRIPTS, ...GLOBAL_LOCK_SCRIPTS },
+      () => this.#pubsub.open(redis),
+    );
+    this.#prefix = prefix;
+    this.#onUnavailable = options.onUnavailable ?? 'fail';
+    this.#context = {
+      connection: this.#connection,
+      pubsub: this.#pubsub,
+      leaseMs,
+      clientTime: options.time === 'client',
+    };
+  }
+
+  /** Connects (and subscribes) now; rejects with StoreUnavailableError when Redis cannot be reached. */
+  connect(): Promise<void> {
+    return this.#connection.connect();
+  }
+
+  view(request: ViewRequest, token: string | undefined, clock: Clock): StoreView<BucketRef> {
+    // One-way: the token never reaches Redis, only a hash of it.
+    const tokenHash = createHash('sha256')
+      .update(token ?? '')
+      .digest('hex')
+      .slice(0, 32);
+    const make = REDIS_VIEWS[request.api] as (...args: Parameters<ViewMakers['v6']>) => ReturnType<ViewMakers['v6']>;
+    const { remote, local } = make(request as never, this.#context, this.#prefix, tokenHash, clock);
+    return this.#onUnavailable === 'local' ? new FallbackView(remote, local()) : remote;
+  }
+
+  /** @deprecated Use `view()`: the 0.1 contract, keyed by bucket-key strings. */
+  forToken(token: string | undefined, clock: Clock, v10?: V10Settings): BucketStore {
+    const request = viewRequestOf(v10);
+    return keyedView(request, this.view(request, token, clock));
+  }
+
+  /** Closes the connections this store opened (not a `client` you passed in). */
+  async close(): Promise<void> {
+    this.#pubsub.close();
+    if (this.#ownsClient) this.#connection.redis.disconnect();
+    this.#connection.reset();
+  }
+
+  /** The connection the scripts run on (the `client` you passed in, or the store's own). */
+  get redis(): Redis {
+    return this.#connection.redis;
+  }
+
+  /** The key prefix this store was made with. */
+  get prefix(): string {
+    return this.#prefix;
+  }
+
+  /** Round trips made, for measurement. */
+  get roundTrips(): number {
+    return this.#connection.roundTrips;
+  }
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}
