@@ -130,7 +130,8 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     const now = this.#clock.now();
     const { route, resource, bucketKey } = target;
     if (update.tokenInvalid) this.#tokenInvalid = true;
-    if (update.gone) this.#gone.add(resource);
+    // V19 retires a webhook: a call without a resource names none.
+    if (update.gone && resource !== '') this.#gone.add(resource);
     if (update.holdRouteMs !== undefined) {
       this.#routeHolds.set(bucketKey, Math.max(this.#routeHolds.get(bucketKey) ?? 0, now + update.holdRouteMs));
     }

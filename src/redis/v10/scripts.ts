@@ -121,7 +121,8 @@ local function grant(counted, reset, first_contact)
     redis.call('ZADD', pace_out, int(now + lease_ms), id)
     redis.call('PEXPIRE', pace_out, int(lease_ms + ${EXPIRY_SLACK_MS}))
   end
-  return {'grant', counted, int(reset), id, eff}
+  -- As the memory policy: an uncounted grant names no window (only a counted place is given back).
+  return {'grant', counted, counted == 1 and int(reset) or 0, id, eff}
 end
 local function await()
   local oldest = redis.call('ZRANGE', leases, 0, 0, 'WITHSCORES')
@@ -132,7 +133,7 @@ end
 local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'hold', 'wid')
 local hold = num(h[5], bucket, 'hold') or 0
 -- V9: a held key waits out its retry_after.
-if hold > now then return {'sleep', int(hold - now), int(num(h[6], bucket, 'wid') or 0)} end
+if hold > now then return {'sleep', int(hold - now), int(num(h[3], bucket, 'end') or 0)} end
 -- V5: limits unknown, one request in flight; one first contact per resource at a time.
 if h[1] == false then
   if in_flight == 0 and first_contacts == 0 then return grant(0, 0, true) end
@@ -164,7 +165,7 @@ if over then
   return await()
 end
 -- V8: hold the key until the window ends plus the margin.
-return {'sleep', int(window_end + margin - now), int(wid)}
+return {'sleep', int(window_end + margin - now), int(window_end)}
 `;
 
 /**

@@ -53,7 +53,8 @@ local function grant(counted, reset)
   redis.call('ZADD', KEYS[2], int(now + lease_ms), id)
   redis.call('PEXPIRE', KEYS[2], int(lease_ms + ${EXPIRY_SLACK_MS}))
   if redis.call('EXISTS', KEYS[1]) == 1 then expire_bucket(reset, now + lease_ms) end
-  return {'grant', counted, int(reset), id}
+  -- As the memory policy: an uncounted grant names no window (only a counted place is given back).
+  return {'grant', counted, counted == 1 and int(reset) or 0, id}
 end
 local function await()
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
