@@ -1,6 +1,5 @@
 /** One typed or raw call, carried on ky's `context` through every attempt. */
-import type { CallTarget } from '../contracts/dialect.ts';
-import { NO_BUCKET_KEY } from '../contracts/dialect.ts';
+import { NO_BUCKET_KEY, type CallTarget } from '../contracts/dialect.ts';
 import type { Reservation } from '../contracts/store.ts';
 
 export interface CallState {
