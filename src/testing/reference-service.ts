@@ -16,9 +16,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { classifyV10, type V10Route } from '../dialects/v10/route.ts';
+import { classifyV10 } from '../dialects/v10/route.ts';
+import { FaultQueue, type Fault, type FaultRule } from './faults.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
-import { BinaryBody, operationOf, sampleResult } from './fixtures.ts';
+import { delayEnd, send } from './responses.ts';
+import { answerV6 } from './v6-answer.ts';
+import { answerV10 } from './v10-answer.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
 
 /**
@@ -48,37 +51,6 @@ export interface ReferenceServiceOptions extends LimitOptions, V10LimitOptions {
   readonly latencyMs?: number;
 }
 
-/** A scripted fault for the next matching request(s). */
-export type Fault =
-  /** Respond with these rate-limit header values instead (raw latin-1 strings carry any byte). */
-  | { readonly kind: 'headers'; readonly headers: Readonly<Record<string, string>>; readonly status?: number }
-  /** A 429 without retry-after. */
-  | { readonly kind: 'rate-limited-without-retry-after' }
-  /** A global 429 with this retry-after (ms), or without one. */
-  | { readonly kind: 'global'; readonly retryAfterMs?: number }
-  /** Answer with this status (5xx storms). */
-  | { readonly kind: 'status'; readonly status: number }
-  /** Answer after this many (real) ms. */
-  | { readonly kind: 'slow'; readonly delayMs: number }
-  /** Send the status and headers at once, the body after this many (real) ms. */
-  | { readonly kind: 'slow-body'; readonly delayMs: number }
-  /** Close the connection without an answer. */
-  | { readonly kind: 'drop' }
-  /** v10: the CDN's static ban answer (429, no rate-limit headers, text body). */
-  | { readonly kind: 'ban'; readonly retryAfterSeconds?: number }
-  /** v10: a shared-scope 429 (a per-resource limit spent by others). */
-  | { readonly kind: 'shared'; readonly retryAfterMs: number }
-  /** v10: a sublimit 429 (scope user, Remaining > 0). */
-  | { readonly kind: 'sublimit'; readonly retryAfterMs: number };
-
-export interface FaultRule {
-  readonly fault: Fault;
-  /** Only requests whose bucket key starts with this (default: any). */
-  readonly bucketKeyPrefix?: string;
-  /** How many requests it applies to (default 1). */
-  readonly times?: number;
-}
-
 export interface RecordedRequest {
   /** Service clock time (ms) when the request arrived. */
   readonly at: number;
@@ -101,7 +73,7 @@ export class ReferenceService {
   readonly #basePath: string;
   readonly #limits: LimitEnforcer;
   readonly #v10: V10LimitEnforcer | undefined;
-  readonly #faults: { rule: FaultRule; left: number }[] = [];
+  readonly #faults = new FaultQueue();
   #inFlight = 0;
   #maxInFlight = 0;
   #url = '';
@@ -170,8 +142,7 @@ export class ReferenceService {
 
   /** Adds a fault for the next matching request(s). */
   inject(rule: FaultRule): void {
-    checkFaultRule(rule);
-    this.#faults.push({ rule, left: rule.times ?? 1 });
+    this.#faults.inject(rule);
   }
 
   /** The limit of a bucket key: v6's, or v10's as the service counts it (`<hash> <resource>`; a bare hash does too). */
@@ -236,7 +207,7 @@ export class ReferenceService {
       const v10Route = v10 ? classifyV10(method, path, this.#clock.now()) : undefined;
       const bucketKey = v10Route ? v10Route.bucketKey : routeKeyOf(method, path);
       const routeKey = v10Route ? v10Route.route : bucketKey.split(':')[0]!;
-      const fault = this.#takeFault(bucketKey);
+      const fault = this.#faults.take(bucketKey);
       const at = this.#clock.now();
       const record = (status: number, global = false, countedAs = bucketKey) =>
         this.requests.push({ at, method, routeKey, bucketKey: countedAs, status, global, fault: fault?.kind });
@@ -251,267 +222,13 @@ export class ReferenceService {
         record(fault.status);
         return send(response, fault.status, { message: 'scripted failure' });
       }
-      if (v10) return await this.#answerV10(v10, v10Route!, request, response, path, size, fault, record);
-      if (routeKey === 'None') {
-        record(200);
-        return send(response, 200, { route: 'None', received: size });
-      }
-      const auth = request.headers.authorization ?? '';
-      const globalLimited = (retryAfterMs: number | undefined) => {
-        record(429, true);
-        send(
-          response,
-          429,
-          { message: 'You are being rate limited.', global: true },
-          this.#globalHeaders(retryAfterMs),
-        );
-      };
-      if (fault?.kind === 'global') return globalLimited(fault.retryAfterMs);
-      const decision = this.#limits.count(bucketKey, auth);
-      if (decision.global) return globalLimited(decision.retryAfterMs);
-      const headers =
-        this.#options.dialect === 'discord'
-          ? { ...decision.headers, ...discordBucketHeaders(bucketKey, decision.retryAfterMs) }
-          : decision.headers;
-      if (fault?.kind === 'headers') {
-        record(fault.status ?? 200);
-        return send(response, fault.status ?? 200, { route: routeKey }, { ...headers, ...fault.headers });
-      }
-      if (fault?.kind === 'rate-limited-without-retry-after') {
-        record(429);
-        return send(response, 429, { message: 'You are being rate limited.' }, headers);
-      }
-      if (decision.limited) {
-        record(429);
-        return send(
-          response,
-          429,
-          { message: 'You are being rate limited.' },
-          { ...headers, 'retry-after': this.#retryAfter(decision.retryAfterMs) },
-        );
-      }
-      record(200);
-      if (fault?.kind === 'slow-body')
-        return await sendSlowly(response, { route: routeKey, method, received: size }, headers, fault.delayMs);
-      sendResult(response, method, path, { route: routeKey, method, received: size }, headers);
+      const exchange = { request, response, method, path, routeKey, bucketKey, size, fault, record };
+      if (v10) return await answerV10(v10, v10Route!, exchange);
+      return await answerV6(this.#limits, this.#options.dialect, exchange);
     } catch (error) {
       if (!response.headersSent) send(response, 500, { message: String(error) });
     } finally {
       this.#inFlight -= 1;
     }
   }
-
-  /** The v10 service: the enforcer's decision, in v10's headers and bodies (docs/spec/v10-rate-limits.md §2, §3, §7). */
-  async #answerV10(
-    v10: V10LimitEnforcer,
-    v10Route: V10Route,
-    request: IncomingMessage,
-    response: ServerResponse,
-    path: string,
-    size: number,
-    fault: Fault | undefined,
-    record: (status: number, global?: boolean, countedAs?: string) => void,
-  ): Promise<void> {
-    const method = request.method ?? 'GET';
-    const ban = (retryAfterSeconds?: number) => {
-      record(429);
-      // Static, from the CDN: no rate-limit headers, no Via, not the JSON of §3.
-      const headers: Record<string, string> = { 'content-type': 'text/plain' };
-      if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
-      response.writeHead(429, headers);
-      response.end('error code: 1015');
-    };
-    if (fault?.kind === 'ban') {
-      v10.noteInvalid();
-      return ban(fault.retryAfterSeconds);
-    }
-    const decision = v10.count(v10Route, request.headers.authorization ?? '');
-    const rateLimited = (headers: Record<string, string>, scope: string, retryAfterMs: number, global = false) =>
-      sendV10(
-        response,
-        429,
-        {
-          message: scope === 'shared' ? 'The resource is being rate limited.' : 'You are being rate limited.',
-          retry_after: Math.max(0, retryAfterMs) / 1000,
-          global,
-        },
-        { ...headers, 'x-ratelimit-scope': scope, 'retry-after': String(Math.ceil(Math.max(0, retryAfterMs) / 1000)) },
-      );
-    switch (decision.kind) {
-      case 'ban':
-        return ban(3600);
-      case 'unauthorized':
-        record(401);
-        return sendV10(response, 401, { message: '401: Unauthorized', code: 0 });
-      case 'unknown-webhook':
-        record(404);
-        return sendV10(response, 404, { message: 'Unknown Webhook', code: 10015 });
-      case 'global':
-        record(429, true);
-        return rateLimited({ 'x-ratelimit-global': 'true' }, 'global', decision.retryAfterMs, true);
-    }
-    const { headers, bucketKey, route } = decision;
-    if (fault?.kind === 'global') {
-      v10.noteInvalid();
-      record(429, true, bucketKey);
-      return rateLimited({ 'x-ratelimit-global': 'true' }, 'global', 1000, true);
-    }
-    if (fault?.kind === 'shared' || fault?.kind === 'sublimit') {
-      // Both leave places in the bucket (Remaining > 0); a sublimit counts as invalid, shared not.
-      if (fault.kind === 'sublimit') v10.noteInvalid();
-      record(429, false, bucketKey);
-      const remaining = String(Math.max(1, Number(headers['x-ratelimit-remaining'] ?? 1)));
-      const scope = fault.kind === 'shared' ? 'shared' : 'user';
-      return rateLimited({ ...headers, 'x-ratelimit-remaining': remaining }, scope, fault.retryAfterMs);
-    }
-    if (fault?.kind === 'headers') {
-      record(fault.status ?? 200, false, bucketKey);
-      return sendV10(response, fault.status ?? 200, { route }, { ...headers, ...fault.headers });
-    }
-    if (decision.limited) {
-      record(429, false, bucketKey);
-      return rateLimited(headers, decision.limited, decision.retryAfterMs);
-    }
-    record(200, false, bucketKey);
-    const body = { route, method, received: size };
-    if (fault?.kind === 'slow-body')
-      return await sendSlowly(response, body, { ...headers, via: '1.1 google' }, fault.delayMs);
-    sendResult(response, method, path, body, { ...headers, via: '1.1 google' });
-  }
-
-  /** retry-after in the dialect's unit: ms (spec) or seconds (Discord). */
-  #retryAfter(ms: number): string {
-    return this.#options.dialect === 'discord' ? (Math.max(0, ms) / 1000).toFixed(3) : String(Math.max(0, ms));
-  }
-
-  #globalHeaders(retryAfterMs: number | undefined): Record<string, string> {
-    const scope: Record<string, string> = this.#options.dialect === 'discord' ? { 'x-ratelimit-scope': 'global' } : {};
-    return retryAfterMs === undefined
-      ? { 'x-ratelimit-global': 'true', ...scope }
-      : { 'x-ratelimit-global': 'true', 'retry-after': this.#retryAfter(retryAfterMs), ...scope };
-  }
-
-  #takeFault(bucketKey: string): Fault | undefined {
-    const index = this.#faults.findIndex(({ rule }) => bucketKey.startsWith(rule.bucketKeyPrefix ?? ''));
-    if (index === -1) return undefined;
-    const entry = this.#faults[index]!;
-    entry.left -= 1;
-    if (entry.left <= 0) this.#faults.splice(index, 1);
-    return entry.rule.fault;
-  }
-}
-
-const FAULT_KINDS = new Set([
-  'headers',
-  'rate-limited-without-retry-after',
-  'global',
-  'status',
-  'slow',
-  'slow-body',
-  'drop',
-  'ban',
-  'shared',
-  'sublimit',
-]);
-
-function checkFaultRule(rule: FaultRule): void {
-  const fail = (what: string) => {
-    throw new TypeError(`reference service: inject: ${what}`);
-  };
-  if (typeof rule !== 'object' || rule === null || typeof rule.fault !== 'object' || rule.fault === null)
-    fail('needs { fault: { kind, … } }');
-  const { fault } = rule;
-  if (!FAULT_KINDS.has(fault.kind))
-    fail(`unknown fault kind ${JSON.stringify(fault.kind)}; kinds: ${[...FAULT_KINDS].join(', ')}`);
-  if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 1))
-    fail('times must be a whole number ≥ 1');
-  if (rule.bucketKeyPrefix !== undefined && typeof rule.bucketKeyPrefix !== 'string')
-    fail('bucketKeyPrefix must be a string');
-  if ((fault.kind === 'slow' || fault.kind === 'slow-body') && !(Number.isFinite(fault.delayMs) && fault.delayMs >= 0))
-    fail('delayMs must be a number of ms ≥ 0');
-  if (fault.kind === 'status' && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599))
-    fail('status must be a whole number from 200 to 599');
-  if (fault.kind === 'global' && fault.retryAfterMs !== undefined && !Number.isFinite(fault.retryAfterMs))
-    fail('retryAfterMs must be a number of ms');
-  if (
-    (fault.kind === 'shared' || fault.kind === 'sublimit') &&
-    !(Number.isFinite(fault.retryAfterMs) && fault.retryAfterMs >= 0)
-  )
-    fail('retryAfterMs must be a number of ms ≥ 0');
-  if (
-    fault.kind === 'ban' &&
-    fault.retryAfterSeconds !== undefined &&
-    !(Number.isInteger(fault.retryAfterSeconds) && fault.retryAfterSeconds >= 0)
-  )
-    fail('retryAfterSeconds must be a whole number ≥ 0');
-  if (fault.kind === 'headers' && (typeof fault.headers !== 'object' || fault.headers === null))
-    fail('headers must be an object of header values');
-}
-
-/** Discord's extra bucket headers: the bucket's name (its key without the major id) and the window's time left in seconds. */
-function discordBucketHeaders(bucketKey: string, windowLeftMs: number): Record<string, string> {
-  return {
-    'x-ratelimit-bucket': bucketKey.replace(/:\d+$/, ''),
-    'x-ratelimit-reset-after': (Math.max(0, windowLeftMs) / 1000).toFixed(3),
-    'x-ratelimit-scope': 'user',
-  };
-}
-
-/** Headers and the body's first byte now, the rest after `delayMs`: a body that trickles in. */
-async function sendSlowly(
-  response: ServerResponse,
-  body: unknown,
-  headers: Record<string, string>,
-  delayMs: number,
-): Promise<void> {
-  const bytes = Buffer.from(JSON.stringify(body));
-  response.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length, ...headers });
-  response.write(bytes.subarray(0, 1));
-  await new Promise((resolve) => setTimeout(resolve, delayMs));
-  if (!response.destroyed) response.end(bytes.subarray(1));
-}
-
-/** Holds a response's end (its headers and body leave together) for `ms`. */
-function delayEnd(response: ServerResponse, ms: number): void {
-  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
-  response.end = ((...args: unknown[]) => {
-    setTimeout(() => end(...args), ms);
-    return response;
-  }) as ServerResponse['end'];
-}
-
-/**
- * A success: for a catalog operation, a sample of its result type (fixtures.ts), or 204 where the
- * service answers empty; for any other path, `fallback` (what was asked, and the body's size).
- */
-function sendResult(
-  response: ServerResponse,
-  method: string,
-  path: string,
-  fallback: unknown,
-  headers: Record<string, string>,
-): void {
-  const operation = operationOf(method, path);
-  const body = operation ? sampleResult(operation.name, operation.ids, fallback) : fallback;
-  if (body instanceof BinaryBody) {
-    response.writeHead(200, { 'content-type': body.contentType, 'content-length': body.bytes.length, ...headers });
-    response.end(body.bytes);
-    return;
-  }
-  if (body !== undefined) return send(response, 200, body, headers);
-  response.writeHead(204, headers);
-  response.end();
-}
-
-/** A v10 answer from the service itself: it carries `Via: 1.1 google` (the CDN's own answers do not). */
-function sendV10(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  send(response, status, body, { ...headers, via: '1.1 google' });
-}
-
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // A Buffer body keeps header bytes latin-1: Node would encode a string body and the header
-  // block together as UTF-8, and raw header bytes (non-UTF-8 faults) would be lost.
-  const bytes = Buffer.from(JSON.stringify(body));
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length, ...headers });
-  response.end(bytes);
 }

@@ -1,0 +1,65 @@
+/**
+ * The reference service's v6 answers (docs/spec/rate-limit-spec.md), apart from the server that
+ * dispatches to them so each API's rules read on their own; `dialect: 'discord'` only changes
+ * how the same decision is written.
+ */
+import type { Exchange } from './exchange.ts';
+import type { LimitEnforcer } from './limits.ts';
+import { discordBucketHeaders, send, sendResult, sendSlowly } from './responses.ts';
+
+/** Header dialect of the v6 answers (ReferenceServiceOptions.dialect). */
+type Dialect = 'spec' | 'discord' | undefined;
+
+/** The v6 service: `None` routes unlimited, then the global limit, faults, and the bucket's decision. */
+export async function answerV6(limits: LimitEnforcer, dialect: Dialect, exchange: Exchange): Promise<void> {
+  const { request, response, method, path, routeKey, bucketKey, size, fault, record } = exchange;
+  if (routeKey === 'None') {
+    record(200);
+    return send(response, 200, { route: 'None', received: size });
+  }
+  const auth = request.headers.authorization ?? '';
+  const globalLimited = (retryAfterMs: number | undefined) => {
+    record(429, true);
+    send(response, 429, { message: 'You are being rate limited.', global: true }, globalHeaders(dialect, retryAfterMs));
+  };
+  if (fault?.kind === 'global') return globalLimited(fault.retryAfterMs);
+  const decision = limits.count(bucketKey, auth);
+  if (decision.global) return globalLimited(decision.retryAfterMs);
+  const headers =
+    dialect === 'discord'
+      ? { ...decision.headers, ...discordBucketHeaders(bucketKey, decision.retryAfterMs) }
+      : decision.headers;
+  if (fault?.kind === 'headers') {
+    record(fault.status ?? 200);
+    return send(response, fault.status ?? 200, { route: routeKey }, { ...headers, ...fault.headers });
+  }
+  if (fault?.kind === 'rate-limited-without-retry-after') {
+    record(429);
+    return send(response, 429, { message: 'You are being rate limited.' }, headers);
+  }
+  if (decision.limited) {
+    record(429);
+    return send(
+      response,
+      429,
+      { message: 'You are being rate limited.' },
+      { ...headers, 'retry-after': retryAfter(dialect, decision.retryAfterMs) },
+    );
+  }
+  record(200);
+  if (fault?.kind === 'slow-body')
+    return await sendSlowly(response, { route: routeKey, method, received: size }, headers, fault.delayMs);
+  sendResult(response, method, path, { route: routeKey, method, received: size }, headers);
+}
+
+/** retry-after in the dialect's unit: ms (spec) or seconds (Discord). */
+function retryAfter(dialect: Dialect, ms: number): string {
+  return dialect === 'discord' ? (Math.max(0, ms) / 1000).toFixed(3) : String(Math.max(0, ms));
+}
+
+function globalHeaders(dialect: Dialect, retryAfterMs: number | undefined): Record<string, string> {
+  const scope: Record<string, string> = dialect === 'discord' ? { 'x-ratelimit-scope': 'global' } : {};
+  return retryAfterMs === undefined
+    ? { 'x-ratelimit-global': 'true', ...scope }
+    : { 'x-ratelimit-global': 'true', 'retry-after': retryAfter(dialect, retryAfterMs), ...scope };
+}
