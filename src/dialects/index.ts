@@ -5,4 +5,4 @@ import { v6 } from './v6/index.ts';
 
 export type ApiVersion = 'v10' | 'v6';
 
-export const DIALECTS: Readonly<Record<ApiVersion, Dialect>> = { v10, v6 } as Readonly<Record<ApiVersion, Dialect>>;
+export const DIALECTS: Readonly<Record<ApiVersion, Dialect>> = { v10, v6 };
