@@ -35,8 +35,8 @@ export type Verdict =
   | { readonly action: 'wait-retry'; readonly update: unknown; readonly waitMs: number }
   /** Hold every caller of the token for `waitMs`, send again. */
   | { readonly action: 'wait-global'; readonly waitMs: number; readonly invalid?: boolean }
-  /** Raise `error`; nothing of the response is kept. */
-  | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean }
+  /** Raise `error`; with an update, settle the bucket first (a hold the answer named), else release it. */
+  | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean; readonly update?: unknown }
   /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
   | { readonly action: 'resend'; readonly error: Error };
 

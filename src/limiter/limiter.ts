@@ -202,7 +202,8 @@ export class Limiter {
         // The wait itself happens at step 1 of the retry, where every caller waits alike.
         return 'GLOBAL_RATE_LIMIT';
       case 'fail':
-        await this.#release(call);
+        if (verdict.update) await this.#settle(call, verdict.update);
+        else await this.#release(call);
         if (verdict.invalid) await this.#noteInvalid();
         throw verdict.error;
       case 'wait-retry':

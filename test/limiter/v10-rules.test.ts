@@ -7,6 +7,7 @@ import {
   parseDecimal,
   parseRateLimitBody,
   retryAfterMs,
+  row429,
   windowLeftMs,
   type RateLimitBody,
 } from '../../src/dialects/v10/rules.ts';
@@ -184,4 +185,124 @@ describe('V15, V16, V19: invalid requests, 401, gone webhooks', () => {
     expect(judge(404, {}, undefined, true)).toEqual({ action: 'return', rule: 'V19', update: { gone: true } });
     expect(judge(404, {}, undefined, false)).toEqual({ action: 'return', rule: 'V14', update: {} });
   });
+});
+
+/**
+ * §3a, the 429 table, row by row: each case varies what a 429 carries (bucket headers, a JSON body
+ * with or without retry_after, Via, X-RateLimit-Global, X-RateLimit-Scope) and names the row and
+ * the verdict it must get.
+ */
+describe('§3a: every shape of 429', () => {
+  const VIA = { via: '1.1 google' };
+  const SPENT = { ...BUCKET, 'x-ratelimit-remaining': '0' };
+  const LEFT = { ...BUCKET, 'x-ratelimit-remaining': '2' };
+  const rows: [string, Record<string, string>, RateLimitBody | undefined, string, Record<string, unknown>][] = [
+    // Row 1, ban: nothing says the service made it.
+    [
+      'no headers, no body, no Via',
+      {},
+      undefined,
+      'ban',
+      { action: 'fail', rule: 'V17', update: { limitsUnknown: true } },
+    ],
+    [
+      'Retry-After only, no Via',
+      { 'retry-after': '3600' },
+      undefined,
+      'ban',
+      { action: 'fail', rule: 'V17', update: { holdRouteMs: 3_600_000, limitsUnknown: true } },
+    ],
+    ['JSON without retry_after, no Via', {}, { global: false }, 'ban', { action: 'fail', rule: 'V17' }],
+    ['body global: true alone, no Via', {}, { global: true }, 'ban', { action: 'fail', rule: 'V17' }],
+    // Row 2, global: any of the three signals, from the service.
+    [
+      'X-RateLimit-Global',
+      { 'x-ratelimit-global': 'true', 'retry-after': '2' },
+      undefined,
+      'global',
+      { action: 'wait-global', rule: 'V12', waitMs: 2000 },
+    ],
+    [
+      'Scope global with Via, no body',
+      { ...VIA, 'x-ratelimit-scope': 'global', 'retry-after': '3' },
+      undefined,
+      'global',
+      { action: 'wait-global', waitMs: 3000 },
+    ],
+    [
+      'body global: true with retry_after, no headers',
+      {},
+      { global: true, retryAfterSeconds: 0.5 },
+      'global',
+      { action: 'wait-global', waitMs: 500 },
+    ],
+    ['body global: true with Via, no wait named: 1 s', VIA, { global: true }, 'global', { waitMs: 1000 }],
+    // Row 3, shared: only the route + resource waits, not invalid.
+    [
+      'Scope shared with bucket headers',
+      { ...LEFT, 'x-ratelimit-scope': 'shared', 'retry-after': '5' },
+      undefined,
+      'shared',
+      { action: 'retry', rule: 'V10', update: { remaining: 2, holdRouteMs: 5000, hash: 'abcd1234' } },
+    ],
+    [
+      'Scope shared without bucket headers',
+      { ...VIA, 'x-ratelimit-scope': 'shared' },
+      { retryAfterSeconds: 1.5 },
+      'shared',
+      { action: 'retry', rule: 'V10', update: { holdRouteMs: 1500, limitsUnknown: true } },
+    ],
+    // Row 4, sublimit: bucket headers with places left.
+    [
+      'bucket headers, Remaining > 0, Scope user',
+      { ...LEFT, 'x-ratelimit-scope': 'user' },
+      { retryAfterSeconds: 2 },
+      'sublimit',
+      { action: 'wait-retry', rule: 'V11', waitMs: 2000, update: { remaining: 2, invalid: true } },
+    ],
+    // Row 5, bucket: the key is spent.
+    [
+      'bucket headers, Remaining 0, no scope, no body: the window',
+      SPENT,
+      undefined,
+      'bucket',
+      { action: 'retry', rule: 'V9', update: { remaining: 0, holdBucketMs: 1250, invalid: true } },
+    ],
+    [
+      'bucket headers without Via',
+      { ...SPENT, 'x-ratelimit-scope': 'user', 'retry-after': '2' },
+      undefined,
+      'bucket',
+      { rule: 'V9', update: { holdBucketMs: 2000 } },
+    ],
+    // Row 6, route: from the service, bucket unknown.
+    [
+      'Via, Retry-After 1, empty body, no X-RateLimit-*',
+      { ...VIA, 'retry-after': '1' },
+      undefined,
+      'route',
+      { action: 'retry', rule: 'V9', update: { holdRouteMs: 1000, invalid: true, limitsUnknown: true } },
+    ],
+    [
+      'JSON retry_after, no headers, no Via',
+      {},
+      { retryAfterSeconds: 0.25 },
+      'route',
+      { action: 'retry', update: { holdRouteMs: 250, limitsUnknown: true } },
+    ],
+    [
+      'Scope user alone with Via, nothing named: 1 s',
+      { ...VIA, 'x-ratelimit-scope': 'user' },
+      undefined,
+      'route',
+      { update: { holdRouteMs: 1000, limitsUnknown: true } },
+    ],
+  ];
+  it.each(rows.map(([what, values, body, row, verdict]) => [row, what, values, body, verdict] as const))(
+    'row %s: %s',
+    (row, _, values, body, verdict) => {
+      expect(row429(headers(values), body, bucketFields(headers(values), WALL))).toBe(row);
+      expect(judge(429, values, body)).toMatchObject(verdict);
+    },
+  );
 });

@@ -124,6 +124,8 @@ interface V10UpdateSpec {
   readonly invalid?: true;
   readonly tokenInvalid?: true;
   readonly gone?: true;
+  /** A 429 without bucket headers (§3a rows 1, 6): an unknown bucket stays unknown. */
+  readonly limitsUnknown?: true;
 }
 
 type Step<S> =
@@ -202,6 +204,7 @@ const v10Update: fc.Arbitrary<V10UpdateSpec> = fc
     invalid: sometimes(fc.constant(true as const), 1, 4),
     tokenInvalid: sometimes(fc.constant(true as const), 1, 40),
     gone: sometimes(fc.constant(true as const), 1, 40),
+    limitsUnknown: sometimes(fc.constant(true as const), 1, 6),
   })
   .map(defined);
 

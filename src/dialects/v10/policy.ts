@@ -122,6 +122,8 @@ export function settleV10(state: V10BucketState, update: V10Update, now: number)
   const window = update.resetMs ?? end;
   const record = state.record;
   if (record === undefined) {
+    // A 429 without bucket headers: the bucket stays unknown (one request in flight, V5).
+    if (update.limitsUnknown) return;
     const reported = update.remaining ?? update.limit ?? 0;
     state.record = {
       limit: update.limit ?? 0,

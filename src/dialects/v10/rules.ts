@@ -16,6 +16,7 @@ export const V10_HEADER = {
   global: 'x-ratelimit-global',
   scope: 'x-ratelimit-scope',
   retryAfter: 'retry-after',
+  via: 'via',
 } as const;
 
 /** V8: default margin after a window's end before the key is used again. */
@@ -36,6 +37,8 @@ export const SERVICE_INVALID_LIMIT = 10_000;
 export const DEFAULT_INVALID_REQUEST_LIMIT = 9_000;
 /** V15: warning levels, as fractions of the guard's limit. */
 export const INVALID_WARNING_LEVELS = [0.5, 0.8] as const;
+/** §3a: the wait of a 429 that names none (no `retry_after`, `Retry-After` or window). */
+export const DEFAULT_429_WAIT_MS = 1000;
 /** V7: a `Reset` this close to the known one is the same window (it jitters by a few ms, #5428). */
 export const SAME_WINDOW_TOLERANCE_MS = 100;
 
@@ -108,6 +111,11 @@ export function retryAfterMs(read: HeaderReader, body: RateLimitBody | undefined
   return secondsToMs(precise);
 }
 
+/** §2: answers the service made itself carry `Via: 1.1 google`; ones the CDN made do not (#1463). */
+export function fromService(read: HeaderReader): boolean {
+  return /\bgoogle\b/i.test(read(V10_HEADER.via) ?? '');
+}
+
 /** True when a response carries any x-ratelimit-* header the rules read. */
 export function hasRateLimitHeaders(read: HeaderReader): boolean {
   for (const name of [
@@ -145,6 +153,11 @@ export interface V10Update {
   readonly tokenInvalid?: boolean;
   /** V19: the webhook is gone; later requests to it fail unsent. */
   readonly gone?: boolean;
+  /**
+   * A 429 without bucket headers: it says nothing of the route's limits (unlike V14's headerless
+   * success, which says there are none), so an unknown bucket stays unknown.
+   */
+  readonly limitsUnknown?: boolean;
 }
 
 export type V10Verdict =
@@ -156,8 +169,14 @@ export type V10Verdict =
   | { readonly action: 'wait-retry'; readonly rule: string; readonly update: V10Update; readonly waitMs: number }
   /** V12: pause every non-exempt request of the token for `waitMs`, then send again. */
   | { readonly action: 'wait-global'; readonly rule: string; readonly waitMs: number; readonly invalid: true }
-  /** V17: a CDN ban: raise, never retry, change nothing but the invalid-request count. */
-  | { readonly action: 'fail'; readonly rule: string; readonly error: CdnBanError; readonly invalid: true };
+  /** V17: a CDN ban: raise, never retry; hold the route + resource for any Retry-After, so queued calls wait. */
+  | {
+      readonly action: 'fail';
+      readonly rule: string;
+      readonly error: CdnBanError;
+      readonly invalid: true;
+      readonly update: V10Update;
+    };
 
 export interface V10Response {
   readonly status: number;
@@ -200,23 +219,72 @@ export function judgeV10(response: V10Response): V10Verdict {
     // V7 (headers) or V14 (none: no per-route limit for this method + route).
     return { action: 'return', rule: hasRateLimitHeaders(read) ? 'V7' : 'V14', update: fields };
   }
-  const wait = retryAfterMs(read, body);
-  // V17: no rate-limit header and no JSON retry_after: a ban at the CDN, not a rate limit.
-  if (!hasRateLimitHeaders(read) && body?.retryAfterSeconds === undefined) {
-    return { action: 'fail', rule: 'V17', error: new CdnBanError(wait), invalid: true };
-  }
+  return judge429(read, body, fields);
+}
+
+/**
+ * §3a: which row of the 429 table an answer is, by what it carries. Rows in order; the first
+ * that matches wins (docs/spec/v10-rate-limits.md §3a).
+ */
+export type Row429 =
+  /** No x-ratelimit-* header, no JSON `retry_after`, no `Via: 1.1 google`: the CDN made it (V17). */
+  | 'ban'
+  /** `X-RateLimit-Global`, Scope `global` or body `global: true` (V12). */
+  | 'global'
+  /** Scope `shared` (V10). */
+  | 'shared'
+  /** Bucket headers with Remaining > 0: a sublimit (V11). */
+  | 'sublimit'
+  /** Bucket headers, Remaining 0 (or absent): the key is spent (V9). */
+  | 'bucket'
+  /** From the service but without bucket headers: the route's limit, its bucket unknown (V9 on the route). */
+  | 'route';
+
+export function row429(read: HeaderReader, body: RateLimitBody | undefined, fields: V10Update): Row429 {
+  if (!hasRateLimitHeaders(read) && body?.retryAfterSeconds === undefined && !fromService(read)) return 'ban';
   const scope = read(V10_HEADER.scope)?.trim().toLowerCase();
-  // V12: the token's global limit; buckets untouched.
-  if (read(V10_HEADER.global) !== null || scope === 'global' || body?.global === true) {
-    return { action: 'wait-global', rule: 'V12', waitMs: wait ?? 1000, invalid: true };
+  if (read(V10_HEADER.global) !== null || scope === 'global' || body?.global === true) return 'global';
+  if (scope === 'shared') return 'shared';
+  if (!hasBucketFields(fields)) return 'route';
+  return fields.remaining !== undefined && fields.remaining > 0 ? 'sublimit' : 'bucket';
+}
+
+/** True when a response named anything of its bucket: limit, remaining, window or hash. */
+const hasBucketFields = (fields: V10Update): boolean =>
+  fields.limit !== undefined ||
+  fields.remaining !== undefined ||
+  fields.windowLeftMs !== undefined ||
+  fields.hash !== undefined;
+
+/** What a 429 asks for, by its row (§3a). The wait: body `retry_after`, else `Retry-After`, else the window, else 1 s. */
+function judge429(read: HeaderReader, body: RateLimitBody | undefined, fields: V10Update): V10Verdict {
+  const named = retryAfterMs(read, body);
+  const waitMs = named ?? fields.windowLeftMs ?? DEFAULT_429_WAIT_MS;
+  const unknown = hasBucketFields(fields) ? {} : { limitsUnknown: true };
+  switch (row429(read, body, fields)) {
+    case 'ban':
+      // Queued calls of the route must not go out into the ban while it lasts.
+      return {
+        action: 'fail',
+        rule: 'V17',
+        error: new CdnBanError(named),
+        invalid: true,
+        update: { ...(named !== undefined && { holdRouteMs: named }), limitsUnknown: true },
+      };
+    case 'global':
+      // V12: the token's global limit; buckets untouched.
+      return { action: 'wait-global', rule: 'V12', waitMs: named ?? DEFAULT_429_WAIT_MS, invalid: true };
+    case 'shared':
+      // V10: a per-resource limit spent by everyone; only this route + resource waits; not invalid.
+      return { action: 'retry', rule: 'V10', update: { ...fields, holdRouteMs: waitMs, ...unknown } };
+    case 'sublimit':
+      // V11: user scope (or unknown scope, §11) with places left: an unadvertised sublimit.
+      return { action: 'wait-retry', rule: 'V11', update: { ...fields, invalid: true }, waitMs };
+    case 'bucket':
+      // V9: the key is spent: hold it for retry_after, then send again.
+      return { action: 'retry', rule: 'V9', update: { ...fields, remaining: 0, holdBucketMs: waitMs, invalid: true } };
+    case 'route':
+      // V9 where the bucket is not named: hold what is known of it, the route + resource.
+      return { action: 'retry', rule: 'V9', update: { holdRouteMs: waitMs, invalid: true, limitsUnknown: true } };
   }
-  const waitMs = wait ?? fields.windowLeftMs ?? 1000;
-  // V10: a per-resource limit spent by everyone; only this route + resource waits; not invalid.
-  if (scope === 'shared') return { action: 'retry', rule: 'V10', update: { ...fields, holdRouteMs: waitMs } };
-  // V11: user scope (or unknown scope, §11) with places left: an unadvertised sublimit.
-  if (fields.remaining !== undefined && fields.remaining > 0) {
-    return { action: 'wait-retry', rule: 'V11', update: { ...fields, invalid: true }, waitMs };
-  }
-  // V9: the key is spent: hold it for retry_after, then send again.
-  return { action: 'retry', rule: 'V9', update: { ...fields, remaining: 0, holdBucketMs: waitMs, invalid: true } };
 }

@@ -171,7 +171,7 @@ return {'sleep', int(window_end + margin - now), int(window_end)}
 /**
  * settle: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, limit,
  * remaining, window left ms, hash, hold bucket ms, hold route ms, invalid, token invalid, gone,
- * channel, reset ms, now ('' for absent values) → the invalid-request count when this response
+ * channel, reset ms, limits unknown, now ('' for absent values) → the invalid-request count when this response
  * counted, else -1
  */
 export const SETTLE_V10 = `${PRELUDE}
@@ -204,9 +204,12 @@ if hold_bucket then
   redis.call('HSET', bucket, 'hold', int(hold))
 end
 if h[1] == false then
-  local reported = remaining or limit or 0
-  redis.call('HSET', bucket, 'limit', int(limit or 0), 'remaining', int(reported - in_flight),
-    'wid', int(window or now), 'end', int(window_end or now))
+  -- A 429 without bucket headers (limits unknown): the bucket stays unknown.
+  if ARGV[18] ~= '1' then
+    local reported = remaining or limit or 0
+    redis.call('HSET', bucket, 'limit', int(limit or 0), 'remaining', int(reported - in_flight),
+      'wid', int(window or now), 'end', int(window_end or now))
+  end
 else
   local cur_limit = num(h[1], bucket, 'limit')
   local cur_remaining = num(h[2], bucket, 'remaining') or 0

@@ -116,6 +116,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
       flag(update.gone),
       this.#channel,
       text(update.resetMs),
+      flag(update.limitsUnknown),
     );
     return Number(count) >= 0 ? { invalidRequests: Number(count) } : {};
   }
