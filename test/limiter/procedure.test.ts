@@ -14,8 +14,10 @@ import {
   type TollgateClient,
   type WaitEvent,
 } from '../../src/index.ts';
+import type { Store } from '../../src/contracts/store.ts';
 import { ManualClock, settle } from '../support/manual-clock.ts';
 import { BASE_URL, RateLimitedApi, TOKEN } from '../support/rate-limited-api.ts';
+import { redisStoresForFile } from '../support/redis.ts';
 
 const CHANNEL_A = '81384788765712384';
 const CHANNEL_B = '81384788765712385';
@@ -381,6 +383,45 @@ describe('cancellation and maximum wait', () => {
     await expect(waiting).rejects.toBeInstanceOf(ClientClosedError);
     expect(clock.pendingTimers).toBe(0);
     await expect(client.gateway.get()).rejects.toBeInstanceOf(ClientClosedError);
+  });
+});
+
+const queueStores: [string, () => Promise<Store | undefined>][] = [
+  ['MemoryStore', async () => undefined],
+  ['RedisStore', redisStoresForFile('procedure', { time: 'client' })],
+];
+
+describe.each(queueStores)('maximum wait in the queue on %s', (_, makeStore) => {
+  it('a queued call past its maxWait rejects with RateLimitWaitError, reason queue, and sends nothing', async () => {
+    const store = await makeStore();
+    if (store) {
+      await client.close();
+      client = makeClient({ store });
+    }
+    // The first call probes (limits unknown) and stays unanswered; the second queues behind it.
+    let answer: () => void = () => {};
+    api.script(() => new Promise<undefined>((resolve) => (answer = () => resolve(undefined))));
+    const probe = client.channels.get(CHANNEL_A);
+    await settle();
+    let outcome: unknown;
+    const queued = client.channels.get(CHANNEL_A, { maxWait: 1000 }).then(
+      (value) => (outcome = { resolved: value }),
+      (error: unknown) => (outcome = error),
+    );
+    await clock.advance(999);
+    expect(outcome).toBeUndefined(); // still within its maxWait
+    await clock.advance(1);
+    expect(outcome).toBeInstanceOf(RateLimitWaitError);
+    expect(outcome).toMatchObject({
+      reason: 'queue',
+      waitMs: 1000,
+      maxWaitMs: 1000,
+      bucketKey: `ChannelsId:${CHANNEL_A}`,
+    });
+    answer();
+    await probe;
+    await queued;
+    expect(api.arrivals).toBe(1); // the queued call never went out
   });
 });
 

@@ -120,6 +120,48 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await v.get(CREATE)).toMatchObject({ remaining: 0, reset });
   });
 
+  it('V7: an answer that opens a new window takes its Remaining less the others still in flight', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 5, remaining: 4, windowLeftMs: 1000, hash: 'm' });
+    const first = await grant(v, CREATE);
+    await grant(v, CREATE);
+    await grant(v, CREATE); // 1 left, 3 in flight
+    clock.set(clock.now() + 1100); // the window is over; nobody asked since
+    // The first answer from the next window: 4 left there, but the two still out may count in it.
+    await v.settle(CREATE, first, { limit: 5, remaining: 4, windowLeftMs: 1000 });
+    expect((await v.get(CREATE))!.remaining).toBe(2);
+    expect(await kind(v, CREATE)).toBe('grant');
+    expect(await kind(v, CREATE)).toBe('grant');
+    expect(await kind(v, CREATE)).toBe('sleep');
+  });
+
+  it('V7: an answer that changes Limit takes its Remaining less the others still in flight', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 5, remaining: 4, windowLeftMs: 1000, hash: 'm' });
+    const first = await grant(v, CREATE);
+    await grant(v, CREATE);
+    await grant(v, CREATE); // 1 left, 3 in flight
+    // Same window, a higher Limit: 7 left as the service counts, less the two still out.
+    await v.settle(CREATE, first, { limit: 10, remaining: 7, windowLeftMs: 990 });
+    expect(await v.get(CREATE)).toMatchObject({ limit: 10, remaining: 5 });
+    for (let i = 0; i < 5; i++) expect(await kind(v, CREATE)).toBe('grant');
+    expect(await kind(v, CREATE)).toBe('sleep');
+  });
+
+  it('V8: a refill leaves out the requests still in flight (they may count in the new window)', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { limit: 3, remaining: 2, windowLeftMs: 1000, hash: 'm' });
+    const held = await grant(v, CREATE); // sent in the old window, still out at its end
+    clock.set(clock.now() + 1050); // the window's end plus the margin
+    // Refilled to 3 − 1 in flight.
+    expect(await kind(v, CREATE)).toBe('grant');
+    expect(await kind(v, CREATE)).toBe('grant');
+    expect(await kind(v, CREATE)).toBe('await-response');
+    // The held request did count in the new window: 2 left there, both taken by the refill's grants.
+    await v.settle(CREATE, held, { limit: 3, remaining: 2, windowLeftMs: 1000 });
+    expect(await kind(v, CREATE)).toBe('sleep');
+  });
+
   it('V8: at Remaining 0 the key is held until the window ends plus the margin', async () => {
     const { view: v } = await view();
     await v.settle(CREATE, await grant(v, CREATE), { limit: 1, remaining: 0, windowLeftMs: 800 });
@@ -197,6 +239,34 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await kind(v, 'GET /channels/:id channels/9')).toBe('global');
     await v.giveBack(CREATE, held);
     expect(await kind(v, 'GET /channels/:id channels/9')).toBe('grant');
+  });
+
+  it('V13: a request ended without an answer (timeout, abort, network error) keeps its place in the pace for a window from its release', async () => {
+    const { view: v } = await view('Bot pace release', { ...SETTINGS, globalLimit: 2 });
+    const keys = [1, 2, 3].map((channel) => `GET /channels/:id channels/${channel}`);
+    const lost = await grant(v, keys[0]!);
+    await grant(v, keys[1]!); // still in flight throughout
+    clock.set(clock.now() + 200);
+    await v.release(keys[0]!, lost);
+    // It may have reached the service as late as its release: its place is not free yet.
+    expect(await v.admit(keys[2]!)).toEqual({ kind: 'global', ms: 1050, pace: true });
+    clock.set(clock.now() + 1049);
+    expect(await v.admit(keys[2]!)).toEqual({ kind: 'global', ms: 1, pace: true });
+    // A window (1 s + globalMargin) after the release, the place is free again.
+    clock.set(clock.now() + 1);
+    expect(await kind(v, keys[2]!)).toBe('grant');
+  });
+
+  it('V13: released requests free their places after the window: 60 released calls never stall the token', async () => {
+    const { view: v } = await view('Bot pace released', { ...SETTINGS, globalLimit: 3 });
+    const keys = [1, 2, 3].map((channel) => `GET /channels/:id channels/${channel}`);
+    const next = 'GET /channels/:id channels/4';
+    for (let round = 0; round < 20; round++) {
+      for (const key of keys) await v.release(key, await grant(v, key));
+      expect(await v.admit(next)).toEqual({ kind: 'global', ms: 1050, pace: true });
+      clock.set(clock.now() + 1050);
+    }
+    expect(await kind(v, next)).toBe('grant');
   });
 
   it('V14: a route that answered without headers has no per-route limit', async () => {
