@@ -118,21 +118,52 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+/** What a network error's code means, for its message. */
+const NETWORK_CAUSES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found (DNS unavailable)',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed by the other side',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
 /**
- * The request failed on the network (refused, reset, dropped) after the transport retries an
- * idempotent request is allowed. `cause` is the transport's own error. Raised instead of ky's
- * NetworkError, which carries the Request.
+ * The request failed on the network (refused, reset, dropped) after the transport retries a
+ * resendable request is allowed. `cause` is the transport's own error (with no token text in
+ * it). Raised instead of ky's NetworkError, which carries the Request.
  */
 export class NetworkError extends Error {
   readonly method: string;
   readonly routeKey: string;
   readonly bucketKey: string;
-  constructor(method: string, routeKey: string, bucketKey: string, cause: unknown) {
-    super(`${method} ${routeKey} failed on the network`, { cause });
+  /** The transport's error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …), when it gave one. */
+  readonly code: string | undefined;
+  /** host:port of the request. */
+  readonly host: string | undefined;
+  /**
+   * @param where the call's method and route template (v10; default: the method and route key),
+   *   the request's host:port, and the transport's error code when it gave one
+   */
+  constructor(
+    method: string,
+    routeKey: string,
+    bucketKey: string,
+    cause: unknown,
+    where?: { readonly route: string; readonly host: string; readonly code: string | undefined },
+  ) {
+    const call = where?.route ?? `${method} ${routeKey}`;
+    const code = where?.code;
+    const why = code === undefined ? '' : ` (${NETWORK_CAUSES[code] ?? 'error'}: ${code})`;
+    super(`${call}${where ? ` to ${where.host}` : ''}${why} failed on the network`, { cause });
     this.name = 'NetworkError';
     this.method = method;
     this.routeKey = routeKey;
     this.bucketKey = bucketKey;
+    this.code = code;
+    this.host = where?.host;
   }
 }
 

@@ -57,6 +57,10 @@ export interface RequestOptions {
   readonly headers?: HeadersInit;
   /** Longest single rate-limit wait this call accepts (ms); overrides the client's `maxWait`. */
   readonly maxWait?: number;
+  /** This call's per-attempt timeout (ms), or false for none; overrides the client's `timeout`. */
+  readonly timeout?: number | false;
+  /** This call's transport retries (resendable calls only: see "Retries and duplicates"); overrides the client's. */
+  readonly transportRetries?: number;
 }
 
 /** Options of a method whose action enters the guild's audit log. */

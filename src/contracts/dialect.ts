@@ -20,6 +20,10 @@ export interface CallTarget<B extends BucketRef = BucketRef> {
   readonly exempt: boolean;
   /** V19: a webhook addressed by id + token, which a 404 retires. */
   readonly webhookWithToken: boolean;
+  /** How errors name the call: v10's method + route template (default: `routeKey`). */
+  readonly route?: string;
+  /** A create the service deduplicates by `nonce` with `enforce_nonce` (v10's message create): it may be resent. */
+  readonly nonceSafe?: boolean;
 }
 
 /**

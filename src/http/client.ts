@@ -12,6 +12,7 @@ import type { CallTarget, Dialect, DialectOptions } from '../contracts/dialect.t
 import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { InvalidRequestWarnings } from '../dialects/v10/invalid-warnings.ts';
 import type { BucketRecord } from '../dialects/v6/rules.ts';
+import { withEnforcedNonce } from '../dialects/v10/nonce.ts';
 import { DEFAULT_INVALID_REQUEST_LIMIT } from '../dialects/v10/rules.ts';
 import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey } from '../limiter/call.ts';
@@ -20,9 +21,10 @@ import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
+import { errorCodeOf, scrubbed } from '../secrets.ts';
 import { storeOf } from '../stores/legacy.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { encodeBody, toSearchParams, withReason } from './encode.ts';
+import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
 import {
   AUDIT_OPTION_KEYS,
   checkCallOptions,
@@ -100,13 +102,19 @@ class ClientCore {
   readonly #token: string | undefined;
   readonly #timeoutMs: number | false;
   readonly #clock: Clock;
+  /** Texts no error may carry: the token. */
+  readonly #secrets: readonly string[];
+  /** host:port of the base URL, as network errors name it. */
+  readonly #host: string;
   #closed = false;
 
   constructor(options: CheckedClientOptions, dialect: Dialect) {
     this.#dialect = dialect;
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
+    this.#host = hostOf(this.#baseUrl);
     this.#token = options.token;
+    this.#secrets = secretsOf(options.token);
     this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const clock = options.clock ?? dialect.defaultClock;
     this.#clock = clock;
@@ -190,10 +198,12 @@ class ClientCore {
     const label = operation.name;
     checkCallOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
     const { path, values } = buildPath(operation.path, args);
-    const body = encodeBody(label, operation, input?.body);
+    const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
+    // A create the service deduplicates by nonce can be resent safely once it enforces one.
+    const nonce = target.nonceSafe ? withEnforcedNonce(input?.body) : undefined;
+    const body = encodeBody(label, operation, nonce ? nonce.body : input?.body);
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);
-    const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
     const { reason, ...requestOptions } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string };
     const response = await this.#send(operation.method, path, target, {
       ...requestOptions,
@@ -201,8 +211,9 @@ class ClientCore {
       headers: withReason(requestOptions.headers, reason),
       query: input?.query ?? options?.query,
       authenticated: !operation.unauthenticated && !target.exempt,
+      nonceEnforced: nonce?.enforced ?? false,
     });
-    const timeoutMs = this.#timeoutMs || undefined;
+    const timeoutMs = timeoutOf(options?.timeout ?? this.#timeoutMs);
     const parsed = await readBody(
       response,
       operation.binaryResult && response.ok,
@@ -243,32 +254,44 @@ class ClientCore {
     if (options.json !== undefined && options.body !== undefined) {
       throw new TollgateArgumentError('request: pass either json or body, not both');
     }
+    if (options.json !== undefined) checkJson('request', options.json);
     const upper = method.toUpperCase();
     const target = this.#dialect.targetOfRequest(upper, path, this.#clock.now());
-    return this.#send(upper, path, target, { ...options, authenticated: !target.exempt });
+    return this.#send(upper, path, target, { ...options, authenticated: !target.exempt, nonceEnforced: false });
   }
 
-  /** The call's own headers plus Authorization (unless the call set its own). A plain object on the common path: ky merges it cheaply. */
-  #headersOf(options: RawRequestOptions & { readonly authenticated: boolean }): HeadersInit {
+  /**
+   * The call's own headers plus Authorization. A plain object on the common path: ky merges it
+   * cheaply. The token option is the one way to authenticate: a call that would carry the token
+   * may not set Authorization itself (its 401 would mark the token invalid).
+   */
+  #headersOf(method: string, options: SendOptions): HeadersInit {
     const token = options.authenticated ? this.#token : undefined;
     if (options.headers === undefined) return token === undefined ? NO_HEADERS : { authorization: token };
     const headers = new Headers(options.headers);
-    if (token !== undefined && !headers.has('authorization')) headers.set('authorization', token);
+    if (headers.has('authorization')) {
+      if (token !== undefined) {
+        throw new TollgateArgumentError(
+          `${method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
+        );
+      }
+      return headers;
+    }
+    if (token !== undefined) headers.set('authorization', token);
     return headers;
   }
 
-  async #send(
-    method: string,
-    path: string,
-    target: CallTarget,
-    options: RawRequestOptions & { readonly authenticated: boolean },
-  ): Promise<Response> {
+  async #send(method: string, path: string, target: CallTarget, options: SendOptions): Promise<Response> {
     if (this.#closed) throw new ClientClosedError();
     checkMaxWait(options.maxWait);
-    const headers = this.#headersOf(options);
+    const headers = this.#headersOf(method, options);
     // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
     const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
-    const call = lane.limiter.newCall(target, method, options.signal, options.maxWait);
+    const call = lane.limiter.newCall(target, method, options.signal, {
+      maxWaitMs: options.maxWait,
+      transportRetries: options.transportRetries,
+      nonceEnforced: options.nonceEnforced,
+    });
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
       const kyOptions: Options = { method, headers, context: Limiter.context(call) };
@@ -276,17 +299,54 @@ class ClientCore {
       if (options.body !== undefined) kyOptions.body = options.body;
       if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
       if (options.signal !== undefined) kyOptions.signal = options.signal;
+      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+      // A nonce-safe create is resent after a network error or a timeout, as idempotent methods are.
+      if (call.resend === 'nonce') kyOptions.retry = NONCE_RETRY_OPTIONS;
       return await lane.ky(this.#baseUrl + path, kyOptions);
     } catch (error) {
+      // The caller's own abort (AbortSignal.timeout included) ends the call with its reason.
+      if (options.signal?.aborted) throw options.signal.reason;
       // ky's errors hold the Request, Authorization header included: callers get ours instead.
-      if (isTimeoutError(error))
-        throw new RequestTimeoutError(method, call.routeKey, call.bucketKey, this.#timeoutMs || 0);
-      if (isNetworkError(error)) throw new NetworkError(method, call.routeKey, call.bucketKey, error.cause);
-      throw error;
+      if (isTimeoutError(error)) {
+        const timeoutMs = timeoutOf(options.timeout ?? this.#timeoutMs) ?? 0;
+        throw new RequestTimeoutError(method, call.routeKey, call.bucketKey, timeoutMs);
+      }
+      if (isNetworkError(error)) {
+        const cause = scrubbed(error.cause, this.#secrets);
+        const where = {
+          route: target.route ?? `${method} ${call.routeKey}`,
+          host: this.#host,
+          code: errorCodeOf(cause),
+        };
+        throw new NetworkError(method, call.routeKey, call.bucketKey, cause, where);
+      }
+      throw scrubbed(error, this.#secrets);
     } finally {
       await lane.limiter.finish(call);
     }
   }
 }
 
+/** What `#send` takes: a call's options, how its body went, and whether it carries the token. */
+type SendOptions = RawRequestOptions & { readonly authenticated: boolean; readonly nonceEnforced: boolean };
+
+/** ky's retry settings for a nonce-safe create: POST joins the methods resent after a network error or timeout. */
+const NONCE_RETRY_OPTIONS = { ...kyRetryOptions, methods: [...kyRetryOptions.methods, 'post'] };
+
+/** A timeout option as ms, or undefined for none. */
+const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
+
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** host:port, with the scheme's default port written out. */
+function hostOf(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** The token, and its secret part alone (`Bot abc` → `abc`), which a transport may show either way. */
+function secretsOf(token: string | undefined): string[] {
+  if (token === undefined) return [];
+  const secret = token.replace(/^\S+\s+/, '');
+  return secret.length >= 8 && secret !== token ? [token, secret] : [token];
+}

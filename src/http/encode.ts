@@ -39,7 +39,7 @@ export function toMultipart(
     attachments: fields.attachments ?? uploads.map((file, id) => ({ id, filename: file.name })),
   };
   const payload = attachmentsIn === null ? withAttachments : { ...json, [attachmentsIn]: withAttachments };
-  form.set('payload_json', JSON.stringify(payload));
+  form.set('payload_json', jsonText(label, payload));
   uploads.forEach((file, index) => form.set(`files[${index}]`, toBlob(file), file.name));
   return form;
 }
@@ -129,16 +129,61 @@ export function encodeBody(
       `${label}: body must be an object or an array, got ${body === null ? 'null' : typeof body}`,
     );
   }
-  if (encoding === 'json') return { json: body };
+  if (encoding === 'json') return { json: checkJson(label, body) };
   if (Array.isArray(body)) {
-    if (encoding === 'json+files') return { json: body };
+    if (encoding === 'json+files') return { json: checkJson(label, body) };
     throw new TollgateArgumentError(`${label}: body must be an object of fields, not an array`);
   }
   const fields = body as Record<string, unknown>;
   if (encoding === 'form-data') return { body: toFormFields(label, fields) };
   if (encoding === 'urlencoded') return { body: toUrlEncoded(label, fields) };
   const form = toMultipart(label, fields, operation.attachmentsIn);
-  return form ? { body: form } : { json: body };
+  return form ? { body: form } : { json: checkJson(label, body) };
+}
+
+/** A JSON body, checked: one that cannot be serialized (a cycle, a bigint) is refused unsent, naming the field. */
+export function checkJson<T>(label: string, body: T): T {
+  jsonText(label, body);
+  return body;
+}
+
+/** `JSON.stringify`, with its failure turned into a TollgateArgumentError that names the field. */
+function jsonText(label: string, body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    const found = unserializable(body, 'body', []);
+    throw new TollgateArgumentError(
+      `${label}: ${found?.path ?? 'body'} cannot be sent as JSON: ${found?.why ?? 'JSON.stringify failed'}`,
+    );
+  }
+}
+
+/** Where in `value` JSON.stringify fails, and why (ancestors: the objects above it, for cycles). */
+function unserializable(value: unknown, path: string, ancestors: object[]): { path: string; why: string } | undefined {
+  if (typeof value === 'bigint') return { path, why: 'it is a bigint (send it as a string)' };
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (ancestors.includes(value)) return { path, why: 'it contains itself (a cycle)' };
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') {
+    let shown: unknown;
+    try {
+      shown = toJSON.call(value);
+    } catch {
+      return { path, why: 'its toJSON() throws' };
+    }
+    if (shown !== value) return unserializable(shown, path, ancestors);
+  }
+  ancestors.push(value);
+  try {
+    for (const [key, field] of Object.entries(value)) {
+      const found = unserializable(field, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, ancestors);
+      if (found) return found;
+    }
+  } finally {
+    ancestors.pop();
+  }
+  return undefined;
 }
 
 /** A query: scalars, and lists that repeat their parameter. */

@@ -60,15 +60,36 @@ export interface RawRequestOptions extends RequestOptionsWithQuery<QueryInput> {
   readonly body?: BodyInit;
 }
 
-const nonNegative = (what: string) =>
-  z.number({ error: `${what} must be a number of milliseconds` }).nonnegative(`${what} must not be negative`);
-const count = (what: string) =>
-  z
-    .number({ error: `${what} must be a whole number` })
-    .int(`${what} must be a whole number`)
-    .nonnegative()
-    .max(100);
+/** A number of ms in [min, max]: every message names the range. */
+const milliseconds = (what: string, min: number, max: number, orFalse = false) => {
+  const span = max === Number.MAX_SAFE_INTEGER ? `, ${min} or more` : ` from ${min} to ${max}`;
+  const range = `a number of milliseconds${span}${orFalse ? ', or false for none' : ''}`;
+  return z
+    .number({ error: `${what} must be ${range}` })
+    .min(min, min === 0 ? `${what} must not be negative (${range})` : `${what} must be at least ${min} (${range})`)
+    .max(max, `${what} must be at most ${max} (${range})`);
+};
+/** A whole number in [min, max], with `unit` in the messages, which all name the range. */
+const whole = (what: string, min: number, max: number, unit = '') => {
+  const range = `a whole number${unit} from ${min} to ${max}`;
+  return z
+    .number({ error: `${what} must be ${range}` })
+    .int(`${what} must be ${range}`)
+    .min(min, `${what} must be at least ${min} (${range})`)
+    .max(max, `${what} must be at most ${max} (${range})`);
+};
 const isFunction = (value: unknown) => typeof value === 'function';
+const MAX_TIMER_MS = 2_147_483_647;
+const maxWait = milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER);
+const timeout = z.union([z.literal(false), milliseconds('timeout', 1, MAX_TIMER_MS, true)], {
+  error: `timeout must be a number of milliseconds from 1 to ${MAX_TIMER_MS}, or false for none`,
+});
+const transportRetries = whole('transportRetries', 0, 100);
+
+/** Header values are Latin-1 text without NUL or line breaks; anything else fails in fetch, with the value in its message. */
+const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]+$/;
+const hasAuthorization = (headers: Readonly<Record<string, string>>) =>
+  Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 
 /** `createClient`'s options: one entry per key of `ClientOptions`. */
 const clientOptionShapes = {
@@ -77,7 +98,15 @@ const clientOptionShapes = {
     .string()
     .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'baseUrl must be an absolute http(s) URL')
     .optional(),
-  token: z.string().min(1, 'token must not be empty').optional(),
+  // Never echo the token: every message here describes it without showing it.
+  token: z
+    .string({ error: 'token must be a string such as "Bot …"' })
+    .min(1, 'token must not be empty')
+    .refine(
+      (value) => HEADER_TEXT.test(value),
+      'token must be printable Latin-1 text (no NUL, line breaks or characters above U+00FF); the token is not shown',
+    )
+    .optional(),
   fetch: z.custom<typeof fetch>(isFunction, 'fetch must be a function').optional(),
   store: z
     .custom<Store | RateLimitStore>(
@@ -98,24 +127,25 @@ const clientOptionShapes = {
       'clock must have now() and setTimeout()',
     )
     .optional(),
-  maxWait: nonNegative('maxWait').optional(),
-  maxHeaderResends: count('maxHeaderResends').optional(),
-  transportRetries: count('transportRetries').optional(),
-  timeout: z.union([z.literal(false), z.number().positive().max(2_147_483_647)]).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  onWait: z.custom<(event: WaitEvent) => void>(isFunction, 'onWait must be a function').optional(),
-  globalLimit: z
-    .number({ error: 'globalLimit must be a whole number of requests per second' })
-    .int('globalLimit must be a whole number of requests per second')
-    .min(1, 'globalLimit must be at least 1')
-    .max(100_000)
+  maxWait: maxWait.optional(),
+  maxHeaderResends: whole('maxHeaderResends', 0, 100).optional(),
+  transportRetries: transportRetries.optional(),
+  timeout: timeout.optional(),
+  headers: z
+    .record(z.string(), z.string(), { error: 'headers must be an object of header names to string values' })
+    .refine(
+      (headers) => !hasAuthorization(headers),
+      'headers must not set Authorization: the token option is the one way to authenticate',
+    )
     .optional(),
-  resetMargin: nonNegative('resetMargin').max(60_000).optional(),
-  globalMargin: nonNegative('globalMargin').max(60_000).optional(),
+  onWait: z.custom<(event: WaitEvent) => void>(isFunction, 'onWait must be a function').optional(),
+  globalLimit: whole('globalLimit', 1, 100_000, ' of requests per second').optional(),
+  resetMargin: milliseconds('resetMargin', 0, 60_000).optional(),
+  globalMargin: milliseconds('globalMargin', 0, 60_000).optional(),
   invalidRequestLimit: z
-    .number({ error: 'invalidRequestLimit must be a whole number' })
-    .int('invalidRequestLimit must be a whole number')
-    .min(1, 'invalidRequestLimit must be at least 1')
+    .number({ error: 'invalidRequestLimit must be a whole number from 1 to 10000' })
+    .int('invalidRequestLimit must be a whole number from 1 to 10000')
+    .min(1, 'invalidRequestLimit must be a whole number from 1 to 10000')
     .max(10_000, 'invalidRequestLimit above 10000 would let the service ban the IP first')
     .optional(),
   onInvalidRequests: z
@@ -149,6 +179,8 @@ export const OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput>>({
   signal: true,
   headers: true,
   maxWait: true,
+  timeout: true,
+  transportRetries: true,
   query: true,
 });
 /** The options of a method whose action enters the audit log. */
@@ -156,6 +188,8 @@ export const AUDIT_OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput> & Au
   signal: true,
   headers: true,
   maxWait: true,
+  timeout: true,
+  transportRetries: true,
   query: true,
   reason: true,
 });
@@ -164,6 +198,8 @@ export const RAW_OPTION_KEYS = keysOf<RawRequestOptions>({
   signal: true,
   headers: true,
   maxWait: true,
+  timeout: true,
+  transportRetries: true,
   query: true,
   json: true,
   body: true,
@@ -181,7 +217,17 @@ export function checkCallOptions(label: string, options: unknown, known: Readonl
   for (const key of Object.keys(options)) {
     if (!known.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
   }
-  const { signal, reason } = options as { signal?: unknown; reason?: unknown };
+  const {
+    signal,
+    reason,
+    timeout: callTimeout,
+    transportRetries: callRetries,
+  } = options as {
+    signal?: unknown;
+    reason?: unknown;
+    timeout?: unknown;
+    transportRetries?: unknown;
+  };
   if (signal !== undefined && !(signal instanceof AbortSignal))
     throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
   if (
@@ -190,11 +236,18 @@ export function checkCallOptions(label: string, options: unknown, known: Readonl
   ) {
     throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
   }
+  for (const [value, schema] of [
+    [callTimeout, timeout],
+    [callRetries, transportRetries],
+  ] as const) {
+    const checked = value === undefined ? undefined : schema.safeParse(value);
+    if (checked && !checked.success) throw new TollgateArgumentError(`${label}: ${checked.error.issues[0]!.message}`);
+  }
 }
 
 /** A call's `maxWait`, checked as it is sent. */
-export function checkMaxWait(maxWait: unknown): void {
-  if (maxWait !== undefined && !(typeof maxWait === 'number' && maxWait >= 0)) {
+export function checkMaxWait(value: unknown): void {
+  if (value !== undefined && !maxWait.safeParse(value).success) {
     throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
   }
 }

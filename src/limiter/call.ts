@@ -2,6 +2,14 @@
 import { NO_BUCKET_KEY, type CallTarget } from '../contracts/dialect.ts';
 import type { Reservation } from '../contracts/store.ts';
 
+/**
+ * Whether a call may be sent again after an attempt that may have reached the service (a
+ * timeout, a reset connection, a 5xx): by its method (GET, HEAD, PUT, DELETE, OPTIONS), or as a
+ * nonce-safe create the service deduplicates (after a timeout, a network error or a 502/503/504
+ * only), or never (POST, PATCH).
+ */
+export type Resend = 'idempotent' | 'nonce' | 'never';
+
 export interface CallState {
   readonly target: CallTarget;
   /** The target's route key, as events and errors name it. */
@@ -11,20 +19,32 @@ export interface CallState {
   readonly method: string;
   readonly signal: AbortSignal | undefined;
   readonly maxWaitMs: number;
-  readonly idempotent: boolean;
+  readonly resend: Resend;
+  /** Transport retries this call may make (network errors, timeouts, 5xx), if `resend` allows any. */
+  readonly transportRetryLimit: number;
   /** The reservation of the attempt in flight, until its response is processed. */
   reservation: Reservation | undefined;
   headerResends: number;
   transportRetries: number;
 }
 
+export interface CallOptions {
+  readonly maxWaitMs?: number | undefined;
+  readonly transportRetries?: number | undefined;
+  /** A nonce-safe create whose body enforces its nonce (see `Resend`). */
+  readonly nonceEnforced?: boolean | undefined;
+}
+
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** The statuses after which a nonce-safe create is sent again: the request may not have been processed. */
+const NONCE_RESEND_STATUSES = new Set([502, 503, 504]);
 
 export function newCallState(
   target: CallTarget,
   method: string,
   signal: AbortSignal | undefined,
-  maxWaitMs: number,
+  options: Required<Pick<CallOptions, 'maxWaitMs' | 'transportRetries'>> & CallOptions,
 ): CallState {
   return {
     target,
@@ -32,12 +52,19 @@ export function newCallState(
     bucketKey: targetBucketKey(target),
     method,
     signal,
-    maxWaitMs,
-    idempotent: IDEMPOTENT.has(method),
+    maxWaitMs: options.maxWaitMs,
+    resend: IDEMPOTENT.has(method) ? 'idempotent' : target.nonceSafe && options.nonceEnforced ? 'nonce' : 'never',
+    transportRetryLimit: options.transportRetries,
     reservation: undefined,
     headerResends: 0,
     transportRetries: 0,
   };
+}
+
+/** Whether a response with `status` (a 5xx) may be followed by another attempt of the call. */
+export function resendsAfter(call: CallState, status: number): boolean {
+  if (call.transportRetries >= call.transportRetryLimit) return false;
+  return call.resend === 'idempotent' ? status >= 500 : call.resend === 'nonce' && NONCE_RESEND_STATUSES.has(status);
 }
 
 /** How events and errors name where a target counts: its bucket key, or `None`. */

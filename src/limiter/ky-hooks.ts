@@ -39,7 +39,8 @@ export const kyRetryOptions = {
   statusCodes: [],
   afterStatusCodes: [],
   delay: () => 0,
-  retryOnTimeout: false,
+  // A timed-out attempt may have reached the service: only resendable calls get here (see `methods`).
+  retryOnTimeout: true,
 };
 
 /** ky's `context` for a call: the keys for users' own hooks, and the call state. */

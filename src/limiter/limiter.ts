@@ -11,7 +11,7 @@ import type { CallTarget, Judge } from '../contracts/dialect.ts';
 import type { BucketRef, BucketSnapshot, SettleResult, StoreView } from '../contracts/store.ts';
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { BucketQueues, HELD, isPromise } from './bucket-queue.ts';
-import { newCallState, type CallState } from './call.ts';
+import { newCallState, resendsAfter, type CallOptions, type CallState } from './call.ts';
 import { emitWait, type WaitListener } from './events.ts';
 import { GlobalGate } from './global-gate.ts';
 import { callContext, kyHooks, type AttemptEnd, type RetryCode } from './ky-hooks.ts';
@@ -82,8 +82,12 @@ export class Limiter {
     });
   }
 
-  newCall(target: CallTarget, method: string, signal?: AbortSignal, maxWaitMs?: number): CallState {
-    return newCallState(target, method, signal, maxWaitMs ?? this.#maxWaitMs);
+  newCall(target: CallTarget, method: string, signal?: AbortSignal, options: CallOptions = {}): CallState {
+    return newCallState(target, method, signal, {
+      ...options,
+      maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
+      transportRetries: options.transportRetries ?? this.#transportRetries,
+    });
   }
 
   /** ky's `context` for a call: the keys for users' own hooks, and the call state. */
@@ -166,7 +170,7 @@ export class Limiter {
     // A network error ended the attempt without a response: its reservation is spent.
     if (call.reservation) await this.#release(call);
     if (end.kind !== 'limiter') {
-      if (end.kind === 'transport-error' && call.transportRetries >= this.#transportRetries) throw end.error;
+      if (end.kind === 'transport-error' && call.transportRetries >= call.transportRetryLimit) throw end.error;
       call.transportRetries += 1;
       const waitMs = transportBackoffMs(call.transportRetries);
       await this.#wait(call, end.kind === 'server-error' ? 'server-error' : 'network-error', waitMs);
@@ -187,9 +191,7 @@ export class Limiter {
         if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
           await this.#settle(call, verdict.update);
         else await this.#release(call);
-        if (response.status >= 500 && call.idempotent && call.transportRetries < this.#transportRetries) {
-          return 'SERVER_ERROR';
-        }
+        if (response.status >= 500 && resendsAfter(call, response.status)) return 'SERVER_ERROR';
         return undefined;
       case 'retry':
         await this.#settle(call, verdict.update);

@@ -22,6 +22,18 @@ export function runScript(redis: Redis, name: string, ...args: string[]): Promis
   return script.call(redis, ...args);
 }
 
+/** A connection failure in words, without the client library's own phrasing. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = String((error as Error | null)?.message ?? error);
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'connection refused';
+  if (code === 'ENOTFOUND' || /ENOTFOUND|EAI_AGAIN/.test(message)) return 'host not found';
+  if (code === 'ETIMEDOUT' || /ETIMEDOUT|timed? ?out/i.test(message)) return 'timed out';
+  if (/ECONNRESET|EPIPE|Connection is closed|Stream isn't writeable|enableOfflineQueue/i.test(message))
+    return 'connection lost';
+  return 'no connection';
+}
+
 export class RedisConnection {
   readonly redis: Redis;
   /** Names the server in errors without its password. */
@@ -83,10 +95,13 @@ export class RedisConnection {
     }
   }
 
+  /** A clear error for a lost or refused connection: what happened in words, and what to do; the client's own error is the cause. */
   unavailable(error: unknown): StoreUnavailableError {
-    return new StoreUnavailableError(`${this.description} is unreachable: ${(error as Error).message}`, {
-      cause: error,
-    });
+    return new StoreUnavailableError(
+      `${this.description} is unreachable (${reasonOf(error)}): calls that need it fail until it answers again; ` +
+        "with RedisStore({ onUnavailable: 'local' }) each process limits itself meanwhile",
+      { cause: error },
+    );
   }
 
   /** Forgets the connection state (the next call connects again). */

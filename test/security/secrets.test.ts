@@ -95,7 +95,8 @@ describe('the token in what the client emits', () => {
     emitted.push(await e2e.drive([client.guilds.get('5')])); // a global wait: an event
     emitted.push(await settled(client.channels.get('not an id' as never))); // TollgateArgumentError
     emitted.push(await settled(client.request('GET', 'https://elsewhere.invalid/x'))); // TollgateArgumentError
-    const slow = e2e.newClient({ token: TOKEN, timeout: 30 });
+    // No transport retry: a GET that timed out would be resent (after a backoff on the manual clock).
+    const slow = e2e.newClient({ token: TOKEN, timeout: 30, transportRetries: 0 });
     service.inject({ fault: { kind: 'slow', delayMs: 300 } });
     emitted.push(await settled(slow.gateway.get())); // RequestTimeoutError
     emitted.push(await client.buckets.get('ChannelsId:1'), routeKeyOf('GET', '/channels/1'));

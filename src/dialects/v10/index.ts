@@ -1,8 +1,9 @@
 /** The v10 dialect (docs/spec/v10-rate-limits.md, V1–V22): the service today, as a plug-in of the limiter. */
 import { monotonicClock } from '../../clock.ts';
-import type { Dialect, DialectOptions } from '../../contracts/dialect.ts';
+import type { CallTarget, Dialect, DialectOptions } from '../../contracts/dialect.ts';
 import type { StoreView, V10Settings } from '../../contracts/store.ts';
 import { v10Judge } from './judge.ts';
+import { NONCE_SAFE_ROUTES } from './nonce.ts';
 import { classifyV10, parseBucketKey, type V10Route } from './route.ts';
 import {
   DEFAULT_GLOBAL_LIMIT,
@@ -22,14 +23,19 @@ export const v10Settings = (options: DialectOptions): V10Settings => ({
   invalidRequestLimit: options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
 });
 
-/** A v10 call's target: its route and top-level resource (V4); events and errors name the catalog key where there is one. */
-const target = (method: string, path: string, nowMs: number, catalogKey?: string) => {
+/**
+ * A v10 call's target: its route and top-level resource (V4); events name the catalog key where
+ * there is one, errors the route template.
+ */
+const target = (method: string, path: string, nowMs: number, catalogKey?: string): CallTarget<V10Route> => {
   const route = classifyV10(method, path, nowMs);
   return {
     routeKey: catalogKey ?? route.route,
     bucket: route,
     exempt: route.exempt,
     webhookWithToken: route.webhookWithToken,
+    route: route.route,
+    nonceSafe: NONCE_SAFE_ROUTES.has(route.route),
   };
 };
 
