@@ -32,6 +32,8 @@ it('sends the body as payload_json, each file as files[n], listed in attachments
   const form = received[0]!.form!;
   expect(JSON.parse(form.get('payload_json') as string)).toEqual({
     content: 'two files',
+    nonce: expect.stringMatching(/^\d{1,25}$/),
+    enforce_nonce: true,
     attachments: [
       { id: 0, filename: 'notes.txt' },
       { id: 1, filename: 'image.png' },
@@ -88,7 +90,12 @@ it("lists the files where the message is: an interaction response's data, a foru
 
 it('a body without files stays JSON', async () => {
   await client.channels.messages.create(CHANNEL, { content: 'plain' });
-  expect(received).toEqual([{ contentType: 'application/json', json: { content: 'plain' } }]);
+  expect(received).toEqual([
+    {
+      contentType: 'application/json',
+      json: { content: 'plain', nonce: expect.stringMatching(/^\d{1,25}$/), enforce_nonce: true },
+    },
+  ]);
 });
 
 it.each([
