@@ -269,6 +269,16 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await kind(v, next)).toBe('grant');
   });
 
+  it('§3a: a 429 without bucket headers holds the route + resource and leaves an unknown bucket unknown (not V14\'s "no limit")', async () => {
+    const { view: v } = await view();
+    await v.settle(CREATE, await grant(v, CREATE), { holdRouteMs: 1000, invalid: true, limitsUnknown: true });
+    expect(await v.get(CREATE)).toBeUndefined();
+    expect(await kind(v, CREATE)).toBe('sleep');
+    clock.set(clock.now() + 1000);
+    await grant(v, CREATE); // one request finds out the limits (V5)
+    expect(await kind(v, CREATE)).toBe('await-response');
+  });
+
   it('V14: a route that answered without headers has no per-route limit', async () => {
     const { view: v } = await view();
     const key = 'DELETE /channels/:id/messages/:id#new channels/1';
