@@ -2,7 +2,14 @@
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
  */
 export { apiOfBaseUrl, createClient, DEFAULT_BASE_URL, V6_BASE_URL } from './http/client.ts';
-export type { ApiVersion, BucketView, ClientOptions, RawRequestOptions, TollgateClient } from './http/client.ts';
+export type {
+  ApiVersion,
+  BucketView,
+  ClientEvents,
+  ClientOptions,
+  RawRequestOptions,
+  TollgateClient,
+} from './http/client.ts';
 export {
   CdnBanError,
   ClientClosedError,
@@ -18,7 +25,7 @@ export {
   TollgateArgumentError,
   type WaitReason,
 } from './errors.ts';
-export type { WaitEvent } from './limiter/events.ts';
+export type { LimiterEvents, RateLimitedEvent, RateLimitScope, ResponseEvent, WaitEvent } from './limiter/events.ts';
 export type { InvalidRequestsEvent } from './dialects/v10/invalid-warnings.ts';
 export type { V10Update } from './dialects/v10/rules.ts';
 export type { V10BucketRecord } from './dialects/v10/memory-view.ts';

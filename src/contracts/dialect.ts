@@ -24,13 +24,27 @@ export interface CallTarget<B extends BucketRef = BucketRef> {
   readonly route?: string;
   /** A create the service deduplicates by `nonce` with `enforce_nonce` (v10's message create): it may be resent. */
   readonly nonceSafe?: boolean;
+  /** The top-level resource it acts on (v10: `channels/<id>`), for events. */
+  readonly resource?: string;
+}
+
+/** How a 429 was meant: a per-route or per-key limit (`user`), a resource's (`shared`), the token's (`global`), an unadvertised `sublimit`, or a CDN `ban`. */
+export type RateLimitScope = 'user' | 'shared' | 'global' | 'sublimit' | 'ban';
+
+/** What a verdict on a 429 says of it, for events and telemetry. */
+export interface RateLimitNote {
+  readonly scope: RateLimitScope;
+  /** The wait the answer asked for, in ms (0 when it named none). */
+  readonly waitMs: number;
+  /** The bucket hash the answer named, if any. */
+  readonly bucket?: string | undefined;
 }
 
 /**
- * What to do with a response, whatever the dialect. `update` is the dialect's own record of what
+ * What to do with a response, whatever the dialect. On a 429, `rateLimit` says how it was meant. `update` is the dialect's own record of what
  * the response said; the store applies it.
  */
-export type Verdict =
+export type Verdict = (
   /** Return the response; with an update, settle the bucket first (without, release it). */
   | { readonly action: 'return'; readonly update?: unknown }
   /** Settle, then send again through the queue (which the update may hold). */
@@ -42,7 +56,8 @@ export type Verdict =
   /** Raise `error`; with an update, settle the bucket first (a hold the answer named), else release it. */
   | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean; readonly update?: unknown }
   /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
-  | { readonly action: 'resend'; readonly error: Error };
+  | { readonly action: 'resend'; readonly error: Error }
+) & { readonly rateLimit?: RateLimitNote };
 
 /** Reads one response header by name (null when absent), as `Headers.get` does. */
 export type HeaderReader = (name: string) => string | null;

@@ -10,17 +10,19 @@ import { readBody } from '../body.ts';
 import type { Clock } from '../clock.ts';
 import type { CallTarget, Dialect, DialectOptions } from '../contracts/dialect.ts';
 import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
-import { InvalidRequestWarnings } from '../dialects/v10/invalid-warnings.ts';
+import { InvalidRequestWarnings, type InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
 import type { BucketRecord } from '../dialects/v6/rules.ts';
 import { withEnforcedNonce } from '../dialects/v10/nonce.ts';
 import { DEFAULT_INVALID_REQUEST_LIMIT } from '../dialects/v10/rules.ts';
 import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey } from '../limiter/call.ts';
+import { EventHub, type LimiterEvents } from '../limiter/events.ts';
 import { kyRetryOptions } from '../limiter/ky-hooks.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
+import { USER_AGENT } from '../package-info.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
 import { storeOf } from '../stores/legacy.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
@@ -47,7 +49,20 @@ export interface BucketView {
   get(bucketKey: string): Promise<Readonly<BucketRecord> | undefined>;
 }
 
+/** What a client tells its listeners (`client.on`): the limiter's events and V15's warnings. */
+export interface ClientEvents extends LimiterEvents {
+  /** v10, V15: the invalid-request count reached a warning level (as `onInvalidRequests`). */
+  readonly invalidRequests: InvalidRequestsEvent;
+}
+
+type ClientListener<Name extends keyof ClientEvents> = (event: ClientEvents[Name]) => void;
+
 export type TollgateClient = Resources & {
+  /** Listens for `name` (`response`, `rateLimited`, `wait`, `invalidRequests`, `debug`); a listener that throws never breaks a call. */
+  on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
+  off<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
+  /** As `on`, for the next event only. */
+  once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
   /** The API version this client speaks, and so the rate-limit rules it follows. */
   readonly api: ApiVersion;
   /** v10, V15: invalid requests of the last 10 minutes, every client of the store (0 under v6). */
@@ -121,10 +136,14 @@ class ClientCore {
     const store = storeOf(options.store ?? new MemoryStore());
     const dialectOptions: DialectOptions = { ...options, bodyTimeoutMs: this.#timeoutMs || DEFAULT_TIMEOUT_MS };
     // One per client: its lanes read one store-wide count, so a level is told once.
+    const events = new EventHub<ClientEvents>();
+    if (options.onWait) events.on('wait', options.onWait);
+    if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
     const invalidWarnings = new InvalidRequestWarnings(
       options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
-      options.onInvalidRequests,
+      (event) => events.emit('invalidRequests', event),
     );
+    const userAgent = `${USER_AGENT} ${options.userAgentAppendix ?? ''}`.trim();
     const lane = (token: string | undefined): Lane => {
       const limiter = new Limiter({
         clock,
@@ -132,14 +151,14 @@ class ClientCore {
         judge: dialect.judge(dialectOptions),
         sharedBuckets: dialect.sharedBuckets,
         onInvalidCount: (count) => invalidWarnings.report(count),
-        onWait: options.onWait,
+        events,
         maxWaitMs: options.maxWait,
         maxHeaderResends: options.maxHeaderResends,
         transportRetries: options.transportRetries,
       });
       const instance = ky.create({
         ...(options.fetch && { fetch: options.fetch }),
-        ...(options.headers && { headers: options.headers }),
+        headers: { 'user-agent': userAgent, ...options.headers },
         timeout: this.#timeoutMs,
         // A redirect is returned, never followed: Authorization must not follow it to another origin.
         redirect: 'manual',
@@ -164,9 +183,21 @@ class ClientCore {
       },
     );
     const main = this.#main.limiter;
-    this.client = Object.freeze({
+    const client: TollgateClient = Object.freeze({
       ...createResources(caller),
       api: dialect.api,
+      on: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
+        events.on(name, listener);
+        return client;
+      },
+      off: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
+        events.off(name, listener);
+        return client;
+      },
+      once: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
+        events.once(name, listener);
+        return client;
+      },
       invalidRequests: () => main.invalidRequests(),
       request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
         this.#request(method, path, requestOptions),
@@ -187,6 +218,7 @@ class ClientCore {
         await Promise.all([main.close(), this.#anonymous?.limiter.close()]);
       },
     });
+    this.client = client;
   }
 
   async #invoke(

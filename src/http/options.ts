@@ -36,8 +36,10 @@ export interface ClientOptions {
   readonly transportRetries?: number;
   /** Per-attempt timeout (ms) for the response headers, and again for a typed method's body; false for none. Default: 15000. */
   readonly timeout?: number | false;
-  /** Headers sent with every request (Authorization is set from `token`). */
+  /** Headers sent with every request (Authorization is set from `token`; never set it here). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Added to the User-Agent, `DiscordBot (<repository>, <version>)`, e.g. `MyBot/1.2`. */
+  readonly userAgentAppendix?: string;
   /** Called for every rate-limit or retry wait: bucket key, reason, wait in ms. Never sees the token. */
   readonly onWait?: (event: WaitEvent) => void;
   /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
@@ -137,6 +139,11 @@ const clientOptionShapes = {
       (headers) => !hasAuthorization(headers),
       'headers must not set Authorization: the token option is the one way to authenticate',
     )
+    .optional(),
+  userAgentAppendix: z
+    .string({ error: 'userAgentAppendix must be a string' })
+    .max(256, 'userAgentAppendix must be at most 256 characters')
+    .refine((value) => value === '' || HEADER_TEXT.test(value), 'userAgentAppendix must be printable Latin-1 text')
     .optional(),
   onWait: z.custom<(event: WaitEvent) => void>(isFunction, 'onWait must be a function').optional(),
   globalLimit: whole('globalLimit', 1, 100_000, ' of requests per second').optional(),

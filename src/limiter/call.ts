@@ -26,6 +26,10 @@ export interface CallState {
   reservation: Reservation | undefined;
   headerResends: number;
   transportRetries: number;
+  /** Attempts let through so far. */
+  attempts: number;
+  /** When the current attempt was let through (on the limiter's clock), when someone listens for responses. */
+  attemptStartedAt: number;
 }
 
 export interface CallOptions {
@@ -58,6 +62,8 @@ export function newCallState(
     reservation: undefined,
     headerResends: 0,
     transportRetries: 0,
+    attempts: 0,
+    attemptStartedAt: 0,
   };
 }
 

@@ -1,5 +1,12 @@
-/** What the limiter tells its listeners: the waits of a call. */
+/**
+ * What a client tells its listeners: a typed event map and a small emitter. A listener that
+ * throws never breaks the call it observes; an event nobody listens to is not even built. No
+ * event carries a token: routes are templates (`/webhooks/:id/:token`), resources name ids only.
+ */
+import type { RateLimitScope } from '../contracts/dialect.ts';
 import type { WaitReason } from '../errors.ts';
+
+export type { RateLimitScope };
 
 /** Reported for every wait a call makes; never carries the token or the request path. */
 export interface WaitEvent {
@@ -13,12 +20,97 @@ export interface WaitEvent {
 
 export type WaitListener = (event: WaitEvent) => void;
 
-/** Tells `listener` of a wait; a listener that throws must not fail the request it observes. */
-export function emitWait(listener: WaitListener | undefined, event: WaitEvent): void {
-  if (!listener) return;
-  try {
-    listener(event);
-  } catch {
-    // See above.
+/** Every response an attempt got (429s and 5xx included). */
+export interface ResponseEvent {
+  readonly method: string;
+  /** The route template (v10: `GET /channels/:id`) or the route key (v6). */
+  readonly route: string;
+  readonly status: number;
+  /** From the attempt being let through to its response's headers, in ms. */
+  readonly durationMs: number;
+  /** 1 for the first attempt, 2 for the first resend… */
+  readonly attempt: number;
+  /** Where the call counts in the dialect in use (`None` for no bucket). */
+  readonly bucketKey: string;
+}
+
+
+/** Every 429. */
+export interface RateLimitedEvent {
+  readonly method: string;
+  readonly scope: RateLimitScope;
+  /** The bucket hash the answer named (v10), if any. */
+  readonly bucket: string | undefined;
+  readonly route: string;
+  /** The top-level resource (`channels/<id>`; v10), or '' when none is known. */
+  readonly resource: string;
+  /** The wait the answer asked for, in ms (0 when it named none). */
+  readonly waitMs: number;
+  /** Whether the call will be sent again (false when it fails, or the wait is past its `maxWait`). */
+  readonly retried: boolean;
+}
+
+/** The limiter's events; the client adds its own (see `ClientEvents`). */
+export interface LimiterEvents {
+  readonly wait: WaitEvent;
+  readonly response: ResponseEvent;
+  readonly rateLimited: RateLimitedEvent;
+  /** Decisions, in words. */
+  readonly debug: string;
+}
+
+/** Where the limiter sends its events. */
+export interface EventSink<Events> {
+  /** True when someone listens: an event nobody hears is not built. */
+  has(name: keyof Events): boolean;
+  emit<Name extends keyof Events>(name: Name, event: Events[Name]): void;
+}
+
+type Listener<Event> = (event: Event) => void;
+
+/** A typed emitter: `on`, `off`, `once`, with listeners that cannot break the emitter's caller. */
+export class EventHub<Events> implements EventSink<Events> {
+  readonly #listeners = new Map<keyof Events, Set<Listener<never>>>();
+
+  on<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): this {
+    if (typeof listener !== 'function') throw new TypeError(`on('${String(name)}'): the listener must be a function`);
+    let set = this.#listeners.get(name);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(name, set);
+    }
+    set.add(listener as Listener<never>);
+    return this;
+  }
+
+  off<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): this {
+    const set = this.#listeners.get(name);
+    set?.delete(listener as Listener<never>);
+    if (set?.size === 0) this.#listeners.delete(name);
+    return this;
+  }
+
+  once<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): this {
+    const wrapped: Listener<Events[Name]> = (event) => {
+      this.off(name, wrapped);
+      listener(event);
+    };
+    return this.on(name, wrapped);
+  }
+
+  has(name: keyof Events): boolean {
+    return this.#listeners.has(name);
+  }
+
+  emit<Name extends keyof Events>(name: Name, event: Events[Name]): void {
+    const set = this.#listeners.get(name);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        (listener as Listener<Events[Name]>)(event);
+      } catch {
+        // A failing listener must not fail the request it observes.
+      }
+    }
   }
 }

@@ -7,12 +7,12 @@
  */
 import type { Hooks } from 'ky';
 import { sleep, type Clock } from '../clock.ts';
-import type { CallTarget, Judge } from '../contracts/dialect.ts';
+import type { CallTarget, Judge, Verdict } from '../contracts/dialect.ts';
 import type { BucketRef, BucketSnapshot, SettleResult, StoreView } from '../contracts/store.ts';
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { BucketQueues, HELD, isPromise } from './bucket-queue.ts';
 import { newCallState, resendsAfter, type CallOptions, type CallState } from './call.ts';
-import { emitWait, type WaitListener } from './events.ts';
+import type { EventSink, LimiterEvents } from './events.ts';
 import { GlobalGate } from './global-gate.ts';
 import { callContext, kyHooks, type AttemptEnd, type RetryCode } from './ky-hooks.ts';
 
@@ -29,7 +29,8 @@ export interface LimiterOptions {
   readonly sharedBuckets?: boolean;
   /** Told the store's invalid-request count (V15) after each settle or note that changed it. */
   readonly onInvalidCount?: ((count: number) => void) | undefined;
-  readonly onWait?: WaitListener | undefined;
+  /** Where its events go (waits, responses, 429s, decisions in words). */
+  readonly events?: EventSink<LimiterEvents> | undefined;
   /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
   readonly maxWaitMs?: number | undefined;
   /** How many times a response with unparseable rate-limit headers is sent again (step 6.4). Default: 3. */
@@ -38,11 +39,20 @@ export interface LimiterOptions {
   readonly transportRetries?: number | undefined;
 }
 
+const NO_EVENTS: EventSink<LimiterEvents> = { has: () => false, emit: () => {} };
+/** Verdicts that send the call again. */
+const RESENDING: ReadonlySet<Verdict['action']> = new Set(['retry', 'wait-retry', 'wait-global', 'resend']);
+/** The route template (v10) or route key (v6) events name. */
+const routeOf = (call: CallState): string => call.target.route ?? call.routeKey;
+/** A call in words, for debug events. */
+const describe = (call: CallState): string =>
+  `${call.target.route ?? `${call.method} ${call.routeKey}`} [${call.bucketKey}]`;
+
 /** Backoff before transport retry `attempt` (1-based): 300 ms, 600 ms, 1.2 s … capped at 5 s. */
 export const transportBackoffMs = (attempt: number): number => Math.min(5000, 300 * 2 ** (attempt - 1));
 
 export class Limiter {
-  readonly #onWait: WaitListener | undefined;
+  readonly #events: EventSink<LimiterEvents>;
   readonly #maxWaitMs: number;
   readonly #maxHeaderResends: number;
   readonly #transportRetries: number;
@@ -58,7 +68,7 @@ export class Limiter {
   readonly #closing = new AbortController();
 
   constructor(options: LimiterOptions) {
-    this.#onWait = options.onWait;
+    this.#events = options.events ?? NO_EVENTS;
     this.#maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
     this.#maxHeaderResends = options.maxHeaderResends ?? 3;
     this.#transportRetries = options.transportRetries ?? 2;
@@ -148,7 +158,7 @@ export class Limiter {
       if (bucket === null) {
         // No bucket (Route None): no pre-check, but step 1 still applies.
         const admission = await this.#store.admit(null);
-        if (admission.kind !== 'global') return;
+        if (admission.kind !== 'global') return this.#started(call);
         this.#gate.hold(admission.ms, admission.pace);
         continue;
       }
@@ -157,7 +167,7 @@ export class Limiter {
       // A grant already counted in the pace stands; a lock that began meanwhile does not let it go.
       if (!this.#gate.lockedSinceGrant(call)) {
         call.reservation = outcome;
-        return;
+        return this.#started(call);
       }
       // A global wait began while this call waited for its bucket: hand the place back and
       // wait at the gate like everyone else.
@@ -166,9 +176,18 @@ export class Limiter {
     }
   }
 
+  /** An attempt is let through: counted, and timed when someone listens for responses. */
+  #started(call: CallState): void {
+    call.attempts += 1;
+    if (this.#events.has('response')) call.attemptStartedAt = this.#clock.now();
+  }
+
   async #retry(call: CallState, end: AttemptEnd): Promise<void> {
     // A network error ended the attempt without a response: its reservation is spent.
     if (call.reservation) await this.#release(call);
+    if (end.kind !== 'limiter' && this.#events.has('debug')) {
+      this.#events.emit('debug', `${describe(call)} is sent again after a ${end.kind}`);
+    }
     if (end.kind !== 'limiter') {
       if (end.kind === 'transport-error' && call.transportRetries >= call.transportRetryLimit) throw end.error;
       call.transportRetries += 1;
@@ -183,6 +202,7 @@ export class Limiter {
     // v6 judges synchronously: no extra turn of the event loop on every response.
     const judged = this.#judge(call.target, response);
     const verdict = isPromise(judged) ? await judged : judged;
+    this.#tell(call, response.status, verdict);
     switch (verdict.action) {
       case 'return':
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
@@ -258,6 +278,39 @@ export class Limiter {
   }
 
   #emit(call: CallState, reason: WaitReason, waitMs: number): void {
-    emitWait(this.#onWait, { reason, routeKey: call.routeKey, bucketKey: call.bucketKey, method: call.method, waitMs });
+    const events = this.#events;
+    if (events.has('wait')) {
+      events.emit('wait', { reason, routeKey: call.routeKey, bucketKey: call.bucketKey, method: call.method, waitMs });
+    }
+    if (events.has('debug')) events.emit('debug', `${describe(call)} waits ${Math.ceil(waitMs)} ms (${reason})`);
+  }
+
+  /** The response and (on a 429) the rate limit it names, to whoever listens. */
+  #tell(call: CallState, status: number, verdict: Verdict): void {
+    const events = this.#events;
+    if (events.has('response')) {
+      events.emit('response', {
+        method: call.method,
+        route: routeOf(call),
+        status,
+        durationMs: this.#clock.now() - call.attemptStartedAt,
+        attempt: call.attempts,
+        bucketKey: call.bucketKey,
+      });
+    }
+    const limit = verdict.rateLimit;
+    if (limit && events.has('rateLimited')) {
+      const resends = RESENDING.has(verdict.action) && limit.waitMs <= call.maxWaitMs;
+      events.emit('rateLimited', {
+        method: call.method,
+        scope: limit.scope,
+        bucket: limit.bucket,
+        route: routeOf(call),
+        resource: call.target.resource ?? '',
+        waitMs: limit.waitMs,
+        retried: resends,
+      });
+    }
+    if (events.has('debug')) events.emit('debug', `${describe(call)}: ${status} → ${verdict.action}`);
   }
 }

@@ -35,6 +35,7 @@ const target = (method: string, path: string, nowMs: number, catalogKey?: string
     exempt: route.exempt,
     webhookWithToken: route.webhookWithToken,
     route: route.route,
+    resource: route.resource,
     nonceSafe: NONCE_SAFE_ROUTES.has(route.route),
   };
 };

@@ -1,13 +1,32 @@
 /**
  * The v10 dialect's judge for the limiter shell: reads a 429's JSON body (bounded in time and
- * size: a stalled body must not hold the bucket), then applies `judgeV10`.
+ * size: a stalled body must not hold the bucket), applies `judgeV10`, and says how a 429 was
+ * meant (§3a's row as a scope) for events and telemetry.
  */
 import { readTextWithin } from '../../body.ts';
-import type { Judge } from '../../contracts/dialect.ts';
-import { judgeV10, parseRateLimitBody, type RateLimitBody } from './rules.ts';
+import type { HeaderReader, Judge, RateLimitNote, RateLimitScope, Verdict } from '../../contracts/dialect.ts';
+import {
+  bucketFields,
+  judgeV10,
+  parseRateLimitBody,
+  row429,
+  type RateLimitBody,
+  type Row429,
+  type V10Verdict,
+} from './rules.ts';
 
 /** A 429 body is a few hundred bytes of JSON; more is not that JSON. */
 const MAX_BODY_CHARS = 64 * 1024;
+
+/** §3a's rows as the scopes events name. */
+const SCOPE_OF_ROW: Readonly<Record<Row429, RateLimitScope>> = {
+  ban: 'ban',
+  global: 'global',
+  shared: 'shared',
+  sublimit: 'sublimit',
+  bucket: 'user',
+  route: 'user',
+};
 
 export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.now): Judge {
   return async (target, response) => {
@@ -18,12 +37,37 @@ export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.n
       );
       if (text.length <= MAX_BODY_CHARS) body = parseRateLimitBody(text);
     }
-    return judgeV10({
+    const read: HeaderReader = (name) => response.headers.get(name);
+    const wallNowMs = wallClock();
+    const verdict = judgeV10({
       status: response.status,
-      read: (name) => response.headers.get(name),
+      read,
       body,
-      wallNowMs: wallClock(),
+      wallNowMs,
       webhookWithToken: target.webhookWithToken,
     });
+    if (response.status !== 429) return verdict;
+    const fields = bucketFields(read, wallNowMs);
+    const note: RateLimitNote = {
+      scope: SCOPE_OF_ROW[row429(read, body, fields)],
+      waitMs: waitOf(verdict),
+      bucket: fields.hash,
+    };
+    return { ...verdict, rateLimit: note } satisfies Verdict;
   };
+}
+
+/** The wait a 429's verdict keeps the call (or its key, route or token) waiting, in ms. */
+function waitOf(verdict: V10Verdict): number {
+  switch (verdict.action) {
+    case 'wait-global':
+    case 'wait-retry':
+      return verdict.waitMs;
+    case 'retry':
+      return verdict.update.holdBucketMs ?? verdict.update.holdRouteMs ?? 0;
+    case 'fail':
+      return verdict.error.retryAfterMs ?? 0;
+    case 'return':
+      return 0;
+  }
 }
