@@ -5,6 +5,9 @@
  *
  *   npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]
  *
+ * `-h`/`--help` prints the usage (exit 0); bad input (an unknown flag, an extra argument, a bad
+ * value) is one line naming the problem and the usage, on stderr, exit 2.
+ *
  * Under v10 (the default) the service also enforces its global limit of 50 per second, which
  * the client paces ahead; under v6 the global limit is 25 per second and reactive, as the spec
  * has it, so global 429s show.
@@ -20,6 +23,7 @@ const values = parseOptions();
 const requests = wholeNumber('requests', 1, 100_000);
 const concurrency = wholeNumber('concurrency', 1, 1000);
 
+checkBaseUrl();
 const api = apiOption();
 const BUCKET_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
 const GLOBAL_LIMIT: RateLimit = { limit: api === 'v10' ? 50 : 25, windowMs: 1000 };
@@ -32,13 +36,7 @@ const token = values.token ?? 'Bot demo-token';
 
 const calls = plan(requests, api);
 const stats = newStats(calls);
-const client = createClient({
-  api,
-  baseUrl,
-  token,
-  fetch: countingFetch(stats),
-  onWait: (event) => recordWait(stats, event),
-});
+const client = newClient();
 
 console.log(
   `tollgate demo (${api}): ${requests} calls, ${concurrency} concurrent callers, against ${service ? 'the bundled reference service' : baseUrl}`,
@@ -145,23 +143,52 @@ function tooManyAfterFirstContact(requests: ReferenceService['requests']): numbe
   return count;
 }
 
+/** Bad input: the problem and the usage on stderr, exit 2 (no stack trace). */
+function fail(problem: string): never {
+  console.error(`demo: ${problem.replaceAll('\n', ' ')}\n${USAGE}`);
+  process.exit(2);
+}
+
 function apiOption(): ApiVersion {
   const chosen = values.api;
-  if (chosen !== undefined && chosen !== 'v10' && chosen !== 'v6') {
-    console.error(`demo: --api must be v10 or v6, got ${chosen}\n${USAGE}`);
-    process.exit(2);
-  }
+  if (chosen !== undefined && chosen !== 'v10' && chosen !== 'v6') fail(`--api must be v10 or v6, got ${chosen}`);
   return (
     (chosen as ApiVersion | undefined) ?? (values['base-url'] ? apiOfBaseUrl(values['base-url']) : undefined) ?? 'v10'
   );
 }
 
-function wholeNumber(name: 'requests' | 'concurrency', min: number, max: number): number {
-  const value = Number(values[name]);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    console.error(`--${name} must be a whole number from ${min} to ${max}, got ${String(values[name])}`);
-    process.exit(2);
+function checkBaseUrl(): void {
+  const given = values['base-url'];
+  if (given === undefined) return;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(given).protocol;
+  } catch {
+    // not a URL: protocol stays undefined
   }
+  if (protocol !== 'http:' && protocol !== 'https:') fail(`--base-url must be an absolute http(s) URL, got ${given}`);
+}
+
+/** The client; options it refuses (an empty token, an api the base URL contradicts) are bad input. */
+function newClient() {
+  try {
+    return createClient({
+      api,
+      baseUrl,
+      token,
+      fetch: countingFetch(stats),
+      onWait: (event) => recordWait(stats, event),
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+function wholeNumber(name: 'requests' | 'concurrency', min: number, max: number): number {
+  const text = values[name];
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    fail(`--${name} must be a whole number from ${min} to ${max}, got ${text}`);
   return value;
 }
 
@@ -176,6 +203,8 @@ function parseOptions() {
         concurrency: { type: 'string', default: '24' },
         help: { type: 'boolean', short: 'h', default: false },
       },
+      strict: true,
+      allowPositionals: false,
     });
     if (values.help) {
       console.log(USAGE);
@@ -183,8 +212,7 @@ function parseOptions() {
     }
     return values;
   } catch (error) {
-    console.error(`demo: ${(error as Error).message}\n${USAGE}`);
-    process.exit(2);
+    return fail((error as Error).message);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Fault } from './faults.ts';
+import { MAX_BODY_BYTES, type Answer } from './messages.ts';
 
 export interface Exchange {
   readonly request: IncomingMessage;
@@ -16,10 +17,29 @@ export interface Exchange {
   readonly routeKey: string;
   /** The key faults match: v6's bucket key, or v10's route and resource. */
   readonly bucketKey: string;
-  /** The request body's size in bytes (the service only echoes it). */
-  readonly size: number;
   /** The scripted fault this request drew, if any. */
   readonly fault: Fault | undefined;
+  /** v10: the route is served without Authorization (routing.ts `openRoute`). */
+  readonly open: boolean;
+  /** The call's answer once it goes through (a message create makes its message only then). */
+  readonly answer: () => Promise<Answer>;
   /** Records the request as answered with `status` (counted under `countedAs`, default its bucket key). */
   readonly record: (status: number, global?: boolean, countedAs?: string) => void;
+}
+
+/**
+ * Reads a request body to its end: its size, and its bytes when `keep` (undefined past
+ * `MAX_BODY_BYTES`, which are not held; the service refuses such a body).
+ */
+export async function drain(
+  request: IncomingMessage,
+  keep: boolean,
+): Promise<{ size: number; bytes: Uint8Array | undefined }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (keep && size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+  }
+  return { size, bytes: keep && size <= MAX_BODY_BYTES ? Buffer.concat(chunks) : undefined };
 }

@@ -14,11 +14,11 @@ export type Fault =
   | { readonly kind: 'global'; readonly retryAfterMs?: number }
   /** Answer with this status (5xx storms). */
   | { readonly kind: 'status'; readonly status: number }
-  /** Answer after this many (real) ms. */
+  /** Answer after this many (real) ms; the call is served all the same (a message create makes its message). */
   | { readonly kind: 'slow'; readonly delayMs: number }
   /** Send the status and headers at once, the body after this many (real) ms. */
   | { readonly kind: 'slow-body'; readonly delayMs: number }
-  /** Close the connection without an answer. */
+  /** Close the connection without an answer; the call is not served (nothing is made). */
   | { readonly kind: 'drop' }
   /** v10: the CDN's static ban answer (429, no rate-limit headers, text body). */
   | { readonly kind: 'ban'; readonly retryAfterSeconds?: number }

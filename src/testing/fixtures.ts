@@ -8,12 +8,9 @@
 import type * as v10 from 'discord-api-types/v10';
 import type * as v6 from 'discord-api-types/v6';
 import { catalog } from '../../catalog/routes.ts';
-import { operations } from '../../generated/routes.ts';
-import { routePath } from '../routing/classify.ts';
-import { parseSnowflake } from '../routing/path.ts';
+import type { PathIds } from './catalog-match.ts';
 
-/** The path's ids by placeholder name (`channel_id` …). */
-export type PathIds = Readonly<Record<string, string>>;
+export type { PathIds } from './catalog-match.ts';
 
 const SNOWFLAKE = '175928847299117063';
 const TIMESTAMP = '2026-11-22T12:00:00.000Z';
@@ -867,14 +864,14 @@ const RESULT_OF = new Map(
   ),
 );
 
+/** The service answers this result type empty (204). */
+export const isEmptyResult = (resultType: string): boolean => resultType in EMPTY;
+
 /**
  * The body a successful call of `operationName` answers with: a sample of its result type, or
  * `undefined` for results the service sends empty (204). Operations without a result type answer
  * `fallback`.
  */
-/** The service answers this result type empty (204). */
-export const isEmptyResult = (resultType: string): boolean => resultType in EMPTY;
-
 export function sampleResult(operationName: string, ids: PathIds, fallback: unknown): unknown {
   const resultType = RESULT_OF.get(operationName);
   if (resultType === undefined) return fallback;
@@ -885,29 +882,5 @@ export function sampleResult(operationName: string, ids: PathIds, fallback: unkn
   return sample(ids);
 }
 
-/** Operations by method and path length: a request is matched against those alone. */
-const CANDIDATES = Map.groupBy(
-  Object.values(operations),
-  (operation) => `${operation.method} ${operation.path.length}`,
-);
-
-/**
- * The catalog operation a request calls, and its path's values by placeholder name; undefined
- * for a request outside the catalog.
- */
-export function operationOf(method: string, path: string): { name: string; ids: PathIds } | undefined {
-  const segments = routePath(path).split('/').slice(1);
-  for (const operation of CANDIDATES.get(`${method} ${segments.length}`) ?? []) {
-    const ids: Record<string, string> = {};
-    const matches = operation.path.every((part, index) => {
-      const segment = segments[index]!;
-      if (typeof part === 'string') return part === segment;
-      const value = part.kind === 'snowflake' ? parseSnowflake(segment) : decodeURIComponent(segment);
-      if (value === undefined || value === '') return false;
-      ids[part.name] = value;
-      return true;
-    });
-    if (matches) return { name: operation.name, ids };
-  }
-  return undefined;
-}
+/** The catalog operation a request calls (catalog-match.ts; kept here for its earlier importers). */
+export { operationOf } from './catalog-match.ts';

@@ -9,20 +9,33 @@
  * - Responses carry x-ratelimit-limit/remaining/reset (reset: whole Unix seconds, rounded up so
  *   the window is over by then); 429s carry retry-after in ms; global 429s x-ratelimit-global.
  * - A global limit counts every rate-limited request of one Authorization value.
- * - `None` routes (any path outside the catalog) send no rate-limit headers.
+ * - It serves the catalog's operations and refuses what the service would (routing.ts): another
+ *   API version or a path no operation has is a 404, a method the path does not take a 405, and
+ *   under v10 a call without Authorization a 401 where the route needs one. v6's `None` routes
+ *   (catalog operations outside the spec's keys) send no rate-limit headers.
+ * - A message create answers the message made from what was sent and honours `enforce_nonce`
+ *   (messages.ts); `messages` lists the messages made.
  * - Faults can be scripted; every request is recorded.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { APIMessage } from 'discord-api-types/v10';
 import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { classifyV10 } from '../dialects/v10/route.ts';
+import { matchOperation } from './catalog-match.ts';
+import { drain } from './exchange.ts';
 import { FaultQueue, type Fault, type FaultRule } from './faults.ts';
+import { sampleResult } from './fixtures.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
-import { delayEnd, send } from './responses.ts';
+import { MessageLedger, type Answer } from './messages.ts';
+import { delayEnd, sampleAnswer, send, sendV10 } from './responses.ts';
+import { NOT_FOUND, openRoute, pathBelowBase, refusalOf, type Refusal } from './routing.ts';
 import { answerV6 } from './v6-answer.ts';
 import { answerV10 } from './v10-answer.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
+
+const MESSAGE_CREATE = 'channels.messages.create';
 
 /**
  * `api: 'v6'` (default) enforces docs/spec/rate-limit-spec.md; `api: 'v10'` the service as it
@@ -57,6 +70,7 @@ export interface RecordedRequest {
   readonly method: string;
   readonly routeKey: string;
   readonly bucketKey: string;
+  /** The status answered; a success is recorded as 200, a 204 too (0: dropped). */
   readonly status: number;
   /** The request was answered with a global 429. */
   readonly global: boolean;
@@ -74,6 +88,7 @@ export class ReferenceService {
   readonly #limits: LimitEnforcer;
   readonly #v10: V10LimitEnforcer | undefined;
   readonly #faults = new FaultQueue();
+  readonly #ledger: MessageLedger;
   #inFlight = 0;
   #maxInFlight = 0;
   #url = '';
@@ -81,6 +96,7 @@ export class ReferenceService {
   constructor(options: ReferenceServiceOptions = {}) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+    this.#ledger = new MessageLedger(this.#clock);
     const { port, basePath, clock, api } = options;
     if (options.latencyMs !== undefined && !(Number.isFinite(options.latencyMs) && options.latencyMs >= 0)) {
       throw new TypeError(`reference service: latencyMs must be a number of ms ≥ 0, got ${String(options.latencyMs)}`);
@@ -140,6 +156,21 @@ export class ReferenceService {
     return this.#maxInFlight;
   }
 
+  /**
+   * Every message the service made (POST /channels/:id/messages), oldest first: what a test
+   * counts to see how many messages a run really created. A create that `enforce_nonce` turned
+   * into the earlier message makes none, nor does a refused or rate-limited one. Each is the
+   * message as answered (content, embeds, attachments and nonce as sent; a fresh id).
+   */
+  get messages(): APIMessage[] {
+    return this.#ledger.messages;
+  }
+
+  /** The messages the service made in one channel, oldest first (see `messages`). */
+  createdMessages(channelId: string): APIMessage[] {
+    return this.#ledger.messages.filter((message) => message.channel_id === channelId);
+  }
+
   /** Adds a fault for the next matching request(s). */
   inject(rule: FaultRule): void {
     this.#faults.inject(rule);
@@ -190,28 +221,37 @@ export class ReferenceService {
     this.#inFlight += 1;
     this.#maxInFlight = Math.max(this.#maxInFlight, this.#inFlight);
     try {
-      // Drain the body; the service only echoes its size.
-      let size = 0;
-      for await (const chunk of request) size += (chunk as Buffer).length;
+      const url = new URL(request.url ?? '/', 'http://reference.invalid');
+      const method = request.method ?? 'GET';
+      const v10 = this.#v10;
+      // The path below the base, if this service serves it (routing.ts), and its catalog operation.
+      const below = pathBelowBase(url.pathname, v10 ? 'v10' : 'v6', this.#basePath);
+      const path = below ?? url.pathname;
+      const operation = below === undefined ? undefined : matchOperation(method, path);
+      // Only a message create's body is kept (its message echoes it); others are only measured.
+      const { size, bytes } = await drain(request, operation?.name === MESSAGE_CREATE);
       const latency = this.#options.latencyMs ?? 0;
       if (latency > 0) {
         await new Promise((resolve) => setTimeout(resolve, latency / 2));
         delayEnd(response, latency / 2);
       }
-      const url = new URL(request.url ?? '/', 'http://reference.invalid');
-      const method = request.method ?? 'GET';
-      const basePath = this.#basePath;
-      const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) : url.pathname;
-      const v10 = this.#v10;
       // Faults match the client's key: v6's bucket key, or v10's route and resource.
       const v10Route = v10 ? classifyV10(method, path, this.#clock.now()) : undefined;
       const bucketKey = v10Route ? v10Route.bucketKey : routeKeyOf(method, path);
       const routeKey = v10Route ? v10Route.route : bucketKey.split(':')[0]!;
-      const fault = this.#faults.take(bucketKey);
+      const refusal: Refusal | undefined =
+        below === undefined ? { status: 404, body: NOT_FOUND } : refusalOf(path, operation);
+      // A refused request draws no fault: faults are scripted for calls the service serves.
+      const fault = refusal ? undefined : this.#faults.take(bucketKey);
       const at = this.#clock.now();
       const record = (status: number, global = false, countedAs = bucketKey) =>
         this.requests.push({ at, method, routeKey, bucketKey: countedAs, status, global, fault: fault?.kind });
 
+      // A banned IP meets the CDN's ban before any route is looked at.
+      if (refusal && !v10?.banned) {
+        record(refusal.status);
+        return (v10 ? sendV10 : send)(response, refusal.status, refusal.body);
+      }
       if (fault?.kind === 'drop') {
         record(0);
         request.socket.destroy();
@@ -222,7 +262,16 @@ export class ReferenceService {
         record(fault.status);
         return send(response, fault.status, { message: 'scripted failure' });
       }
-      const exchange = { request, response, method, path, routeKey, bucketKey, size, fault, record };
+      const auth = request.headers.authorization ?? '';
+      const answer = async (): Promise<Answer> => {
+        const fallback = { route: routeKey, method, received: size };
+        if (operation?.name !== MESSAGE_CREATE) return sampleAnswer(operation, fallback);
+        const sample = sampleResult(operation.name, operation.ids, fallback) as APIMessage;
+        const contentType = request.headers['content-type'] ?? '';
+        return this.#ledger.create(operation.ids.channel_id!, auth, contentType, bytes, sample);
+      };
+      const open = openRoute(operation, v10Route?.exempt ?? false);
+      const exchange = { request, response, method, path, routeKey, bucketKey, fault, open, answer, record };
       if (v10) return await answerV10(v10, v10Route!, exchange);
       return await answerV6(this.#limits, this.#options.dialect, exchange);
     } catch (error) {

@@ -4,12 +4,13 @@
  */
 import type { V10Route } from '../dialects/v10/route.ts';
 import type { Exchange } from './exchange.ts';
-import { sendResult, sendSlowly, sendV10 } from './responses.ts';
+import { UNAUTHORIZED } from './routing.ts';
+import { recordedStatus, sendAnswer, sendSlowly, sendV10 } from './responses.ts';
 import type { V10LimitEnforcer } from './v10-limits.ts';
 
 /** The v10 service: the enforcer's decision, in v10's headers and bodies (docs/spec/v10-rate-limits.md §2, §3, §7). */
 export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, exchange: Exchange): Promise<void> {
-  const { request, response, method, path, size, fault, record } = exchange;
+  const { request, response, fault, open, record } = exchange;
   const ban = (retryAfterSeconds?: number) => {
     record(429);
     // Static, from the CDN: no rate-limit headers, no Via, not the JSON of §3.
@@ -22,7 +23,7 @@ export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, excha
     v10.noteInvalid();
     return ban(fault.retryAfterSeconds);
   }
-  const decision = v10.count(v10Route, request.headers.authorization ?? '');
+  const decision = v10.count(v10Route, request.headers.authorization ?? '', { open });
   const rateLimited = (headers: Record<string, string>, scope: string, retryAfterMs: number, global = false) =>
     sendV10(
       response,
@@ -39,7 +40,7 @@ export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, excha
       return ban(3600);
     case 'unauthorized':
       record(401);
-      return sendV10(response, 401, { message: '401: Unauthorized', code: 0 });
+      return sendV10(response, 401, UNAUTHORIZED);
     case 'unknown-webhook':
       record(404);
       return sendV10(response, 404, { message: 'Unknown Webhook', code: 10015 });
@@ -69,9 +70,9 @@ export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, excha
     record(429, false, bucketKey);
     return rateLimited(headers, decision.limited, decision.retryAfterMs);
   }
-  record(200, false, bucketKey);
-  const body = { route, method, received: size };
+  const answer = await exchange.answer();
+  record(recordedStatus(answer), false, bucketKey);
   if (fault?.kind === 'slow-body')
-    return await sendSlowly(response, body, { ...headers, via: '1.1 google' }, fault.delayMs);
-  sendResult(response, method, path, body, { ...headers, via: '1.1 google' });
+    return await sendSlowly(response, answer, { ...headers, via: '1.1 google' }, fault.delayMs);
+  sendAnswer(response, answer, { ...headers, via: '1.1 google' });
 }

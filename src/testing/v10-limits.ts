@@ -4,8 +4,8 @@
  * resource) with routes that share a hash sharing one count; a global limit per Authorization
  * (per IP without one) over a sliding second, which exempt routes skip; shared (per-resource,
  * every caller) limits and unadvertised sublimits; the invalid-request counter and the CDN ban;
- * 401 for unknown tokens and 404 for deleted webhooks. Routes are keyed by the same templates
- * the client learns hashes for (`classifyV10`).
+ * 401 for unknown tokens (and for none, where the route needs one) and 404 for deleted webhooks.
+ * Routes are keyed by the same templates the client learns hashes for (`classifyV10`).
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
@@ -124,12 +124,17 @@ export class V10LimitEnforcer {
     return this.#clock.now() < this.#bannedUntil;
   }
 
-  /** Counts one request, classified by `classifyV10`. `auth`: the Authorization value ('' when none). */
-  count({ route, resource, exempt }: V10Route, auth: string): V10Decision {
+  /**
+   * Counts one request, classified by `classifyV10`. `auth`: the Authorization value ('' when
+   * none); without one, a route that is neither exempt nor `open` (served without
+   * Authorization, routing.ts) is a 401, counted as invalid like any other.
+   */
+  count({ route, resource, exempt }: V10Route, auth: string, { open = false }: { open?: boolean } = {}): V10Decision {
     const now = this.#clock.now();
     if (now < this.#bannedUntil) return { kind: 'ban' };
     const valid = this.#options.validTokens;
-    if (!exempt && auth !== '' && valid !== undefined && !valid.includes(auth)) {
+    const refused = auth === '' ? !open : valid !== undefined && !valid.includes(auth);
+    if (!exempt && refused) {
       this.#invalid(now);
       return { kind: 'unauthorized' };
     }

@@ -5,17 +5,19 @@
  */
 import type { Exchange } from './exchange.ts';
 import type { LimitEnforcer } from './limits.ts';
-import { discordBucketHeaders, send, sendResult, sendSlowly } from './responses.ts';
+import { discordBucketHeaders, send, recordedStatus, sendAnswer, sendSlowly } from './responses.ts';
 
 /** Header dialect of the v6 answers (ReferenceServiceOptions.dialect). */
 type Dialect = 'spec' | 'discord' | undefined;
 
 /** The v6 service: `None` routes unlimited, then the global limit, faults, and the bucket's decision. */
 export async function answerV6(limits: LimitEnforcer, dialect: Dialect, exchange: Exchange): Promise<void> {
-  const { request, response, method, path, routeKey, bucketKey, size, fault, record } = exchange;
+  const { request, response, routeKey, bucketKey, fault, record } = exchange;
   if (routeKey === 'None') {
-    record(200);
-    return send(response, 200, { route: 'None', received: size });
+    // A catalog operation outside the spec's keys (v10's own routes): served, without limits or headers.
+    const answer = await exchange.answer();
+    record(recordedStatus(answer));
+    return sendAnswer(response, answer, {});
   }
   const auth = request.headers.authorization ?? '';
   const globalLimited = (retryAfterMs: number | undefined) => {
@@ -46,10 +48,10 @@ export async function answerV6(limits: LimitEnforcer, dialect: Dialect, exchange
       { ...headers, 'retry-after': retryAfter(dialect, decision.retryAfterMs) },
     );
   }
-  record(200);
-  if (fault?.kind === 'slow-body')
-    return await sendSlowly(response, { route: routeKey, method, received: size }, headers, fault.delayMs);
-  sendResult(response, method, path, { route: routeKey, method, received: size }, headers);
+  const answer = await exchange.answer();
+  record(recordedStatus(answer));
+  if (fault?.kind === 'slow-body') return await sendSlowly(response, answer, headers, fault.delayMs);
+  sendAnswer(response, answer, headers);
 }
 
 /** retry-after in the dialect's unit: ms (spec) or seconds (Discord). */

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
+const USAGE = 'usage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]';
 
 it('the demo drives the SDK against the bundled v10 reference service: no 429 after first contact', async () => {
   const { stdout } = await promisify(execFile)(
@@ -49,6 +50,30 @@ describe('the demo reports bad input and unreachable services in one line', () =
     expect(stderr).toBe(
       "demo: Unknown option '--bogus'\nusage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n",
     );
+  });
+
+  it('--help prints the usage too', async () => {
+    const { code, stdout, stderr } = await run(['--help']);
+    expect([code, stdout, stderr]).toEqual([0, `${USAGE}\n`, '']);
+  });
+
+  it.each([
+    [['extra'], "Unexpected argument 'extra'. This command does not take positional arguments"],
+    [['--requests'], "Option '--requests <value>' argument missing"],
+    [['--requests', '0'], '--requests must be a whole number from 1 to 100000, got 0'],
+    [['--concurrency', '2.5'], '--concurrency must be a whole number from 1 to 1000, got 2.5'],
+    [['--api', 'v9'], '--api must be v10 or v6, got v9'],
+    [['--base-url', 'not a url'], '--base-url must be an absolute http(s) URL, got not a url'],
+    [['--base-url', 'ftp://127.0.0.1/api'], '--base-url must be an absolute http(s) URL, got ftp://127.0.0.1/api'],
+    [['--api', 'v6', '--base-url', 'http://127.0.0.1:1/api/v10'], "createClient: api is 'v6' but baseUrl names v10"],
+    [['--token='], expect.stringMatching(/^createClient: token: .*token must not be empty/)],
+  ])('%j: the problem and the usage, exit 2, no stack trace', async (args, problem) => {
+    const { code, stdout, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const [line, usage, end, ...rest] = stderr.split('\n');
+    expect([line!.replace(/^demo: /, ''), usage, end, rest]).toEqual([problem, USAGE, '', []]);
+    expect(line).toMatch(/^demo: /);
   });
 
   it('a closed port: one line naming the network error, exit 1', async () => {

@@ -1,0 +1,73 @@
+/**
+ * Which catalog operation a request calls: the reference service serves the catalog's operations
+ * and nothing else, so a path no operation has is a 404 and a method the path does not take a
+ * 405 (routing.ts), and a served call answers its operation's result (fixtures.ts).
+ */
+import { operations } from '../../generated/routes.ts';
+import { routePath } from '../routing/classify.ts';
+import { parseSnowflake } from '../routing/path.ts';
+import type { OperationDefinition } from '../routing/types.ts';
+
+/** The path's ids by placeholder name (`channel_id` …). */
+export type PathIds = Readonly<Record<string, string>>;
+
+/** A request's operation in the catalog, and its path's values by placeholder name. */
+export interface MatchedOperation {
+  readonly name: string;
+  readonly ids: PathIds;
+  readonly definition: OperationDefinition;
+}
+
+/** Operations by path length: a request is matched against those alone. */
+const BY_LENGTH = Map.groupBy(Object.values(operations) as OperationDefinition[], (operation) => operation.path.length);
+
+/** The request path's segments (no query, no `/api` or `/v<N>` prefix). */
+const segmentsOf = (path: string): string[] => routePath(path).split('/').slice(1);
+
+/** The path's values if `operation`'s path shape matches `segments`, else undefined. */
+function match(operation: OperationDefinition, segments: readonly string[]): PathIds | undefined {
+  const ids: Record<string, string> = {};
+  for (const [index, part] of operation.path.entries()) {
+    const segment = segments[index]!;
+    if (typeof part === 'string') {
+      if (part !== segment) return undefined;
+      continue;
+    }
+    let value: string | undefined;
+    try {
+      value = part.kind === 'snowflake' ? parseSnowflake(segment) : decodeURIComponent(segment);
+    } catch {
+      return undefined; // a malformed percent-escape names no value
+    }
+    if (value === undefined || value === '') return undefined;
+    ids[part.name] = value;
+  }
+  return ids;
+}
+
+/** The catalog operation a request calls; undefined for a request outside the catalog. */
+export function matchOperation(method: string, path: string): MatchedOperation | undefined {
+  const segments = segmentsOf(path);
+  for (const definition of BY_LENGTH.get(segments.length) ?? []) {
+    if (definition.method !== method) continue;
+    const ids = match(definition, segments);
+    if (ids) return { name: definition.name, ids, definition };
+  }
+  return undefined;
+}
+
+/** The catalog operation a request calls, and its path's ids; undefined for a request outside the catalog. */
+export function operationOf(method: string, path: string): { name: string; ids: PathIds } | undefined {
+  const matched = matchOperation(method, path);
+  return matched && { name: matched.name, ids: matched.ids };
+}
+
+/** The methods the catalog has at this path (empty: no operation has it). */
+export function methodsAt(path: string): string[] {
+  const segments = segmentsOf(path);
+  const methods = new Set<string>();
+  for (const definition of BY_LENGTH.get(segments.length) ?? []) {
+    if (match(definition, segments)) methods.add(definition.method);
+  }
+  return [...methods];
+}
