@@ -4,34 +4,34 @@
  * the IP's budget), the typed resources from `generated/`, `request` for raw calls, the
  * read-only bucket view and `close`.
  */
-import ky, { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
-import { createResources, type Resources } from '../../generated/index.ts';
+import ky from 'ky';
+import { createResources } from '../../generated/index.ts';
 import { readBody } from '../body.ts';
 import type { Clock } from '../clock.ts';
-import type { CallTarget, Dialect, DialectOptions } from '../contracts/dialect.ts';
+import type { Dialect, DialectOptions } from '../contracts/dialect.ts';
 import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
-import { InvalidRequestWarnings, type InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
-import type { BucketRecord } from '../dialects/v6/rules.ts';
+import { InvalidRequestWarnings } from '../dialects/v10/invalid-warnings.ts';
 import { withEnforcedNonce } from '../dialects/v10/nonce.ts';
 import { DEFAULT_INVALID_REQUEST_LIMIT } from '../dialects/v10/rules.ts';
-import { ClientClosedError, HttpError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
+import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey } from '../limiter/call.ts';
-import { EventHub, type LimiterEvents } from '../limiter/events.ts';
+import { EventHub } from '../limiter/events.ts';
 import { kyRetryOptions } from '../limiter/ky-hooks.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import type { OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
 import { USER_AGENT } from '../package-info.ts';
-import { errorCodeOf, scrubbed } from '../secrets.ts';
+import { Telemetry } from '../telemetry/telemetry.ts';
 import { storeOf } from '../stores/legacy.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
+import { Sender, timeoutOf, type Lane } from './sender.ts';
+import type { ClientEvents, ClientListener, TollgateClient } from './types.ts';
 import {
   AUDIT_OPTION_KEYS,
   checkCallOptions,
   checkClientOptions,
-  checkMaxWait,
   OPTION_KEYS,
   RAW_OPTION_KEYS,
   type CheckedClientOptions,
@@ -43,36 +43,7 @@ export { DEFAULT_BASE_URL } from '../dialects/v10/index.ts';
 export { V6_BASE_URL } from '../dialects/v6/index.ts';
 export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
-
-export interface BucketView {
-  /** A copy of the bucket's record, or undefined when none exists yet. */
-  get(bucketKey: string): Promise<Readonly<BucketRecord> | undefined>;
-}
-
-/** What a client tells its listeners (`client.on`): the limiter's events and V15's warnings. */
-export interface ClientEvents extends LimiterEvents {
-  /** v10, V15: the invalid-request count reached a warning level (as `onInvalidRequests`). */
-  readonly invalidRequests: InvalidRequestsEvent;
-}
-
-type ClientListener<Name extends keyof ClientEvents> = (event: ClientEvents[Name]) => void;
-
-export type TollgateClient = Resources & {
-  /** Listens for `name` (`response`, `rateLimited`, `wait`, `invalidRequests`, `debug`); a listener that throws never breaks a call. */
-  on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
-  off<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
-  /** As `on`, for the next event only. */
-  once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
-  /** The API version this client speaks, and so the rate-limit rules it follows. */
-  readonly api: ApiVersion;
-  /** v10, V15: invalid requests of the last 10 minutes, every client of the store (0 under v6). */
-  invalidRequests(): Promise<number>;
-  /** A raw call: the path is relative to the base URL. Resolves to the Response as received, whatever its status. */
-  request(method: string, path: string, options?: RawRequestOptions): Promise<Response>;
-  readonly buckets: BucketView;
-  /** Fails waiting calls with ClientClosedError, cancels the limiter's timers and refuses new calls. */
-  close(): Promise<void>;
-};
+export type { BucketView, ClientEvents, TollgateClient } from './types.ts';
 
 /** V1: the version a base URL names (`/api` alone is v6), or undefined when it names none. */
 export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
@@ -95,12 +66,6 @@ export function createClient(options: ClientOptions = {}): TollgateClient {
   return new ClientCore(checked, DIALECTS[chosen ?? named ?? 'v10']).client;
 }
 
-/** One budget: a limiter, and the ky instance whose hooks it is. */
-interface Lane {
-  readonly limiter: Limiter;
-  readonly ky: KyInstance;
-}
-
 class ClientCore {
   readonly client: TollgateClient;
   readonly #dialect: Dialect;
@@ -114,22 +79,15 @@ class ClientCore {
   readonly #anonymous: Lane | undefined;
   readonly #baseUrl: string;
   readonly #origin: string;
-  readonly #token: string | undefined;
   readonly #timeoutMs: number | false;
   readonly #clock: Clock;
-  /** Texts no error may carry: the token. */
-  readonly #secrets: readonly string[];
-  /** host:port of the base URL, as network errors name it. */
-  readonly #host: string;
+  readonly #sender: Sender;
   #closed = false;
 
   constructor(options: CheckedClientOptions, dialect: Dialect) {
     this.#dialect = dialect;
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
-    this.#host = hostOf(this.#baseUrl);
-    this.#token = options.token;
-    this.#secrets = secretsOf(options.token);
     this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const clock = options.clock ?? dialect.defaultClock;
     this.#clock = clock;
@@ -144,8 +102,18 @@ class ClientCore {
       (event) => events.emit('invalidRequests', event),
     );
     const userAgent = `${USER_AGENT} ${options.userAgentAppendix ?? ''}`.trim();
+    const telemetry = options.telemetry
+      ? new Telemetry(
+          options.telemetry,
+          this.#baseUrl,
+          () => clock.now(),
+          (listener) => events.on('rateLimited', listener),
+          () => this.#main.limiter.invalidRequests(),
+        )
+      : undefined;
     const lane = (token: string | undefined): Lane => {
       const limiter = new Limiter({
+        observer: telemetry,
         clock,
         store: dialect.view(store, token, clock, dialectOptions),
         judge: dialect.judge(dialectOptions),
@@ -170,6 +138,15 @@ class ClientCore {
     };
     this.#main = lane(options.token);
     if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = lane(undefined);
+    this.#sender = new Sender({
+      baseUrl: this.#baseUrl,
+      token: options.token,
+      timeoutMs: this.#timeoutMs,
+      main: this.#main,
+      anonymous: this.#anonymous,
+      telemetry,
+      isClosed: () => this.#closed,
+    });
     const caller = Object.assign(
       (
         operation: OperationDefinition,
@@ -237,7 +214,7 @@ class ClientCore {
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);
     const { reason, ...requestOptions } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string };
-    const response = await this.#send(operation.method, path, target, {
+    const response = await this.#sender.send(operation.method, path, target, {
       ...requestOptions,
       ...body,
       headers: withReason(requestOptions.headers, reason),
@@ -289,96 +266,6 @@ class ClientCore {
     if (options.json !== undefined) checkJson('request', options.json);
     const upper = method.toUpperCase();
     const target = this.#dialect.targetOfRequest(upper, path, this.#clock.now());
-    return this.#send(upper, path, target, { ...options, authenticated: !target.exempt, nonceEnforced: false });
+    return this.#sender.send(upper, path, target, { ...options, authenticated: !target.exempt, nonceEnforced: false });
   }
-
-  /**
-   * The call's own headers plus Authorization. A plain object on the common path: ky merges it
-   * cheaply. The token option is the one way to authenticate: a call that would carry the token
-   * may not set Authorization itself (its 401 would mark the token invalid).
-   */
-  #headersOf(method: string, options: SendOptions): HeadersInit {
-    const token = options.authenticated ? this.#token : undefined;
-    if (options.headers === undefined) return token === undefined ? NO_HEADERS : { authorization: token };
-    const headers = new Headers(options.headers);
-    if (headers.has('authorization')) {
-      if (token !== undefined) {
-        throw new TollgateArgumentError(
-          `${method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
-        );
-      }
-      return headers;
-    }
-    if (token !== undefined) headers.set('authorization', token);
-    return headers;
-  }
-
-  async #send(method: string, path: string, target: CallTarget, options: SendOptions): Promise<Response> {
-    if (this.#closed) throw new ClientClosedError();
-    checkMaxWait(options.maxWait);
-    const headers = this.#headersOf(method, options);
-    // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
-    const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
-    const call = lane.limiter.newCall(target, method, options.signal, {
-      maxWaitMs: options.maxWait,
-      transportRetries: options.transportRetries,
-      nonceEnforced: options.nonceEnforced,
-    });
-    try {
-      // Only the options in use: ky merges every key given, undefined ones too.
-      const kyOptions: Options = { method, headers, context: Limiter.context(call) };
-      if (options.json !== undefined) kyOptions.json = options.json;
-      if (options.body !== undefined) kyOptions.body = options.body;
-      if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
-      if (options.signal !== undefined) kyOptions.signal = options.signal;
-      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-      // A nonce-safe create is resent after a network error or a timeout, as idempotent methods are.
-      if (call.resend === 'nonce') kyOptions.retry = NONCE_RETRY_OPTIONS;
-      return await lane.ky(this.#baseUrl + path, kyOptions);
-    } catch (error) {
-      // The caller's own abort (AbortSignal.timeout included) ends the call with its reason.
-      if (options.signal?.aborted) throw options.signal.reason;
-      // ky's errors hold the Request, Authorization header included: callers get ours instead.
-      if (isTimeoutError(error)) {
-        const timeoutMs = timeoutOf(options.timeout ?? this.#timeoutMs) ?? 0;
-        throw new RequestTimeoutError(method, call.routeKey, call.bucketKey, timeoutMs);
-      }
-      if (isNetworkError(error)) {
-        const cause = scrubbed(error.cause, this.#secrets);
-        const where = {
-          route: target.route ?? `${method} ${call.routeKey}`,
-          host: this.#host,
-          code: errorCodeOf(cause),
-        };
-        throw new NetworkError(method, call.routeKey, call.bucketKey, cause, where);
-      }
-      throw scrubbed(error, this.#secrets);
-    } finally {
-      await lane.limiter.finish(call);
-    }
-  }
-}
-
-/** What `#send` takes: a call's options, how its body went, and whether it carries the token. */
-type SendOptions = RawRequestOptions & { readonly authenticated: boolean; readonly nonceEnforced: boolean };
-
-/** ky's retry settings for a nonce-safe create: POST joins the methods resent after a network error or timeout. */
-const NONCE_RETRY_OPTIONS = { ...kyRetryOptions, methods: [...kyRetryOptions.methods, 'post'] };
-
-/** A timeout option as ms, or undefined for none. */
-const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
-
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-
-/** host:port, with the scheme's default port written out. */
-function hostOf(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-}
-
-/** The token, and its secret part alone (`Bot abc` → `abc`), which a transport may show either way. */
-function secretsOf(token: string | undefined): string[] {
-  if (token === undefined) return [];
-  const secret = token.replace(/^\S+\s+/, '');
-  return secret.length >= 8 && secret !== token ? [token, secret] : [token];
 }

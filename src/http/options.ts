@@ -10,6 +10,7 @@ import type { ApiVersion } from '../dialects/index.ts';
 import type { InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
 import { TollgateArgumentError } from '../errors.ts';
 import type { WaitEvent } from '../limiter/events.ts';
+import type { TelemetryOption } from '../telemetry/telemetry.ts';
 import type { AuditLogOptions, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
 
 export interface ClientOptions {
@@ -52,6 +53,12 @@ export interface ClientOptions {
   readonly invalidRequestLimit?: number;
   /** v10, V15: told when the invalid-request count reaches 50 % and 80 % of `invalidRequestLimit`. */
   readonly onInvalidRequests?: (event: InvalidRequestsEvent) => void;
+  /**
+   * OpenTelemetry spans and metrics (needs the optional peer `@opentelemetry/api`): your
+   * `{ tracerProvider, meterProvider }` (either may be left out: the global one), or `true` for
+   * the global providers. Off by default.
+   */
+  readonly telemetry?: TelemetryOption;
 }
 
 /** Options of `client.request`. */
@@ -157,6 +164,20 @@ const clientOptionShapes = {
     .optional(),
   onInvalidRequests: z
     .custom<(event: InvalidRequestsEvent) => void>(isFunction, 'onInvalidRequests must be a function')
+    .optional(),
+  telemetry: z
+    .custom<TelemetryOption>(
+      (value) =>
+        typeof value === 'boolean' ||
+        (typeof value === 'object' &&
+          value !== null &&
+          Object.keys(value).every((key) => key === 'tracerProvider' || key === 'meterProvider') &&
+          ((value as { tracerProvider?: { getTracer?: unknown } }).tracerProvider === undefined ||
+            isFunction((value as { tracerProvider: { getTracer?: unknown } }).tracerProvider.getTracer)) &&
+          ((value as { meterProvider?: { getMeter?: unknown } }).meterProvider === undefined ||
+            isFunction((value as { meterProvider: { getMeter?: unknown } }).meterProvider.getMeter))),
+      'telemetry must be true, false, or { tracerProvider?, meterProvider? } (OpenTelemetry providers)',
+    )
     .optional(),
 } satisfies { readonly [Key in keyof Required<ClientOptions>]: z.ZodType<ClientOptions[Key]> };
 

@@ -13,6 +13,7 @@ import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../error
 import { BucketQueues, HELD, isPromise } from './bucket-queue.ts';
 import { newCallState, resendsAfter, type CallOptions, type CallState } from './call.ts';
 import type { EventSink, LimiterEvents } from './events.ts';
+import type { CallObserver } from './observer.ts';
 import { GlobalGate } from './global-gate.ts';
 import { callContext, kyHooks, type AttemptEnd, type RetryCode } from './ky-hooks.ts';
 
@@ -31,6 +32,8 @@ export interface LimiterOptions {
   readonly onInvalidCount?: ((count: number) => void) | undefined;
   /** Where its events go (waits, responses, 429s, decisions in words). */
   readonly events?: EventSink<LimiterEvents> | undefined;
+  /** Follows each call's steps (telemetry); none by default. */
+  readonly observer?: CallObserver | undefined;
   /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
   readonly maxWaitMs?: number | undefined;
   /** How many times a response with unparseable rate-limit headers is sent again (step 6.4). Default: 3. */
@@ -53,6 +56,7 @@ export const transportBackoffMs = (attempt: number): number => Math.min(5000, 30
 
 export class Limiter {
   readonly #events: EventSink<LimiterEvents>;
+  readonly #observer: CallObserver | undefined;
   readonly #maxWaitMs: number;
   readonly #maxHeaderResends: number;
   readonly #transportRetries: number;
@@ -69,6 +73,7 @@ export class Limiter {
 
   constructor(options: LimiterOptions) {
     this.#events = options.events ?? NO_EVENTS;
+    this.#observer = options.observer;
     this.#maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
     this.#maxHeaderResends = options.maxHeaderResends ?? 3;
     this.#transportRetries = options.transportRetries ?? 2;
@@ -149,7 +154,14 @@ export class Limiter {
   }
 
   // ── Steps 1–2 ──────────────────────────────────────────────────────────────────────────────
-  async #admit(call: CallState): Promise<void> {
+  #admit(call: CallState): Promise<void> {
+    const observer = this.#observer;
+    if (!observer) return this.#admitOnce(call);
+    observer.admitting(call);
+    return this.#admitOnce(call).finally(() => observer.admitted(call));
+  }
+
+  async #admitOnce(call: CallState): Promise<void> {
     const bucket = call.target.bucket;
     for (;;) {
       if (this.#closed) throw new ClientClosedError();
@@ -179,11 +191,13 @@ export class Limiter {
   /** An attempt is let through: counted, and timed when someone listens for responses. */
   #started(call: CallState): void {
     call.attempts += 1;
-    if (this.#events.has('response')) call.attemptStartedAt = this.#clock.now();
+    if (this.#events.has('response') || this.#observer) call.attemptStartedAt = this.#clock.now();
+    this.#observer?.attemptStarted(call);
   }
 
   async #retry(call: CallState, end: AttemptEnd): Promise<void> {
     // A network error ended the attempt without a response: its reservation is spent.
+    if (end.kind === 'transport-error') this.#observer?.attemptEnded(call, undefined, end.error);
     if (call.reservation) await this.#release(call);
     if (end.kind !== 'limiter' && this.#events.has('debug')) {
       this.#events.emit('debug', `${describe(call)} is sent again after a ${end.kind}`);
@@ -203,6 +217,7 @@ export class Limiter {
     const judged = this.#judge(call.target, response);
     const verdict = isPromise(judged) ? await judged : judged;
     this.#tell(call, response.status, verdict);
+    this.#observer?.attemptEnded(call, response.status);
     switch (verdict.action) {
       case 'return':
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
@@ -278,6 +293,7 @@ export class Limiter {
   }
 
   #emit(call: CallState, reason: WaitReason, waitMs: number): void {
+    this.#observer?.waited(call, reason, waitMs);
     const events = this.#events;
     if (events.has('wait')) {
       events.emit('wait', { reason, routeKey: call.routeKey, bucketKey: call.bucketKey, method: call.method, waitMs });

@@ -1,0 +1,159 @@
+/**
+ * One call on the wire: its lane (the token's budget, or the IP's for calls sent without
+ * Authorization), its headers (the token the one way to authenticate), ky with the limiter's
+ * hooks, its span, and what a failure raises (never ky's errors, which hold the Request; never
+ * the token).
+ */
+import { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
+import type { CallTarget } from '../contracts/dialect.ts';
+import { ClientClosedError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
+import type { CallState } from '../limiter/call.ts';
+import { kyRetryOptions } from '../limiter/ky-hooks.ts';
+import { Limiter } from '../limiter/limiter.ts';
+import { errorCodeOf, scrubbed } from '../secrets.ts';
+import type { Telemetry } from '../telemetry/telemetry.ts';
+import { toSearchParams } from './encode.ts';
+import { checkMaxWait, type RawRequestOptions } from './options.ts';
+
+/** One budget: a limiter, and the ky instance whose hooks it is. */
+export interface Lane {
+  readonly limiter: Limiter;
+  readonly ky: KyInstance;
+}
+
+/** What `send` takes: a call's options, how its body went, and whether it carries the token. */
+export type SendOptions = RawRequestOptions & { readonly authenticated: boolean; readonly nonceEnforced: boolean };
+
+export interface SenderOptions {
+  readonly baseUrl: string;
+  readonly token: string | undefined;
+  readonly timeoutMs: number | false;
+  /** The token's lane. */
+  readonly main: Lane;
+  /** V13: the IP's lane, for calls a client with a token sends without it (absent when both are one). */
+  readonly anonymous: Lane | undefined;
+  readonly telemetry: Telemetry | undefined;
+  readonly isClosed: () => boolean;
+}
+
+export class Sender {
+  readonly #baseUrl: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number | false;
+  readonly #main: Lane;
+  readonly #anonymous: Lane | undefined;
+  readonly #telemetry: Telemetry | undefined;
+  readonly #isClosed: () => boolean;
+  /** Texts no error may carry: the token. */
+  readonly #secrets: readonly string[];
+  /** host:port of the base URL, as network errors name it. */
+  readonly #host: string;
+
+  constructor(options: SenderOptions) {
+    this.#baseUrl = options.baseUrl;
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs;
+    this.#main = options.main;
+    this.#anonymous = options.anonymous;
+    this.#telemetry = options.telemetry;
+    this.#isClosed = options.isClosed;
+    this.#secrets = secretsOf(options.token);
+    this.#host = hostOf(options.baseUrl);
+  }
+
+  /**
+   * The call's own headers plus Authorization. A plain object on the common path: ky merges it
+   * cheaply. The token option is the one way to authenticate: a call that would carry the token
+   * may not set Authorization itself (its 401 would mark the token invalid).
+   */
+  #headersOf(method: string, options: SendOptions): HeadersInit {
+    const token = options.authenticated ? this.#token : undefined;
+    if (options.headers === undefined) return token === undefined ? NO_HEADERS : { authorization: token };
+    const headers = new Headers(options.headers);
+    if (headers.has('authorization')) {
+      if (token !== undefined) {
+        throw new TollgateArgumentError(
+          `${method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
+        );
+      }
+      return headers;
+    }
+    if (token !== undefined) headers.set('authorization', token);
+    return headers;
+  }
+
+  async send(method: string, path: string, target: CallTarget, options: SendOptions): Promise<Response> {
+    if (this.#isClosed()) throw new ClientClosedError();
+    checkMaxWait(options.maxWait);
+    const headers = this.#headersOf(method, options);
+    // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
+    const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
+    const call = lane.limiter.newCall(target, method, options.signal, {
+      maxWaitMs: options.maxWait,
+      transportRetries: options.transportRetries,
+      nonceEnforced: options.nonceEnforced,
+    });
+    this.#telemetry?.startCall(call);
+    let failure: unknown;
+    try {
+      // Only the options in use: ky merges every key given, undefined ones too.
+      const kyOptions: Options = { method, headers, context: Limiter.context(call) };
+      if (options.json !== undefined) kyOptions.json = options.json;
+      if (options.body !== undefined) kyOptions.body = options.body;
+      if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
+      if (options.signal !== undefined) kyOptions.signal = options.signal;
+      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+      // A nonce-safe create is resent after a network error or a timeout, as idempotent methods are.
+      if (call.resend === 'nonce') kyOptions.retry = NONCE_RETRY_OPTIONS;
+      return await lane.ky(this.#baseUrl + path, kyOptions);
+    } catch (error) {
+      failure = this.#failure(error, call, options);
+      throw failure;
+    } finally {
+      this.#telemetry?.endCall(call, failure);
+      await lane.limiter.finish(call);
+    }
+  }
+
+  /** What a failed call raises: the caller's abort reason, or our own errors (ky's hold the Request and its Authorization), scrubbed. */
+  #failure(error: unknown, call: CallState, options: SendOptions): unknown {
+    // The caller's own abort (AbortSignal.timeout included) ends the call with its reason.
+    if (options.signal?.aborted) return options.signal.reason;
+    if (isTimeoutError(error)) {
+      const timeoutMs = timeoutOf(options.timeout ?? this.#timeoutMs) ?? 0;
+      return new RequestTimeoutError(call.method, call.routeKey, call.bucketKey, timeoutMs);
+    }
+    if (isNetworkError(error)) {
+      const cause = scrubbed(error.cause, this.#secrets);
+      const where = {
+        route: call.target.route ?? `${call.method} ${call.routeKey}`,
+        host: this.#host,
+        code: errorCodeOf(cause),
+      };
+      return new NetworkError(call.method, call.routeKey, call.bucketKey, cause, where);
+    }
+    return scrubbed(error, this.#secrets);
+  }
+}
+
+/** ky's retry settings for a nonce-safe create: POST joins the methods resent after a network error or timeout. */
+const NONCE_RETRY_OPTIONS = { ...kyRetryOptions, methods: [...kyRetryOptions.methods, 'post'] };
+
+/** A timeout option as ms, or undefined for none. */
+/** A timeout option as ms, or undefined for none. */
+export const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** host:port, with the scheme's default port written out. */
+function hostOf(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+
+/** The token, and its secret part alone (`Bot abc` → `abc`), which a transport may show either way. */
+function secretsOf(token: string | undefined): string[] {
+  if (token === undefined) return [];
+  const secret = token.replace(/^\S+\s+/, '');
+  return secret.length >= 8 && secret !== token ? [token, secret] : [token];
+}

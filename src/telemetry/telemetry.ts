@@ -1,0 +1,203 @@
+/**
+ * OpenTelemetry for REST, which no peer has: a span per call with an event per wait, a client
+ * span per attempt with the stable HTTP client attributes, and metrics for request durations,
+ * waits, 429s by scope, calls waiting and the invalid-request count. Attributes are route
+ * templates, methods, statuses, scopes and reasons: never an id or a token, so their cardinality
+ * stays bounded. `@opentelemetry/api` is an optional peer dependency, loaded only when telemetry
+ * is asked for.
+ */
+import { createRequire } from 'node:module';
+import type * as Api from '@opentelemetry/api';
+import type { WaitReason } from '../errors.ts';
+import { TollgateArgumentError } from '../errors.ts';
+import type { CallState } from '../limiter/call.ts';
+import type { RateLimitedEvent } from '../limiter/events.ts';
+import type { CallObserver } from '../limiter/observer.ts';
+import { PACKAGE_VERSION } from '../package-info.ts';
+
+/** `createClient({ telemetry })`: providers of your own (either may be left out), or `true` for the global ones. */
+export type TelemetryOption =
+  | boolean
+  | {
+      /** An OpenTelemetry `TracerProvider` (spans); the global one when left out. */
+      readonly tracerProvider?: { getTracer(name: string, version?: string): unknown };
+      /** An OpenTelemetry `MeterProvider` (metrics); the global one when left out. */
+      readonly meterProvider?: { getMeter(name: string, version?: string): unknown };
+    };
+
+const SCOPE_NAME = 'tollgate';
+
+interface CallTrace {
+  readonly span: Api.Span;
+  attempt: Api.Span | undefined;
+  attemptStartedAt: number;
+  waiting: boolean;
+}
+
+/** The stable HTTP client conventions' template form: `GET /channels/:id` → `/channels/{id}` (v6: the route key). */
+const templateOfRoute = (route: string): string => {
+  const at = route.indexOf(' ');
+  return (at === -1 ? route : route.slice(at + 1)).replace(/:([A-Za-z]\w*)/g, '{$1}');
+};
+const templateOf = (call: CallState): string => templateOfRoute(call.target.route ?? call.routeKey);
+
+export class Telemetry implements CallObserver {
+  readonly #api: typeof Api;
+  readonly #tracer: Api.Tracer;
+  readonly #traces = new WeakMap<CallState, CallTrace>();
+  readonly #duration: Api.Histogram;
+  readonly #waits: Api.Histogram;
+  readonly #rateLimited: Api.Counter;
+  readonly #queueDepth: Api.UpDownCounter;
+  readonly #server: { readonly address: string; readonly port: number };
+  readonly #clock: () => number;
+
+  constructor(
+    option: Exclude<TelemetryOption, false>,
+    baseUrl: string,
+    clock: () => number,
+    onRateLimited: (listener: (event: RateLimitedEvent) => void) => void,
+    invalidRequests: () => Promise<number>,
+  ) {
+    const api = loadApi();
+    this.#api = api;
+    this.#clock = clock;
+    const url = new URL(baseUrl);
+    this.#server = { address: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+    const providers = option === true ? {} : option;
+    const tracerProvider = (providers.tracerProvider ?? api.trace.getTracerProvider()) as Api.TracerProvider;
+    const meterProvider = (providers.meterProvider ?? api.metrics.getMeterProvider()) as Api.MeterProvider;
+    this.#tracer = tracerProvider.getTracer(SCOPE_NAME, PACKAGE_VERSION);
+    const meter = meterProvider.getMeter(SCOPE_NAME, PACKAGE_VERSION);
+    this.#duration = meter.createHistogram('http.client.request.duration', {
+      unit: 's',
+      description: 'Duration of HTTP client requests (each attempt).',
+    });
+    this.#waits = meter.createHistogram('tollgate.wait.duration', {
+      unit: 's',
+      description: 'Time calls were told to wait before being sent, by reason.',
+    });
+    this.#rateLimited = meter.createCounter('tollgate.rate_limited', {
+      unit: '{response}',
+      description: '429 responses, by scope.',
+    });
+    this.#queueDepth = meter.createUpDownCounter('tollgate.queue.depth', {
+      unit: '{call}',
+      description: 'Calls waiting to be sent (global gate or their bucket), by route template.',
+    });
+    meter
+      .createObservableGauge('tollgate.invalid_requests', {
+        unit: '{request}',
+        description: 'Invalid requests (401, 403, non-shared 429) of the last 10 minutes, as the guard counts them.',
+      })
+      .addCallback(async (result) => result.observe(await invalidRequests().catch(() => 0)));
+    onRateLimited(({ scope, route }) =>
+      this.#rateLimited.add(1, { 'tollgate.rate_limit.scope': scope, 'url.template': templateOfRoute(route) }),
+    );
+  }
+
+  /** A call begins: its span, a child of whatever span is active. */
+  startCall(call: CallState): void {
+    const template = templateOf(call);
+    const span = this.#tracer.startSpan(`${call.method} ${template}`, {
+      kind: this.#api.SpanKind.INTERNAL,
+      attributes: { 'http.request.method': call.method, 'url.template': template },
+    });
+    this.#traces.set(call, { span, attempt: undefined, attemptStartedAt: 0, waiting: false });
+  }
+
+  /** The call is over: a value, or `error`. */
+  endCall(call: CallState, error?: unknown): void {
+    const trace = this.#traces.get(call);
+    if (!trace) return;
+    if (trace.attempt) this.attemptEnded(call, undefined, error);
+    if (error !== undefined) {
+      trace.span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: errorTypeOf(error) });
+      trace.span.setAttribute('error.type', errorTypeOf(error));
+    }
+    trace.span.end();
+    this.#traces.delete(call);
+  }
+
+  admitting(call: CallState): void {
+    const trace = this.#traces.get(call);
+    if (!trace || trace.waiting) return;
+    trace.waiting = true;
+    this.#queueDepth.add(1, { 'url.template': templateOf(call) });
+  }
+
+  admitted(call: CallState): void {
+    const trace = this.#traces.get(call);
+    if (!trace?.waiting) return;
+    trace.waiting = false;
+    this.#queueDepth.add(-1, { 'url.template': templateOf(call) });
+  }
+
+  attemptStarted(call: CallState): void {
+    const trace = this.#traces.get(call);
+    if (!trace) return;
+    const template = templateOf(call);
+    const api = this.#api;
+    const parent = api.trace.setSpan(api.context.active(), trace.span);
+    trace.attemptStartedAt = call.attemptStartedAt;
+    trace.attempt = this.#tracer.startSpan(
+      `${call.method} ${template}`,
+      {
+        kind: api.SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': call.method,
+          'url.template': template,
+          'server.address': this.#server.address,
+          'server.port': this.#server.port,
+          ...(call.attempts > 1 && { 'http.request.resend_count': call.attempts - 1 }),
+        },
+      },
+      parent,
+    );
+  }
+
+  attemptEnded(call: CallState, status: number | undefined, error?: unknown): void {
+    const trace = this.#traces.get(call);
+    const span = trace?.attempt;
+    if (!trace || !span) return;
+    trace.attempt = undefined;
+    const attributes: Api.Attributes = {
+      'http.request.method': call.method,
+      'url.template': templateOf(call),
+      'server.address': this.#server.address,
+    };
+    if (status !== undefined) {
+      span.setAttribute('http.response.status_code', status);
+      attributes['http.response.status_code'] = status;
+    }
+    const errorType = status !== undefined ? (status >= 400 ? String(status) : undefined) : errorTypeOf(error);
+    if (errorType !== undefined) {
+      span.setAttribute('error.type', errorType);
+      span.setStatus({ code: this.#api.SpanStatusCode.ERROR });
+      attributes['error.type'] = errorType;
+    }
+    span.end();
+    this.#duration.record(Math.max(0, this.#clock() - trace.attemptStartedAt) / 1000, attributes);
+  }
+
+  waited(call: CallState, reason: WaitReason, ms: number): void {
+    this.#waits.record(ms / 1000, { 'tollgate.wait.reason': reason, 'url.template': templateOf(call) });
+    this.#traces.get(call)?.span.addEvent('wait', { 'tollgate.wait.reason': reason, 'tollgate.wait.ms': ms });
+  }
+}
+
+/** `error.type`: the error's name (`TimeoutError`, `NetworkError`, …), never its message. */
+function errorTypeOf(error: unknown): string {
+  return error instanceof Error ? error.name : '_OTHER';
+}
+
+/** The optional peer, loaded on first use only. */
+function loadApi(): typeof Api {
+  try {
+    return createRequire(import.meta.url)('@opentelemetry/api') as typeof Api;
+  } catch {
+    throw new TollgateArgumentError(
+      'createClient: telemetry needs the optional peer dependency @opentelemetry/api (npm install @opentelemetry/api)',
+    );
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * OpenTelemetry, tested with the SDK's own in-memory exporters (no mock of the API): a span per
+ * call with an event per wait, a client span per attempt with the stable HTTP client attributes,
+ * and the metrics, whose attributes are templates, scopes and reasons, never ids.
+ */
+import { metrics, trace } from '@opentelemetry/api';
+import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, TollgateArgumentError, type ClientOptions } from '../../src/index.ts';
+import { ManualClock, settle } from '../support/manual-clock.ts';
+
+const CHANNEL = '81384788765712384';
+const BASE = 'http://127.0.0.1:9/api/v10';
+const SPENT = {
+  'x-ratelimit-limit': '5',
+  'x-ratelimit-remaining': '0',
+  'x-ratelimit-reset-after': '1.5',
+  'x-ratelimit-bucket': 'abc123',
+  'x-ratelimit-scope': 'user',
+  'retry-after': '2',
+};
+
+/** Collects on demand. */
+class TestReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+function setup(answers: { status: number; headers?: Record<string, string> }[], options: Partial<ClientOptions> = {}) {
+  const spans = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+  const reader = new TestReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  const clock = new ManualClock();
+  const client = createClient({
+    baseUrl: BASE,
+    token: 'Bot telemetry',
+    clock,
+    telemetry: { tracerProvider, meterProvider },
+    fetch: async () => {
+      clock.set(clock.now() + 40);
+      const answer = answers.shift() ?? { status: 200 };
+      return new Response('{}', {
+        status: answer.status,
+        headers: { 'content-type': 'application/json', via: '1.1 google', ...answer.headers },
+      });
+    },
+    ...options,
+  });
+  const collect = async () => (await reader.collect()).resourceMetrics;
+  return { client, clock, spans, collect };
+}
+
+async function drive(clock: ManualClock, call: Promise<unknown>): Promise<void> {
+  let done = false;
+  void call.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let step = 0; step < 200 && !done; step++) {
+    await settle();
+    await clock.advance(100);
+  }
+}
+
+/** A metric's data points by name: [attributes, value] (histograms: their count and sum). */
+function points(resourceMetrics: ResourceMetrics, name: string): [Record<string, unknown>, unknown][] {
+  const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
+  if (!metric) return [];
+  return metric.dataPoints.map((point) => [
+    point.attributes,
+    typeof point.value === 'object'
+      ? { count: (point.value as { count: number }).count, sum: (point.value as { sum: number }).sum }
+      : point.value,
+  ]);
+}
+
+afterEach(() => {
+  trace.disable();
+  metrics.disable();
+});
+
+describe('spans', () => {
+  it('a call span with an event per wait, and a client span per attempt with the HTTP client attributes', async () => {
+    const { client, clock, spans } = setup([{ status: 429, headers: SPENT }]);
+    const call = client.channels.get(CHANNEL);
+    await drive(clock, call);
+    await call;
+    const finished = spans.getFinishedSpans();
+    const callSpan = finished.find((span) => span.kind === 0)!; // INTERNAL
+    const attempts = finished.filter((span) => span.kind === 2); // CLIENT
+    expect(callSpan.name).toBe('GET /channels/{id}');
+    expect(callSpan.events.map((event) => [event.name, event.attributes])).toEqual([
+      ['wait', { 'tollgate.wait.reason': 'bucket', 'tollgate.wait.ms': 2000 }],
+    ]);
+    expect(attempts.map((span) => span.attributes)).toEqual([
+      {
+        'http.request.method': 'GET',
+        'url.template': '/channels/{id}',
+        'server.address': '127.0.0.1',
+        'server.port': 9,
+        'http.response.status_code': 429,
+        'error.type': '429',
+      },
+      {
+        'http.request.method': 'GET',
+        'url.template': '/channels/{id}',
+        'server.address': '127.0.0.1',
+        'server.port': 9,
+        'http.request.resend_count': 1,
+        'http.response.status_code': 200,
+      },
+    ]);
+    for (const attempt of attempts) expect(attempt.parentSpanContext?.spanId).toBe(callSpan.spanContext().spanId);
+    expect(JSON.stringify(finished.map((span) => [span.name, span.attributes, span.events]))).not.toContain(CHANNEL);
+    await client.close();
+  });
+
+  it('a call that fails on the network: its span says so, by error type', async () => {
+    const { client, spans } = setup([], {
+      transportRetries: 0,
+      fetch: async () => {
+        throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+      },
+    });
+    await expect(client.channels.get(CHANNEL)).rejects.toMatchObject({ name: 'NetworkError' });
+    const [attempt, callSpan] = spans.getFinishedSpans();
+    expect(attempt!.attributes['error.type']).toBe('NetworkError');
+    expect(callSpan!.attributes['error.type']).toBe('NetworkError');
+    expect(callSpan!.status.code).toBe(2); // ERROR
+    await client.close();
+  });
+});
+
+describe('metrics', () => {
+  it('request durations, waits, 429s by scope, calls waiting and the invalid-request count', async () => {
+    const { client, clock, collect } = setup([{ status: 429, headers: SPENT }]);
+    const call = client.channels.get(CHANNEL);
+    await drive(clock, call);
+    await call;
+    const collected = await collect();
+    expect(points(collected, 'http.client.request.duration')).toEqual([
+      [
+        {
+          'http.request.method': 'GET',
+          'url.template': '/channels/{id}',
+          'server.address': '127.0.0.1',
+          'http.response.status_code': 429,
+          'error.type': '429',
+        },
+        { count: 1, sum: 0.04 },
+      ],
+      [
+        {
+          'http.request.method': 'GET',
+          'url.template': '/channels/{id}',
+          'server.address': '127.0.0.1',
+          'http.response.status_code': 200,
+        },
+        { count: 1, sum: 0.04 },
+      ],
+    ]);
+    expect(points(collected, 'tollgate.wait.duration')).toEqual([
+      [
+        { 'tollgate.wait.reason': 'bucket', 'url.template': '/channels/{id}' },
+        { count: 1, sum: 2 },
+      ],
+    ]);
+    expect(points(collected, 'tollgate.rate_limited')).toEqual([
+      [{ 'tollgate.rate_limit.scope': 'user', 'url.template': '/channels/{id}' }, 1],
+    ]);
+    expect(points(collected, 'tollgate.queue.depth')).toEqual([[{ 'url.template': '/channels/{id}' }, 0]]);
+    expect(points(collected, 'tollgate.invalid_requests')).toEqual([[{}, 1]]);
+    await client.close();
+  });
+
+  it('calls waiting show in the queue depth while they wait', async () => {
+    const { client, clock, collect } = setup([{ status: 429, headers: SPENT }]);
+    const calls = [client.channels.get(CHANNEL), client.channels.get(CHANNEL)];
+    for (let turn = 0; turn < 5; turn++) await settle();
+    expect(points(await collect(), 'tollgate.queue.depth')).toEqual([[{ 'url.template': '/channels/{id}' }, 2]]);
+    await drive(clock, Promise.all(calls));
+    expect(points(await collect(), 'tollgate.queue.depth')).toEqual([[{ 'url.template': '/channels/{id}' }, 0]]);
+    await client.close();
+  });
+});
+
+describe('turning it on', () => {
+  it('telemetry: true uses the global providers', async () => {
+    const spans = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+    const client = createClient({
+      baseUrl: BASE,
+      telemetry: true,
+      fetch: async () => new Response('{}', { headers: { 'content-type': 'application/json' } }),
+    });
+    await client.gateway.get();
+    expect(spans.getFinishedSpans().map((span) => span.name)).toEqual(['GET /gateway', 'GET /gateway']);
+    await client.close();
+  });
+
+  it('a bad telemetry option is refused', () => {
+    expect(() => createClient({ telemetry: { tracer: {} } as never })).toThrow(TollgateArgumentError);
+    expect(() => createClient({ telemetry: { tracerProvider: {} } as never })).toThrow(/telemetry must be true, false/);
+  });
+
+  it('off by default: no span, no meter', async () => {
+    const spans = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+    const client = createClient({
+      baseUrl: BASE,
+      fetch: async () => new Response('{}', { headers: { 'content-type': 'application/json' } }),
+    });
+    await client.gateway.get();
+    expect(spans.getFinishedSpans()).toEqual([]);
+    await client.close();
+  });
+});
