@@ -8,8 +8,10 @@
  * Sources: `docs/spec/rate-limit-spec.md` (keys, path shapes, major parameters) and
  * `docs/spec/routes-v6.md` (methods, documented names, query parameters).
  *
- * To add a route: add an entry (or an operation to an entry) and run `npm run generate`.
+ * To add a route: add an entry (or an operation to an entry) and run `npm run generate`. The
+ * CDN's image endpoints (`catalog.cdn`, the URL helpers) are in `cdn.ts`.
  */
+import { cdnCatalog } from './cdn.ts';
 import type { Catalog } from './schema.ts';
 
 export const catalog: Catalog = {
@@ -1536,4 +1538,5 @@ export const catalog: Catalog = {
       ],
     },
   ],
+  cdn: cdnCatalog,
 };

@@ -7,6 +7,7 @@
  * its own line.
  */
 import { z } from 'zod';
+import { cdnCatalogSchema, checkCdnCatalog, describeCdnPath } from './cdn-schema.ts';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -159,6 +160,8 @@ export const catalogSchema = z.strictObject({
   /** Every placeholder that may appear in a path, with how it is checked and encoded. */
   parameters: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.enum(PARAMETER_KINDS)),
   routes: z.array(routeSchema).nonempty(),
+  /** The CDN's image endpoints, from which the URL helpers are generated (`cdn-schema.ts`). */
+  cdn: cdnCatalogSchema,
 });
 
 export type Catalog = z.infer<typeof catalogSchema>;
@@ -188,6 +191,7 @@ export function parseCatalog(input: unknown): Catalog {
 
 /** Names the entry an issue path points into: `route "ChannelsId" (routes[0]).operations[1].name`. */
 function describePath(input: unknown, path: readonly PropertyKey[]): string {
+  if (path[0] === 'cdn') return describeCdnPath((input as { cdn?: unknown }).cdn, path.slice(1));
   if (path[0] === 'routes' && typeof path[1] === 'number') {
     const routes = (input as { routes?: unknown[] }).routes;
     const key = (routes?.[path[1]] as { key?: unknown } | undefined)?.key;
@@ -296,6 +300,7 @@ export function checkCatalog(catalog: Catalog): string[] {
     const clash = names.find((other) => other.startsWith(`${name}.`));
     if (clash) problems.push(`operation "${name}" is also the namespace of "${clash}"`);
   }
+  problems.push(...checkCdnCatalog(catalog.cdn));
   for (const [name, kind] of Object.entries(catalog.parameters)) {
     if (MAJOR_PARAMETERS.some((major) => major === name) && kind !== 'snowflake') {
       problems.push(`parameter {${name}} is a major parameter and must be a snowflake`);

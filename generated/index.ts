@@ -20,6 +20,33 @@ import { GuildTemplatesApi } from './guildTemplates.ts';
 import { Oauth2Api } from './oauth2.ts';
 
 export { operations, routeTable } from './routes.ts';
+export { cdnEndpoints } from './cdn.ts';
+export type {
+  AchievementIconExtension,
+  ApplicationAssetExtension,
+  ApplicationCoverExtension,
+  ApplicationIconExtension,
+  AvatarDecorationExtension,
+  Cdn,
+  DefaultUserAvatarExtension,
+  EmojiExtension,
+  GuildBannerExtension,
+  GuildDiscoverySplashExtension,
+  GuildIconExtension,
+  GuildMemberAvatarExtension,
+  GuildMemberBannerExtension,
+  GuildScheduledEventCoverExtension,
+  GuildSplashExtension,
+  GuildTagBadgeExtension,
+  RoleIconExtension,
+  StickerExtension,
+  StickerPackBannerExtension,
+  StorePageAssetExtension,
+  TeamIconExtension,
+  UserAvatarDecorationExtension,
+  UserAvatarExtension,
+  UserBannerExtension,
+} from './cdn.ts';
 export type {
   ChannelsApi,
   ChannelsFollowersApi,

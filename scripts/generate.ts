@@ -25,7 +25,7 @@ async function main(argv: readonly string[]): Promise<number> {
     check,
     configFile: join(root, 'package.json'),
   });
-  const summary = `${result.routeKeys} route keys, ${result.operations} operations, ${result.files} files (${(performance.now() - started).toFixed(0)} ms)`;
+  const summary = `${result.routeKeys} route keys, ${result.operations} operations, ${result.cdnEndpoints} CDN endpoints, ${result.files} files (${(performance.now() - started).toFixed(0)} ms)`;
   if (!check) {
     console.log(`generated/ written: ${summary}; ${result.differences.length} changed`);
     return 0;

@@ -64,4 +64,19 @@ export type {
   WithFiles,
 } from './sdk.ts';
 export type * from '../generated/index.ts';
-export { operations, routeTable } from '../generated/index.ts';
+export { cdnEndpoints, operations, routeTable } from '../generated/index.ts';
+export {
+  cdn,
+  CDN_BASE_URL,
+  CDN_SIZES,
+  createCdn,
+  defaultAvatarIndex,
+  MEDIA_BASE_URL,
+  type CdnAnimatedImageOptions,
+  type CdnEndpoint,
+  type CdnFormatOptions,
+  type CdnImageOptions,
+  type CdnImageSize,
+  type CdnOptions,
+  type DefaultAvatarIndex,
+} from './cdn/index.ts';

@@ -1,6 +1,7 @@
 /**
  * Writes `generated/` from the catalog model with ts-morph, in memory: one file per top-level
- * resource, `routes.ts` (the route table and operation definitions), `index.ts` and a README.
+ * resource, `routes.ts` (the route table and operation definitions), `cdn.ts` (the CDN URL
+ * helpers, `codegen/cdn.ts`), `index.ts` and a README.
  * Output depends only on the catalog, in catalog order, so it is byte-for-byte reproducible.
  */
 import {
@@ -14,6 +15,7 @@ import {
 import * as prettier from 'prettier';
 import { camelCase } from '../../src/routing/path.ts';
 import type { BodyEncoding } from '../../src/sdk.ts';
+import { cdnExports, cdnReadme, emitCdn } from './cdn.ts';
 import { flatten, type CatalogModel, type NamespaceModel, type OperationModel } from './model.ts';
 
 export const HEADER = [
@@ -57,6 +59,10 @@ export async function emitGenerated(
     emitResource(file, root);
     files.set(`${root.path}.ts`, file.getFullText());
   }
+
+  const cdnFile = project.createSourceFile('cdn.ts');
+  emitCdn(cdnFile, model.cdn);
+  files.set('cdn.ts', cdnFile.getFullText());
 
   const indexFile = project.createSourceFile('index.ts');
   emitIndex(indexFile, model);
@@ -392,6 +398,9 @@ function emitIndex(file: SourceFile, model: CatalogModel): void {
     file.addImportDeclaration({ moduleSpecifier: `./${root.path}.ts`, namedImports: [root.className] });
   }
   file.addExportDeclaration({ moduleSpecifier: './routes.ts', namedExports: ['operations', 'routeTable'] });
+  const cdn = cdnExports(model.cdn);
+  file.addExportDeclaration({ moduleSpecifier: './cdn.ts', namedExports: cdn.values });
+  file.addExportDeclaration({ moduleSpecifier: './cdn.ts', namedExports: cdn.types, isTypeOnly: true });
   for (const root of model.namespaces) {
     const types = flatten(root)
       .flatMap((namespace) => [
@@ -437,5 +446,6 @@ function readme(model: CatalogModel): string {
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...cdnReadme(model.cdn),
   ].join('\n');
 }

@@ -30,6 +30,8 @@ export interface CatalogModel {
   readonly operations: readonly OperationModel[];
   /** Top-level namespaces (`channels`, `guilds`, …), each emitted to its own file. */
   readonly namespaces: readonly NamespaceModel[];
+  /** The CDN's image endpoints, emitted to `cdn.ts` (`codegen/cdn.ts`). */
+  readonly cdn: Catalog['cdn'];
 }
 
 export function splitPattern(path: string, catalog: Catalog): PathSegment[] {
@@ -105,7 +107,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
     namespace!.operations.push(operation);
   }
   const v6Routes = routes.filter((_, index) => !catalog.routes[index]!.v10Only);
-  return { routes, v6Routes, operations, namespaces: [...roots.values()] };
+  return { routes, v6Routes, operations, namespaces: [...roots.values()], cdn: catalog.cdn };
 }
 
 /** Every namespace below (and including) `root`, parents before children. */

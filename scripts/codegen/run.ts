@@ -22,6 +22,8 @@ export interface GenerateOptions {
 export interface GenerateResult {
   readonly routeKeys: number;
   readonly operations: number;
+  /** CDN endpoints, each a URL helper (`cdn.userAvatar`). */
+  readonly cdnEndpoints: number;
   readonly files: number;
   /** Files that differ from what the catalog produces (missing, out of date, or extra). */
   readonly differences: readonly string[];
@@ -46,5 +48,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     for (const [name, text] of files) await writeFile(join(options.outDir, name), text);
     for (const name of extra) await rm(join(options.outDir, name), { recursive: true });
   }
-  return { routeKeys: model.routes.length, operations: model.operations.length, files: files.size, differences };
+  return {
+    routeKeys: model.routes.length,
+    operations: model.operations.length,
+    cdnEndpoints: model.cdn.endpoints.length,
+    files: files.size,
+    differences,
+  };
 }

@@ -7,6 +7,7 @@
 import ky from 'ky';
 import { createResources } from '../../generated/index.ts';
 import { readBody } from '../body.ts';
+import { createCdn } from '../cdn/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Dialect, DialectOptions } from '../contracts/dialect.ts';
 import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
@@ -163,6 +164,7 @@ class ClientCore {
     const client: TollgateClient = Object.freeze({
       ...createResources(caller),
       api: dialect.api,
+      cdn: createCdn(options.cdn),
       on: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
         events.on(name, listener);
         return client;

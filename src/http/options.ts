@@ -3,6 +3,7 @@
  * the options' types (`satisfies` keeps each list and its type in step), never kept by hand.
  */
 import { z } from 'zod';
+import { cdnOptionsSchema, type CdnOptions } from '../cdn/index.ts';
 import type { Clock } from '../clock.ts';
 import type { RateLimitStore } from '../contracts/legacy-store.ts';
 import type { Store } from '../contracts/store.ts';
@@ -59,6 +60,8 @@ export interface ClientOptions {
    * the global providers. Off by default.
    */
   readonly telemetry?: TelemetryOption;
+  /** `client.cdn`'s base URLs (createCdn's options). Default: the service's CDN and media proxy. */
+  readonly cdn?: CdnOptions;
 }
 
 /** Options of `client.request`. */
@@ -179,6 +182,7 @@ const clientOptionShapes = {
       'telemetry must be true, false, or { tracerProvider?, meterProvider? } (OpenTelemetry providers)',
     )
     .optional(),
+  cdn: cdnOptionsSchema.optional(),
 } satisfies { readonly [Key in keyof Required<ClientOptions>]: z.ZodType<ClientOptions[Key]> };
 
 const clientOptionsSchema = z.strictObject(clientOptionShapes);

@@ -1,5 +1,6 @@
 /** The client's public shape: its methods, its events and its read-only bucket view. */
 import type { Resources } from '../../generated/index.ts';
+import type { Cdn } from '../cdn/index.ts';
 import type { ApiVersion } from '../dialects/index.ts';
 import type { InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
 import type { BucketRecord } from '../dialects/v6/rules.ts';
@@ -27,6 +28,8 @@ export type TollgateClient = Resources & {
   once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
   /** The API version this client speaks, and so the rate-limit rules it follows. */
   readonly api: ApiVersion;
+  /** CDN URL helpers (`client.cdn.userAvatar(userId, hash, { size: 256 })`) on `options.cdn`'s base URLs; they send nothing. */
+  readonly cdn: Cdn;
   /** v10, V15: invalid requests of the last 10 minutes, every client of the store (0 under v6). */
   invalidRequests(): Promise<number>;
   /** A raw call: the path is relative to the base URL. Resolves to the Response as received, whatever its status. */

@@ -23,7 +23,7 @@ it('a timed-out message create is resent with its nonce, and the service makes o
   expect(creates).toHaveLength(2);
   const made = e2e.service.createdMessages(CHANNEL);
   expect(made).toHaveLength(1);
-  expect(result!.status === 'fulfilled' && (result.value as { id: string }).id).toBe(made[0]!.id);
+  expect(result?.status === 'fulfilled' && (result.value as { id: string }).id).toBe(made[0]!.id);
 });
 
 it('without enforce_nonce the same timeout is not resent: the error reaches the caller', async () => {
