@@ -327,7 +327,7 @@ async function updateReadme(
     sections.push(
       `**Rate limits** (${buckets} buckets × ${requestsPerBucket} requests, ${callers} callers, limit ${limit.limit} per ${limit.windowMs} ms)\n\n` +
         markdownTable(rateLimits.map((r) => rateLimitRow(r))) +
-        '\n\n![Requests accepted over time: tollgate and @discordjs/rest against what the limits and the spec allow](bench/results/rate-limits.svg)',
+        '\n\n![Requests accepted over time: tollgate and @discordjs/rest against what the limits and the spec allow](https://raw.githubusercontent.com/tollgate-dev/tollgate/main/bench/results/rate-limits.svg)',
     );
   }
   if (shared)

@@ -1,6 +1,7 @@
 /**
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
  */
+import './runtime-check.ts'; // first: on Node.js < 22, one clear error before anything else runs
 export { apiOfBaseUrl, createClient, DEFAULT_BASE_URL, V6_BASE_URL } from './http/client.ts';
 export type {
   ApiVersion,
