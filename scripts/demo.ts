@@ -3,7 +3,7 @@
  * realistic burst (several channels and guilds, concurrent callers, a global limit that bites),
  * with live progress per bucket, then reports what happened.
  *
- *   npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]
+ *   npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24] [--metrics]
  *
  * `-h`/`--help` prints the usage (exit 0); bad input (an unknown flag, an extra argument, a bad
  * value) is one line naming the problem and the usage, on stderr, exit 2.
@@ -15,10 +15,12 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { apiOfBaseUrl, createClient, type ApiVersion } from '../src/index.ts';
+import { demoMetrics } from './demo/metrics.ts';
 import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
 import { countingFetch, newStats, plan, recordWait, runBurst } from './demo/burst.ts';
 
-const USAGE = 'usage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]';
+const USAGE =
+  'usage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24] [--metrics]';
 const values = parseOptions();
 const requests = wholeNumber('requests', 1, 100_000);
 const concurrency = wholeNumber('concurrency', 1, 1000);
@@ -36,6 +38,7 @@ const token = values.token ?? 'Bot demo-token';
 
 const calls = plan(requests, api);
 const stats = newStats(calls);
+const telemetry = values.metrics ? demoMetrics() : undefined;
 const client = newClient();
 
 console.log(
@@ -130,6 +133,7 @@ for (const [reason, ms] of [...stats.waitMsByReason].sort())
   rows.push([`waited: ${reason}`, `${(ms / 1000).toFixed(1)} s (summed over callers)`]);
 console.log('\nReport');
 for (const [label, value] of rows) console.log(`  ${label.padEnd(28)} ${value}`);
+await telemetry?.print();
 if (stats.failures > 0) process.exitCode = 1;
 
 /** 429s on a route after an earlier request of that route (its first contact) was answered. */
@@ -178,6 +182,7 @@ function newClient() {
       token,
       fetch: countingFetch(stats),
       onWait: (event) => recordWait(stats, event),
+      ...(telemetry && { telemetry: { meterProvider: telemetry.meterProvider } }),
     });
   } catch (error) {
     return fail((error as Error).message);
@@ -201,6 +206,7 @@ function parseOptions() {
         token: { type: 'string' },
         requests: { type: 'string', default: '300' },
         concurrency: { type: 'string', default: '24' },
+        metrics: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
