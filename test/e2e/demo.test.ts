@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const USAGE = 'usage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]';
+const USAGE =
+  'usage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24] [--metrics]';
 
 it('the demo drives the SDK against the bundled v10 reference service: no 429 after first contact', async () => {
   const { stdout } = await promisify(execFile)(
@@ -48,7 +49,7 @@ describe('the demo reports bad input and unreachable services in one line', () =
     const { code, stderr } = await run(['--bogus']);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      "demo: Unknown option '--bogus'\nusage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24]\n",
+      "demo: Unknown option '--bogus'\nusage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24] [--metrics]\n",
     );
   });
 
