@@ -4,7 +4,7 @@
  *
  * - pure rules: reserve() + judgeResponse() over plain header values + settle();
  * - hook pair: the async shell as ky calls it (beforeRequest → afterResponse) with a Response,
- *   no HTTP: what the limiter adds to every request.
+ *   no HTTP: what the limiter adds to every request; and the same with OpenTelemetry on.
  * Runs in a process of its own (see child.ts).
  */
 import { Bench } from 'tinybench';
@@ -12,6 +12,9 @@ import { CHILD_FLAG, runInChild } from './child.ts';
 import { systemClock } from '../src/clock.ts';
 import { judgeV6 } from '../src/dialects/v6/judge.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
+import { Telemetry } from '../src/telemetry/telemetry.ts';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MemoryStore } from '../src/index.ts';
 import { newBucketState, reserve, settle } from '../src/dialects/v6/policy.ts';
 import { judgeResponse } from '../src/dialects/v6/rules.ts';
@@ -70,6 +73,26 @@ async function measure(): Promise<DecisionResult[]> {
       await afterResponse({ request, options, response: response as never, retryCount: 0 });
     }
   });
+  // The same pair with OpenTelemetry on (a call span, an attempt span, the metrics), on the SDK's
+  // own providers with an in-memory reader: what telemetry adds to every request.
+  const telemetry = withTelemetry();
+  const traced = new Limiter({
+    clock: systemClock,
+    store: new MemoryStore().view({ api: 'v6' }, undefined, systemClock),
+    judge: judgeV6,
+    observer: telemetry,
+  });
+  const tracedHooks = traced.hooks();
+  bench.add('hook pair with telemetry on (spans and metrics)', async () => {
+    for (let i = 0; i < BATCH; i++) {
+      const call = traced.newCall(TARGET, 'GET');
+      telemetry.startCall(call);
+      const options = { context: Limiter.context(call) } as never;
+      await tracedHooks.beforeRequest![0]!({ request, options, retryCount: 0 });
+      await tracedHooks.afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
+      telemetry.endCall(call);
+    }
+  });
   await bench.run();
   return bench.tasks.map((task) => {
     const result = task.result as
@@ -83,6 +106,23 @@ async function measure(): Promise<DecisionResult[]> {
       samples: latency.samplesCount ?? latency.samples?.length ?? 0,
     };
   });
+}
+
+/** Telemetry on the SDK's providers: spans to a processor that drops them, metrics to a reader. */
+function withTelemetry(): Telemetry {
+  class Reader extends MetricReader {
+    protected override async onForceFlush(): Promise<void> {}
+    protected override async onShutdown(): Promise<void> {}
+  }
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new NoopSpanProcessor()] });
+  const meterProvider = new MeterProvider({ readers: [new Reader()] });
+  return new Telemetry(
+    { tracerProvider, meterProvider },
+    'http://bench.invalid/api',
+    () => Date.now(),
+    () => {},
+    async () => 0,
+  );
 }
 
 export const runDecisionBench = (): Promise<DecisionResult[]> => runInChild<DecisionResult[]>(import.meta.url);
