@@ -22,10 +22,11 @@ export function runScript(redis: Redis, name: string, ...args: string[]): Promis
   return script.call(redis, ...args);
 }
 
-/** A connection failure in words, without the client library's own phrasing. */
-function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = String((error as Error | null)?.message ?? error);
+/** A connection failure in words, without the client library's own phrasing; `socketError`: the connection's last error event. */
+function reasonOf(error: unknown, socketError: Error | undefined): string {
+  const failed = (error as { code?: unknown } | null)?.code === undefined && socketError ? socketError : error;
+  const code = (failed as { code?: unknown } | null)?.code;
+  const message = String((failed as Error | null)?.message ?? failed);
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'connection refused';
   if (code === 'ENOTFOUND' || /ENOTFOUND|EAI_AGAIN/.test(message)) return 'host not found';
   if (code === 'ETIMEDOUT' || /ETIMEDOUT|timed? ?out/i.test(message)) return 'timed out';
@@ -41,6 +42,7 @@ export class RedisConnection {
   /** Round trips made, for measurement. */
   roundTrips = 0;
   readonly #onConnect: () => Promise<void>;
+  #lastError: Error | undefined;
   #ready: Promise<void> | undefined;
 
   constructor(
@@ -52,8 +54,10 @@ export class RedisConnection {
     this.redis = redis;
     this.description = description;
     this.#onConnect = onConnect;
-    redis.on('error', () => {
-      // Connection errors surface as StoreUnavailableError on the calls that need Redis.
+    redis.on('error', (error: Error) => {
+      // Connection errors surface as StoreUnavailableError on the calls that need Redis; the
+      // socket's own error (ECONNREFUSED…) says why better than the call's "Connection is closed".
+      this.#lastError = error;
     });
     for (const [name, script] of Object.entries(scripts)) redis.defineCommand(name, script);
   }
@@ -98,7 +102,7 @@ export class RedisConnection {
   /** A clear error for a lost or refused connection: what happened in words, and what to do; the client's own error is the cause. */
   unavailable(error: unknown): StoreUnavailableError {
     return new StoreUnavailableError(
-      `${this.description} is unreachable (${reasonOf(error)}): calls that need it fail until it answers again; ` +
+      `${this.description} is unreachable (${reasonOf(error, this.#lastError)}): calls that need it fail until it answers again; ` +
         "with RedisStore({ onUnavailable: 'local' }) each process limits itself meanwhile",
       { cause: error },
     );
