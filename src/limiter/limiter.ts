@@ -7,13 +7,14 @@
  */
 import type { Hooks } from 'ky';
 import { sleep, type Clock } from '../clock.ts';
-import type { CallTarget, Judge, Verdict } from '../contracts/dialect.ts';
+import type { CallTarget, Judge } from '../contracts/dialect.ts';
 import type { BucketRef, BucketSnapshot, SettleResult, StoreView } from '../contracts/store.ts';
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { BucketQueues, HELD, isPromise } from './bucket-queue.ts';
 import { newCallState, resendsAfter, type CallOptions, type CallState } from './call.ts';
 import type { EventSink, LimiterEvents } from './events.ts';
 import type { CallObserver } from './observer.ts';
+import { CallReporter } from './reporter.ts';
 import { GlobalGate } from './global-gate.ts';
 import { callContext, kyHooks, type AttemptEnd, type RetryCode } from './ky-hooks.ts';
 
@@ -42,21 +43,11 @@ export interface LimiterOptions {
   readonly transportRetries?: number | undefined;
 }
 
-const NO_EVENTS: EventSink<LimiterEvents> = { has: () => false, emit: () => {} };
-/** Verdicts that send the call again. */
-const RESENDING: ReadonlySet<Verdict['action']> = new Set(['retry', 'wait-retry', 'wait-global', 'resend']);
-/** The route template (v10) or route key (v6) events name. */
-const routeOf = (call: CallState): string => call.target.route ?? call.routeKey;
-/** A call in words, for debug events. */
-const describe = (call: CallState): string =>
-  `${call.target.route ?? `${call.method} ${call.routeKey}`} [${call.bucketKey}]`;
-
 /** Backoff before transport retry `attempt` (1-based): 300 ms, 600 ms, 1.2 s … capped at 5 s. */
 export const transportBackoffMs = (attempt: number): number => Math.min(5000, 300 * 2 ** (attempt - 1));
 
 export class Limiter {
-  readonly #events: EventSink<LimiterEvents>;
-  readonly #observer: CallObserver | undefined;
+  readonly #report: CallReporter;
   readonly #maxWaitMs: number;
   readonly #maxHeaderResends: number;
   readonly #transportRetries: number;
@@ -72,8 +63,7 @@ export class Limiter {
   readonly #closing = new AbortController();
 
   constructor(options: LimiterOptions) {
-    this.#events = options.events ?? NO_EVENTS;
-    this.#observer = options.observer;
+    this.#report = new CallReporter(options.clock, options.events, options.observer);
     this.#maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
     this.#maxHeaderResends = options.maxHeaderResends ?? 3;
     this.#transportRetries = options.transportRetries ?? 2;
@@ -81,7 +71,7 @@ export class Limiter {
     this.#store = options.store;
     this.#judge = options.judge;
     this.#onInvalidCount = options.onInvalidCount;
-    const emit = (call: CallState, reason: WaitReason, ms: number) => this.#emit(call, reason, ms);
+    const emit = (call: CallState, reason: WaitReason, ms: number) => this.#report.waiting(call, reason, ms);
     this.#gate = new GlobalGate(this.#clock, (call, ms) => emit(call, 'global', ms));
     this.#queues = new BucketQueues({
       clock: this.#clock,
@@ -155,10 +145,7 @@ export class Limiter {
 
   // ── Steps 1–2 ──────────────────────────────────────────────────────────────────────────────
   #admit(call: CallState): Promise<void> {
-    const observer = this.#observer;
-    if (!observer) return this.#admitOnce(call);
-    observer.admitting(call);
-    return this.#admitOnce(call).finally(() => observer.admitted(call));
+    return this.#report.admitting(call, this.#admitOnce(call));
   }
 
   async #admitOnce(call: CallState): Promise<void> {
@@ -170,7 +157,7 @@ export class Limiter {
       if (bucket === null) {
         // No bucket (Route None): no pre-check, but step 1 still applies.
         const admission = await this.#store.admit(null);
-        if (admission.kind !== 'global') return this.#started(call);
+        if (admission.kind !== 'global') return this.#report.started(call);
         this.#gate.hold(admission.ms, admission.pace);
         continue;
       }
@@ -179,7 +166,7 @@ export class Limiter {
       // A grant already counted in the pace stands; a lock that began meanwhile does not let it go.
       if (!this.#gate.lockedSinceGrant(call)) {
         call.reservation = outcome;
-        return this.#started(call);
+        return this.#report.started(call);
       }
       // A global wait began while this call waited for its bucket: hand the place back and
       // wait at the gate like everyone else.
@@ -188,20 +175,10 @@ export class Limiter {
     }
   }
 
-  /** An attempt is let through: counted, and timed when someone listens for responses. */
-  #started(call: CallState): void {
-    call.attempts += 1;
-    if (this.#events.has('response') || this.#observer) call.attemptStartedAt = this.#clock.now();
-    this.#observer?.attemptStarted(call);
-  }
-
   async #retry(call: CallState, end: AttemptEnd): Promise<void> {
     // A network error ended the attempt without a response: its reservation is spent.
-    if (end.kind === 'transport-error') this.#observer?.attemptEnded(call, undefined, end.error);
+    this.#report.resending(call, end);
     if (call.reservation) await this.#release(call);
-    if (end.kind !== 'limiter' && this.#events.has('debug')) {
-      this.#events.emit('debug', `${describe(call)} is sent again after a ${end.kind}`);
-    }
     if (end.kind !== 'limiter') {
       if (end.kind === 'transport-error' && call.transportRetries >= call.transportRetryLimit) throw end.error;
       call.transportRetries += 1;
@@ -216,8 +193,7 @@ export class Limiter {
     // v6 judges synchronously: no extra turn of the event loop on every response.
     const judged = this.#judge(call.target, response);
     const verdict = isPromise(judged) ? await judged : judged;
-    this.#tell(call, response.status, verdict);
-    this.#observer?.attemptEnded(call, response.status);
+    this.#report.answered(call, response.status, verdict);
     switch (verdict.action) {
       case 'return':
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
@@ -287,46 +263,8 @@ export class Limiter {
   // ── Waits of one call ──────────────────────────────────────────────────────────────────────
   async #wait(call: CallState, reason: WaitReason, ms: number): Promise<void> {
     if (ms > call.maxWaitMs) throw new RateLimitWaitError(reason, ms, call.maxWaitMs, call.bucketKey);
-    this.#emit(call, reason, ms);
+    this.#report.waiting(call, reason, ms);
     const closing = this.#closing.signal;
     await sleep(this.#clock, ms, call.signal ? AbortSignal.any([call.signal, closing]) : closing);
-  }
-
-  #emit(call: CallState, reason: WaitReason, waitMs: number): void {
-    this.#observer?.waited(call, reason, waitMs);
-    const events = this.#events;
-    if (events.has('wait')) {
-      events.emit('wait', { reason, routeKey: call.routeKey, bucketKey: call.bucketKey, method: call.method, waitMs });
-    }
-    if (events.has('debug')) events.emit('debug', `${describe(call)} waits ${Math.ceil(waitMs)} ms (${reason})`);
-  }
-
-  /** The response and (on a 429) the rate limit it names, to whoever listens. */
-  #tell(call: CallState, status: number, verdict: Verdict): void {
-    const events = this.#events;
-    if (events.has('response')) {
-      events.emit('response', {
-        method: call.method,
-        route: routeOf(call),
-        status,
-        durationMs: this.#clock.now() - call.attemptStartedAt,
-        attempt: call.attempts,
-        bucketKey: call.bucketKey,
-      });
-    }
-    const limit = verdict.rateLimit;
-    if (limit && events.has('rateLimited')) {
-      const resends = RESENDING.has(verdict.action) && limit.waitMs <= call.maxWaitMs;
-      events.emit('rateLimited', {
-        method: call.method,
-        scope: limit.scope,
-        bucket: limit.bucket,
-        route: routeOf(call),
-        resource: call.target.resource ?? '',
-        waitMs: limit.waitMs,
-        retried: resends,
-      });
-    }
-    if (events.has('debug')) events.emit('debug', `${describe(call)}: ${status} → ${verdict.action}`);
   }
 }
