@@ -34,7 +34,6 @@ export interface ResponseEvent {
   readonly bucketKey: string;
 }
 
-
 /** Every 429. */
 export interface RateLimitedEvent {
   readonly method: string;
