@@ -6,11 +6,22 @@ export interface Clock {
   setTimeout(callback: () => void, ms: number): () => void;
 }
 
+/** The longest delay a timer holds (2^31 − 1 ms, about 24.8 days): Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(callback, ms) {
-    // Not unref'd: a caller is awaiting the wait. `client.close()` cancels every timer.
-    const handle = setTimeout(callback, ms);
+    // Not unref'd: a caller is awaiting the wait. `client.close()` cancels every timer. A wait
+    // longer than one timer holds is a chain of them.
+    let handle: ReturnType<typeof setTimeout>;
+    const arm = (left: number) => {
+      handle = setTimeout(
+        () => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : callback()),
+        Math.min(left, MAX_TIMER_MS),
+      );
+    };
+    arm(ms);
     return () => clearTimeout(handle);
   },
 };

@@ -230,7 +230,10 @@ class ClientCore {
       operation.binaryResult && response.ok,
       timeoutMs,
       () => new RequestTimeoutError(operation.method, operation.routeKey, targetBucketKey(target), timeoutMs!),
-    );
+    ).catch((error: unknown) => {
+      // A body that breaks off (the connection reset mid-read) fails the call as the network's fault.
+      throw error instanceof RequestTimeoutError ? error : this.#sender.networkFailure(error, operation.method, target);
+    });
     if (!response.ok) {
       // A path with a secret (a webhook or interaction token) must not reach the error: its
       // Response is handed over without the URL (the body was read into `body`).

@@ -7,7 +7,7 @@
 import { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
 import type { CallTarget } from '../contracts/dialect.ts';
 import { ClientClosedError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import type { CallState } from '../limiter/call.ts';
+import { targetBucketKey, type CallState } from '../limiter/call.ts';
 import { kyRetryOptions } from '../limiter/ky-hooks.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
@@ -123,16 +123,19 @@ export class Sender {
       const timeoutMs = timeoutOf(options.timeout ?? this.#timeoutMs) ?? 0;
       return new RequestTimeoutError(call.method, call.routeKey, call.bucketKey, timeoutMs);
     }
-    if (isNetworkError(error)) {
-      const cause = scrubbed(error.cause, this.#secrets);
-      const where = {
-        route: call.target.route ?? `${call.method} ${call.routeKey}`,
-        host: this.#host,
-        code: errorCodeOf(cause),
-      };
-      return new NetworkError(call.method, call.routeKey, call.bucketKey, cause, where);
-    }
+    if (isNetworkError(error)) return this.networkFailure(error.cause, call.method, call.target);
     return scrubbed(error, this.#secrets);
+  }
+
+  /** A NetworkError for a call whose transport failed with `cause` (scrubbed of the token). */
+  networkFailure(cause: unknown, method: string, target: CallTarget): NetworkError {
+    const scrubbedCause = scrubbed(cause, this.#secrets);
+    const where = {
+      route: target.route ?? `${method} ${target.routeKey}`,
+      host: this.#host,
+      code: errorCodeOf(scrubbedCause),
+    };
+    return new NetworkError(method, target.routeKey, targetBucketKey(target), scrubbedCause, where);
   }
 }
 

@@ -195,6 +195,27 @@ describe('errors that say what went wrong', () => {
     await client.close();
   });
 
+  it("a body that breaks off mid-read (connection reset) is a NetworkError too, not the transport's TypeError", async () => {
+    const client = createClient({
+      baseUrl: BASE,
+      token: 'Bot resend',
+      fetch: async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"id":'));
+              controller.error(Object.assign(new TypeError('terminated'), { cause: { code: 'ECONNRESET' } }));
+            },
+          }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+    });
+    const error = await client.channels.get(CHANNEL).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'ECONNRESET', routeKey: 'ChannelsId' });
+    await client.close();
+  });
+
   it('a body that cannot be JSON (a cycle, a bigint) is refused unsent, naming the method and the field', async () => {
     const { client, sent } = scripted([]);
     const cyclic: Record<string, unknown> = { title: 't' };

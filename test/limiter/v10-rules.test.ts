@@ -306,3 +306,17 @@ describe('§3a: every shape of 429', () => {
     },
   );
 });
+
+describe('V2: what the wire-garbage property found', () => {
+  it('a very long run of digits is no number (and is refused without a quadratic parse)', () => {
+    expect(parseDecimal(`${'9'.repeat(20_000)}x`)).toBeUndefined();
+    expect(parseDecimal('0'.repeat(300))).toBe(0);
+    expect(parseDecimal('1.5')).toBe(1.5);
+  });
+  it('seconds too large to be milliseconds are ignored, in headers and in the body', () => {
+    expect(parseDecimal('1E308')).toBeUndefined(); // not the grammar either
+    expect(parseDecimal(`1${'0'.repeat(60)}`)).toBe(1e60);
+    expect(parseRateLimitBody('{"retry_after":1e308}')).toEqual({});
+    expect(Number.isFinite(retryAfterMs(headers({ 'retry-after': `1${'0'.repeat(60)}` }), undefined))).toBe(true);
+  });
+});

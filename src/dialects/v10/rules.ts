@@ -43,13 +43,18 @@ export const DEFAULT_429_WAIT_MS = 1000;
 export const SAME_WINDOW_TOLERANCE_MS = 100;
 
 // ── V2: numbers ────────────────────────────────────────────────────────────────────────────────
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)\s*$/;
+// Linear: one way to split any run of digits (`\d+\.?\d*` had n of them, and a 16 KB header of
+// digits took a second to refuse; found by the wire-garbage property).
+const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
 
-/** V2: a decimal number of seconds (fractions allowed); anything that is not a finite number is ignored. */
+/**
+ * V2: a decimal number of seconds (fractions allowed); anything that is not a finite number, in
+ * seconds or in milliseconds, is ignored (`1E308` s would be an endless wait).
+ */
 export function parseDecimal(text: string | null | undefined): number | undefined {
   if (text === null || text === undefined || !DECIMAL.test(text)) return undefined;
   const value = Number(text);
-  return Number.isFinite(value) ? value : undefined;
+  return Number.isFinite(value * 1000) ? value : undefined;
 }
 
 /** A count (limit, remaining): a whole number ≥ 0, or ignored. */
@@ -93,7 +98,7 @@ export function parseRateLimitBody(text: string): RateLimitBody | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
   const { retry_after: retryAfter, global } = json as { retry_after?: unknown; global?: unknown };
   return {
-    ...(typeof retryAfter === 'number' && Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
+    ...(typeof retryAfter === 'number' && Number.isFinite(retryAfter * 1000) && { retryAfterSeconds: retryAfter }),
     ...(typeof global === 'boolean' && { global }),
   };
 }
