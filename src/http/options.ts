@@ -202,40 +202,27 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
-/** A set of an options type's keys, from an object that `satisfies` must list every key of. */
-const keysOf = <Options>(keys: { readonly [Key in keyof Required<Options>]: true }): ReadonlySet<string> =>
-  new Set(Object.keys(keys));
+/** Every key of an options type, each `true`: an object literal of this type must list them all, and no other. */
+type KeyList<Options> = { readonly [Key in keyof Required<Options>]: true };
+const keysOf = <Options>(keys: KeyList<Options>): ReadonlySet<string> => new Set(Object.keys(keys));
 
 /** The options every typed method takes. */
-export const OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput>>({
+const REQUEST_KEYS: KeyList<RequestOptionsWithQuery<QueryInput>> = {
   signal: true,
   headers: true,
   maxWait: true,
   timeout: true,
   transportRetries: true,
   query: true,
-});
+};
+export const OPTION_KEYS = keysOf(REQUEST_KEYS);
 /** The options of a method whose action enters the audit log. */
 export const AUDIT_OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput> & AuditLogOptions>({
-  signal: true,
-  headers: true,
-  maxWait: true,
-  timeout: true,
-  transportRetries: true,
-  query: true,
+  ...REQUEST_KEYS,
   reason: true,
 });
 /** The options of `client.request`. */
-export const RAW_OPTION_KEYS = keysOf<RawRequestOptions>({
-  signal: true,
-  headers: true,
-  maxWait: true,
-  timeout: true,
-  transportRetries: true,
-  query: true,
-  json: true,
-  body: true,
-});
+export const RAW_OPTION_KEYS = keysOf<RawRequestOptions>({ ...REQUEST_KEYS, json: true, body: true });
 
 /** The service keeps at most 512 characters of an audit-log reason. */
 const MAX_REASON_LENGTH = 512;
