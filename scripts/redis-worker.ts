@@ -5,15 +5,20 @@
  *   node scripts/redis-worker.ts '{"baseUrl":…,"redisUrl":…,"prefix":…,"token":…,"requests":20,
  *                                  "concurrency":8,"buckets":["1","2"],"waitForGo":true}'
  * With waitForGo it prints {"ready":true} once connected and starts on a line "go" on stdin. The
- * base URL picks the dialect (…/v10: v10, with an optional "globalLimit").
+ * base URL picks the dialect (…/v10: v10, with an optional "globalLimit"). Instead of "redisUrl",
+ * "redisSentinel": {"sentinels":[{"host":…,"port":…}],"name":"mymaster"} or "redisCluster":
+ * [{"host":…,"port":…}, …] reach Redis through Sentinel or a Cluster.
  */
 import { createInterface } from 'node:readline';
+import { Cluster, Redis } from 'ioredis';
 import { createClient, type WaitEvent } from '../src/index.ts';
 import { RedisStore } from '../src/redis/index.ts';
 
 interface WorkerOptions {
   readonly baseUrl: string;
-  readonly redisUrl: string;
+  readonly redisUrl?: string;
+  readonly redisSentinel?: { readonly sentinels: { host: string; port: number }[]; readonly name: string };
+  readonly redisCluster?: { host: string; port: number }[];
   readonly prefix: string;
   readonly token: string;
   readonly requests: number;
@@ -26,7 +31,12 @@ interface WorkerOptions {
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
-const store = new RedisStore({ url: options.redisUrl, prefix: options.prefix });
+const redis = options.redisCluster
+  ? new Cluster(options.redisCluster, { lazyConnect: true })
+  : options.redisSentinel
+    ? new Redis({ ...options.redisSentinel, failoverDetector: true, lazyConnect: true })
+    : undefined;
+const store = new RedisStore({ ...(redis ? { client: redis } : { url: options.redisUrl }), prefix: options.prefix });
 await store.connect();
 const waits: Record<string, number> = {};
 const client = createClient({
@@ -66,3 +76,4 @@ const seconds = (performance.now() - started) / 1000;
 console.log(JSON.stringify({ completed, failures, waits, seconds, roundTrips: store.roundTrips }));
 await client.close();
 await store.close();
+redis?.disconnect();

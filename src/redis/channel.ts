@@ -1,30 +1,65 @@
 /**
  * Pub/sub between the processes of a token: a settle or release publishes `b:<bucket key>`, a
  * global lock `g:<ms>`; every view listening on the token's channel hears it and wakes its
- * waiting calls. One subscriber connection per store; ioredis restores its subscriptions after a
- * reconnect.
+ * waiting calls. One subscriber connection per store, a duplicate of the store's: on a Cluster a
+ * Cluster of its own, whose subscriber sits on one node (a PUBLISH reaches every node of a
+ * cluster), and on Sentinel the master's. ioredis restores the subscriptions after a reconnect
+ * (on a Cluster, on another node when its node goes).
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { StoreEvent } from '../contracts/store.ts';
+import type { RedisClient } from './connection.ts';
 
 type Listener = (event: StoreEvent) => void;
 
 export class PubSub {
   readonly #listeners = new Map<string, Set<Listener>>();
-  #subscriber: Redis | undefined;
+  #subscriber: RedisClient | undefined;
+  /** Moves on at each close(), so that an open() still under way then does not keep its subscriber. */
+  #generation = 0;
 
-  /** Opens the subscriber (once) beside `redis`, and subscribes every channel listened to so far. */
-  async open(redis: Redis): Promise<void> {
+  /**
+   * Opens the subscriber (once) beside `redis`, and subscribes every channel listened to so far;
+   * gives up (closing it) after `timeoutMs`.
+   */
+  async open(redis: RedisClient, timeoutMs: number): Promise<void> {
     if (this.#subscriber) return;
-    const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: true });
+    const generation = this.#generation;
+    // A Cluster's duplicate() takes other startup nodes first, then options.
+    const subscriber: RedisClient = redis.isCluster
+      ? (redis as Cluster).duplicate([], { lazyConnect: true, enableOfflineQueue: true })
+      : (redis as Redis).duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: true });
     subscriber.on('error', () => {});
     subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
-    await subscriber.connect();
-    this.#subscriber = subscriber;
-    for (const channel of this.#listeners.keys()) await subscriber.subscribe(channel);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error('subscriber connection timed out'), { code: 'ETIMEDOUT' })),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([subscriber.connect(), late]);
+      if (generation !== this.#generation || this.#subscriber) {
+        // Closed meanwhile, or opened by a call that finished first.
+        subscriber.disconnect();
+        return;
+      }
+      this.#subscriber = subscriber;
+      // Channels listened to from now on subscribe themselves (listen); these came before.
+      const channels = [...this.#listeners.keys()];
+      if (channels.length > 0) await Promise.race([subscriber.subscribe(...channels), late]);
+    } catch (error) {
+      if (this.#subscriber === subscriber) this.#subscriber = undefined;
+      subscriber.disconnect();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {
+    this.#generation += 1;
     this.#subscriber?.disconnect();
     this.#subscriber = undefined;
   }

@@ -2,59 +2,57 @@
  * The store's one connection for scripts: connecting on first use, counting round trips, and
  * turning failures into clear errors (`StoreUnavailableError`, `StoreDataError`). Scripts are
  * registered with ioredis' `defineCommand` (EVALSHA, loading the script on NOSCRIPT).
+ *
+ * The connection is any ioredis client: a `Redis` (one node, or a master found through Sentinel)
+ * or a `Cluster`, in whatever state it is handed over: lazy (`wait`: connected now), on its way
+ * (`connecting`, `connect`, `reconnecting`: waited on until `ready`, for a bounded time) or ready.
+ * A closed one (`end`, `close`) is opened again only when the store made it itself.
  */
-import type { Redis } from 'ioredis';
 import { StoreDataError, StoreUnavailableError } from './errors.ts';
+import type { RedisClient, ScriptDefinition } from './redis-client.ts';
+import { CONNECTION_ERROR, NotReady, reasonOf } from './failures.ts';
+import { nextStatus, PASSING, readyOrFailure, withDeadline } from './readiness.ts';
 
-const CONNECTION_ERROR =
-  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|Connection is closed|Stream isn't writeable|enableOfflineQueue|connect/i;
+export { runScript, type RedisClient, type ScriptDefinition } from './redis-client.ts';
 
-/** One script: its name, how many of its arguments are keys, its Lua. */
-export interface ScriptDefinition {
-  readonly numberOfKeys: number;
-  readonly lua: string;
-}
+/** How long a connection handed over while it connects (or reconnects) may take to be ready. */
+export const READY_TIMEOUT_MS = 10_000;
 
-/** Runs a script defined on `redis` by name. */
-export function runScript(redis: Redis, name: string, ...args: string[]): Promise<unknown> {
-  const script = (redis as unknown as Record<string, ((...all: string[]) => Promise<unknown>) | undefined>)[name];
-  if (!script) throw new Error(`tollgate: Redis script ${name} is not defined`);
-  return script.call(redis, ...args);
-}
-
-/** A connection failure in words, without the client library's own phrasing; `socketError`: the connection's last error event. */
-function reasonOf(error: unknown, socketError: Error | undefined): string {
-  const failed = (error as { code?: unknown } | null)?.code === undefined && socketError ? socketError : error;
-  const code = (failed as { code?: unknown } | null)?.code;
-  const message = String((failed as Error | null)?.message ?? failed);
-  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return 'connection refused';
-  if (code === 'ENOTFOUND' || /ENOTFOUND|EAI_AGAIN/.test(message)) return 'host not found';
-  if (code === 'ETIMEDOUT' || /ETIMEDOUT|timed? ?out/i.test(message)) return 'timed out';
-  if (/ECONNRESET|EPIPE|Connection is closed|Stream isn't writeable|enableOfflineQueue/i.test(message))
-    return 'connection lost';
-  return 'no connection';
+export interface ConnectionOptions {
+  /** The store made this connection (and may open it again once closed). */
+  readonly owned: boolean;
+  /** How long a connection on its way may take to be ready (ms). Default READY_TIMEOUT_MS. */
+  readonly readyTimeoutMs?: number;
 }
 
 export class RedisConnection {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** Names the server in errors without its password. */
   readonly description: string;
   /** Round trips made, for measurement. */
   roundTrips = 0;
-  readonly #onConnect: () => Promise<void>;
-  #lastError: Error | undefined;
+  readonly #onConnect: (timeoutMs: number) => Promise<void>;
+  readonly #owned: boolean;
+  readonly #readyTimeoutMs: number;
   #ready: Promise<void> | undefined;
+  /** The client's last error event: why it is found reconnecting, or why a call met a closed connection. */
+  #lastError: unknown;
+  /** The store closed its connection (`reset`): the next call opens it again, whatever ioredis says. */
+  #closedByStore = false;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     description: string,
     scripts: Readonly<Record<string, ScriptDefinition>>,
-    onConnect: () => Promise<void>,
+    onConnect: (timeoutMs: number) => Promise<void>,
+    options: ConnectionOptions = { owned: false },
   ) {
     this.redis = redis;
     this.description = description;
     this.#onConnect = onConnect;
-    redis.on('error', (error: Error) => {
+    this.#owned = options.owned;
+    this.#readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    redis.on('error', (error: unknown) => {
       // Connection errors surface as StoreUnavailableError on the calls that need Redis; the
       // socket's own error (ECONNREFUSED…) says why better than the call's "Connection is closed".
       this.#lastError = error;
@@ -72,18 +70,49 @@ export class RedisConnection {
   }
 
   async #connect(): Promise<void> {
+    const deadline = Date.now() + this.#readyTimeoutMs;
     try {
-      if (this.redis.status === 'wait' || this.redis.status === 'end') await this.redis.connect();
-      await this.redis.ping();
-      this.roundTrips += 1;
-      await this.#onConnect();
+      await this.#whenReady(deadline);
     } catch (error) {
+      throw error instanceof StoreUnavailableError ? error : this.unavailable(error);
+    }
+    try {
+      await withDeadline(this.redis.ping(), deadline, this.redis);
+      this.roundTrips += 1;
+      await this.#onConnect(Math.max(1, deadline - Date.now()));
+    } catch (error) {
+      // Ready a moment ago: closed by its owner meanwhile? Then say so.
+      if (!this.#owned && this.redis.status === 'end') throw this.#closed('end', error);
       throw this.unavailable(error);
     }
   }
 
+  /** Resolves once the client is `ready`: connecting it, or waiting on it, as its status asks. */
+  async #whenReady(deadline: number): Promise<void> {
+    const redis = this.redis;
+    for (;;) {
+      const status = redis.status;
+      if (status === 'ready') return;
+      if (PASSING.has(status)) {
+        // On its way to `end` or to `reconnecting`: see which, then decide.
+        await nextStatus(redis, deadline, this.#readyTimeoutMs);
+        continue;
+      }
+      if (status === 'end' && !this.#owned) throw this.#closed(status);
+      // Closed by the store between two retries, ioredis stays `reconnecting` and retries no more.
+      const reopen = status === 'end' || (status === 'reconnecting' && this.#owned && this.#closedByStore);
+      // Otherwise the store's own connection fails fast while ioredis retries (it has no offline queue either).
+      if (status === 'reconnecting' && this.#owned && !reopen)
+        throw this.unavailable(this.#lastError ?? new NotReady('reconnecting'));
+      this.#closedByStore = false;
+      const ready = readyOrFailure(redis, deadline, this.#readyTimeoutMs);
+      if (status === 'wait' || reopen) redis.connect().catch((error: unknown) => ready.fail(error));
+      return ready.promise;
+    }
+  }
+
   /** Runs one Redis call (one script: one round trip), counting it and turning failures into clear errors. */
-  async call<T>(run: (redis: Redis) => Promise<T>): Promise<T> {
+  async call<T>(run: (redis: RedisClient) => Promise<T>): Promise<T> {
     await this.connect();
     try {
       this.roundTrips += 1;
@@ -94,6 +123,7 @@ export class RedisConnection {
       if (bad) throw new StoreDataError(`Redis key ${bad[1]} (tollgate cannot read data written by something else)`);
       if (/WRONGTYPE/.test(message))
         throw new StoreDataError(`a tollgate key in Redis holds another type of data: ${message}`);
+      if (!this.#owned && this.redis.status === 'end') throw this.#closed(this.redis.status, error);
       if (CONNECTION_ERROR.test(message)) throw this.unavailable(error);
       throw error;
     }
@@ -108,8 +138,19 @@ export class RedisConnection {
     );
   }
 
-  /** Forgets the connection state (the next call connects again). */
+  /** A connection handed over and closed since: ioredis will not open it again by itself. */
+  #closed(status: string, cause?: unknown): StoreUnavailableError {
+    return new StoreUnavailableError(
+      `${this.description} is closed (status "${status}"): ioredis does not reopen it by itself; call its connect(), ` +
+        "or give RedisStore one that is ready, connecting or lazy. With RedisStore({ onUnavailable: 'local' }) " +
+        'each process limits itself meanwhile',
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  /** Forgets the connection state, once the store closed it (the next call connects again). */
   reset(): void {
     this.#ready = undefined;
+    this.#closedByStore = true;
   }
 }

@@ -9,7 +9,7 @@
  * Redis Cluster, and its `defineCommand` handles the script cache.
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Redis, type Cluster } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import type { BucketStore, RateLimitStore } from '../contracts/legacy-store.ts';
 import type { BucketRef, Store, StoreView, V10Settings, ViewRequest } from '../contracts/store.ts';
@@ -18,7 +18,7 @@ import { MemoryV10View } from '../dialects/v10/memory-view.ts';
 import { InvalidRequestLog } from '../dialects/v10/pace.ts';
 import { keyedView, viewRequestOf } from '../stores/legacy.ts';
 import { PubSub } from './channel.ts';
-import { RedisConnection } from './connection.ts';
+import { RedisConnection, type RedisClient } from './connection.ts';
 import type { RedisViewContext } from './context.ts';
 import { FallbackView } from './fallback-view.ts';
 import { GLOBAL_LOCK_SCRIPTS } from './global-lock.ts';
@@ -30,8 +30,12 @@ export { StoreDataError, StoreUnavailableError } from './errors.ts';
 export interface RedisStoreOptions {
   /** Default `redis://127.0.0.1:6379`. */
   readonly url?: string;
-  /** Your own ioredis connection (or Cluster) instead of `url`; you close it. */
-  readonly client?: Redis;
+  /**
+   * Your own ioredis client instead of `url`; you close it. A `Redis` (one node, or through
+   * Sentinel: `new Redis({ sentinels, name })`) or a `Cluster`, lazy, connecting or ready: the
+   * store connects a lazy one, and waits (up to 10 s) for one on its way.
+   */
+  readonly client?: Redis | Cluster;
   /** Prepended to every key and channel. Default `tollgate`. */
   readonly prefix?: string;
   /** How long a reservation counts as in flight without an answer (ms). Default 30000. */
@@ -110,9 +114,10 @@ export class RedisStore implements Store, RateLimitStore {
       options.client ?? new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     this.#connection = new RedisConnection(
       redis,
-      options.client ? 'the given Redis connection' : `Redis at ${redactUrl(url)}`,
+      options.client ? describeClient(options.client) : `Redis at ${redactUrl(url)}`,
       { ...V6_SCRIPTS, ...V10_SCRIPTS, ...GLOBAL_LOCK_SCRIPTS },
-      () => this.#pubsub.open(redis),
+      (timeoutMs) => this.#pubsub.open(redis, timeoutMs),
+      { owned: this.#ownsClient },
     );
     this.#prefix = prefix;
     this.#onUnavailable = options.onUnavailable ?? 'fail';
@@ -149,12 +154,27 @@ export class RedisStore implements Store, RateLimitStore {
   /** Closes the connections this store opened (not a `client` you passed in). */
   async close(): Promise<void> {
     this.#pubsub.close();
-    if (this.#ownsClient) this.#connection.redis.disconnect();
+    const redis = this.#connection.redis;
+    if (this.#ownsClient) {
+      // Closed once it says so (when open, it ends with an event): a call after close() then opens
+      // it again, rather than meeting it half-closed.
+      const ended = ['connecting', 'connect', 'ready'].includes(redis.status)
+        ? new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 1000);
+            redis.once('end', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          })
+        : undefined;
+      redis.disconnect();
+      await ended;
+    }
     this.#connection.reset();
   }
 
   /** The connection the scripts run on (the `client` you passed in, or the store's own). */
-  get redis(): Redis {
+  get redis(): RedisClient {
     return this.#connection.redis;
   }
 
@@ -167,6 +187,17 @@ export class RedisStore implements Store, RateLimitStore {
   get roundTrips(): number {
     return this.#connection.roundTrips;
   }
+}
+
+/** Names a connection handed over, for errors: a Cluster, a master through Sentinel, or one node. */
+function describeClient(client: RedisClient): string {
+  if (client.isCluster) return 'the given Redis Cluster';
+  const name = (client.options as { sentinels?: unknown; name?: unknown }).sentinels
+    ? (client.options as { name?: unknown }).name
+    : undefined;
+  return typeof name === 'string'
+    ? `the given Redis connection (Sentinel master "${name}")`
+    : 'the given Redis connection';
 }
 
 function redactUrl(url: string): string {

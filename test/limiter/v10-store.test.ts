@@ -15,6 +15,7 @@ import type { V10Update } from '../../src/dialects/v10/rules.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { connectedStore, redisStoresForFile } from '../support/redis.ts';
+import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
 
 const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
 const PUT_REACTION = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
@@ -24,9 +25,12 @@ const CREATE = 'POST /channels/:id/messages channels/1';
 const WEBHOOK = 'POST /webhooks/:id/:token webhooks/5/token';
 
 const redisStore = redisStoresForFile('v10', { time: 'client' });
+const [, onSentinel, onCluster] = redisDeploymentsForFile();
 const v10Factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
   ['RedisStore', redisStore],
+  ['RedisStore (Sentinel)', () => onSentinel.store('v10', { time: 'client' })],
+  ['RedisStore (Cluster)', () => onCluster.store('v10', { time: 'client' })],
 ];
 
 describe.each(v10Factories)('v10 store contract on %s', (_, make) => {

@@ -1,8 +1,9 @@
 /**
  * Sharing buckets through Redis against the reference service over real HTTP: several clients in
- * one process, several Node processes, skewed clocks, Redis lost and restarted. Redis decides by
- * its own clock, so these run in real time; what they assert (no 429, no window over its limit)
- * does not depend on how fast the machine is.
+ * one process, several Node processes (on a single node, on Sentinel and on a Cluster, the last
+ * two started for this file), skewed clocks, Redis lost and restarted. Redis decides by its own
+ * clock, so these run in real time; what they assert (no 429, no window over its limit) does not
+ * depend on how fast the machine is.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -14,17 +15,23 @@ import { createClient, type TollgateClient } from '../../src/index.ts';
 import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { ReferenceService } from '../../src/testing/index.ts';
 import { startE2E } from '../support/e2e.ts';
-import { connectedStore, REDIS_URL, testPrefix } from '../support/redis.ts';
+import { connectedStore, testPrefix } from '../support/redis.ts';
+import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = 'Bot shared-token';
+const deployments = redisDeploymentsForFile();
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+const byKind = deployments.map((deployment) => [deployment.kind, deployment] as const);
 
 async function startService(): Promise<ReferenceService> {
-  const service = await new ReferenceService({ defaultLimit: { limit: 5, windowMs: 1000 }, global: { limit: 1000, windowMs: 1000 } }).start();
+  const service = await new ReferenceService({
+    defaultLimit: { limit: 5, windowMs: 1000 },
+    global: { limit: 1000, windowMs: 1000 },
+  }).start();
   cleanups.push(() => service.stop());
   return service;
 }
@@ -62,7 +69,9 @@ describe('several clients in one process on one Redis', () => {
         return () => clearTimeout(handle);
       },
     });
-    const clients = [-7000, 0, 7000].map((offset) => createClient({ baseUrl: service.baseUrl, token: TOKEN, store, clock: skewed(offset) }));
+    const clients = [-7000, 0, 7000].map((offset) =>
+      createClient({ baseUrl: service.baseUrl, token: TOKEN, store, clock: skewed(offset) }),
+    );
     cleanups.push(() => Promise.all(clients.map((client) => client.close())).then(() => undefined));
     const results = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => clients[i % 3]!.channels.get('1')));
     expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
@@ -70,80 +79,118 @@ describe('several clients in one process on one Redis', () => {
   }, 30_000);
 });
 
-describe('several Node processes on one Redis', () => {
-  function worker(options: object): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
-    const child = spawn(process.execPath, ['scripts/redis-worker.ts', JSON.stringify(options)], { cwd: root });
-    cleanups.push(() => {
-      child.kill();
-    });
-    return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
-  }
+/** One process of scripts/redis-worker.ts; killed after the test. */
+function worker(options: object): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
+  const child = spawn(process.execPath, ['scripts/redis-worker.ts', JSON.stringify(options)], { cwd: root });
+  cleanups.push(() => {
+    child.kill();
+  });
+  return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+}
 
-  it('zero 429s, every window within its limit, and a global wait seen by all', async () => {
-    const service = await startService();
-    const prefix = testPrefix('processes');
-    const workers = Array.from({ length: 4 }, () =>
-      worker({ baseUrl: service.baseUrl, redisUrl: REDIS_URL, prefix, token: TOKEN, requests: 15, concurrency: 6, buckets: ['1', '2', '3'], waitForGo: true }),
-    );
-    for (const { lines } of workers) expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
-    // The first request after "go" meets a global 429: every process must hold back.
-    service.inject({ fault: { kind: 'global', retryAfterMs: 2500 } });
-    for (const { child } of workers) child.stdin.write('go\n');
-    const reports = await Promise.all(
-      workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[]; waits: Record<string, number> }),
-    );
-    for (const report of reports) {
-      expect(report.failures).toEqual([]);
-      expect(report.completed).toBe(15);
-      expect(report.waits.global ?? 0).toBeGreaterThan(0);
-    }
-    expect(service.requests.filter((request) => request.global)).toHaveLength(1);
-    // Requests already on the wire when the global 429 came back arrive within a moment; after
-    // that, nothing arrives until the global wait is over.
-    const globalAt = service.requests[0]!.at;
-    const duringWait = service.requests.filter((request) => request.at > globalAt + 250 && request.at < globalAt + 2500);
-    expect(duringWait).toEqual([]);
-    expect(service.requests.filter((request) => request.status === 200)).toHaveLength(60);
-    expectWithinLimits(service);
-  }, 60_000);
+// One deployment after another: side by side, twelve processes on a small machine delay requests
+// admitted before the global 429 past its moment, and the test would measure the machine.
+describe('several Node processes on one Redis', () => {
+  it.for(byKind)(
+    '%s: zero 429s, every window within its limit, and a global wait seen by all',
+    { timeout: 60_000 },
+    async ([, deployment]) => {
+      const service = await startService();
+      const prefix = deployment.prefix('processes');
+      const workers = Array.from({ length: 4 }, () =>
+        worker({
+          baseUrl: service.baseUrl,
+          ...deployment.worker(),
+          prefix,
+          token: TOKEN,
+          requests: 15,
+          concurrency: 6,
+          buckets: ['1', '2', '3'],
+          waitForGo: true,
+        }),
+      );
+      for (const { lines } of workers)
+        expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+      // The first request after "go" meets a global 429: every process must hold back.
+      service.inject({ fault: { kind: 'global', retryAfterMs: 2500 } });
+      for (const { child } of workers) child.stdin.write('go\n');
+      const reports = await Promise.all(
+        workers.map(
+          async ({ lines }) =>
+            JSON.parse((await lines.next()).value as string) as {
+              completed: number;
+              failures: string[];
+              waits: Record<string, number>;
+            },
+        ),
+      );
+      for (const report of reports) {
+        expect(report.failures).toEqual([]);
+        expect(report.completed).toBe(15);
+        expect(report.waits.global ?? 0).toBeGreaterThan(0);
+      }
+      expect(service.requests.filter((request) => request.global)).toHaveLength(1);
+      // Requests already on the wire when the global 429 came back arrive within a moment; after
+      // that, nothing arrives until the global wait is over.
+      const globalAt = service.requests[0]!.at;
+      const duringWait = service.requests.filter(
+        (request) => request.at > globalAt + 250 && request.at < globalAt + 2500,
+      );
+      expect(duringWait).toEqual([]);
+      expect(service.requests.filter((request) => request.status === 200)).toHaveLength(60);
+      expectWithinLimits(service);
+    },
+  );
 });
 
 describe('v10: several Node processes on one Redis', () => {
-  it('share hashes, buckets and the global pace: zero 429s, no global 429, the pace held across processes', async () => {
-    const service = await new ReferenceService({
-      api: 'v10',
-      defaultLimit: { limit: 5, windowMs: 1000 },
-      global: { limit: 20, windowMs: 1000 },
-    }).start();
-    cleanups.push(() => service.stop());
-    const prefix = testPrefix('v10-processes');
-    const workers = Array.from({ length: 4 }, () => {
-      const child = spawn(
-        process.execPath,
-        [
-          'scripts/redis-worker.ts',
-          JSON.stringify({ baseUrl: service.baseUrl, redisUrl: REDIS_URL, prefix, token: TOKEN, requests: 15, concurrency: 6, buckets: ['1', '2', '3', '4', '5', '6'], waitForGo: true, globalLimit: 20 }),
-        ],
-        { cwd: root },
+  it.for(byKind)(
+    '%s: share hashes, buckets and the global pace: zero 429s, no global 429, the pace held across processes',
+    { timeout: 60_000 },
+    async ([, deployment]) => {
+      const service = await new ReferenceService({
+        api: 'v10',
+        defaultLimit: { limit: 5, windowMs: 1000 },
+        global: { limit: 20, windowMs: 1000 },
+      }).start();
+      cleanups.push(() => service.stop());
+      const prefix = deployment.prefix('v10-processes');
+      const workers = Array.from({ length: 4 }, () =>
+        worker({
+          baseUrl: service.baseUrl,
+          ...deployment.worker(),
+          prefix,
+          token: TOKEN,
+          requests: 15,
+          concurrency: 6,
+          buckets: ['1', '2', '3', '4', '5', '6'],
+          waitForGo: true,
+          globalLimit: 20,
+        }),
       );
-      cleanups.push(() => {
-        child.kill();
-      });
-      return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
-    });
-    for (const { lines } of workers) expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
-    for (const { child } of workers) child.stdin.write('go\n');
-    const reports = await Promise.all(
-      workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[] }),
-    );
-    for (const report of reports) expect(report).toMatchObject({ completed: 15, failures: [] });
-    const first = service.requests[0]!.at;
-    expect(service.requests.filter((request) => request.status === 429).map((request) => ({ ...request, at: request.at - first }))).toEqual([]);
-    // 60 requests at 20 per second over four processes: the pace is one, so at least 2 s.
-    const times = service.requests.map((request) => request.at);
-    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2000);
-    for (let i = 20; i < times.length; i++) expect(times[i]! - times[i - 20]!, `request ${i}`).toBeGreaterThanOrEqual(1000);
-  }, 60_000);
+      for (const { lines } of workers)
+        expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+      for (const { child } of workers) child.stdin.write('go\n');
+      const reports = await Promise.all(
+        workers.map(
+          async ({ lines }) =>
+            JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[] },
+        ),
+      );
+      for (const report of reports) expect(report).toMatchObject({ completed: 15, failures: [] });
+      const first = service.requests[0]!.at;
+      expect(
+        service.requests
+          .filter((request) => request.status === 429)
+          .map((request) => ({ ...request, at: request.at - first })),
+      ).toEqual([]);
+      // 60 requests at 20 per second over four processes: the pace is one, so at least 2 s.
+      const times = service.requests.map((request) => request.at);
+      expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2000);
+      for (let i = 20; i < times.length; i++)
+        expect(times[i]! - times[i - 20]!, `request ${i}`).toBeGreaterThanOrEqual(1000);
+    },
+  );
 });
 
 describe('v10: calls without Authorization on one Redis', () => {
@@ -154,8 +201,8 @@ describe('v10: calls without Authorization on one Redis', () => {
       defaultLimit: { limit: 50, windowMs: 1000 },
     });
     cleanups.push(() => e2e.stop());
-    const store = await connectedStore('v10-per-ip', { time: 'client' });
-    cleanups.push(() => store.close());
+    // On the file's single node: its keys (v10's route map never expires) go after the file.
+    const store = await deployments[0].store('v10-per-ip', { time: 'client' });
     const clients = ['Bot first-token', 'Bot second-token'].map((token) =>
       e2e.newClient({ token, store, globalLimit: 10 }),
     );
@@ -192,11 +239,21 @@ describe('Redis faults', () => {
     await waitForRedis(port);
     const service = await startService();
     const failing = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('restart') });
-    const fallback = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('restart'), onUnavailable: 'local' });
-    cleanups.push(() => failing.close(), () => fallback.close());
+    const fallback = new RedisStore({
+      url: `redis://127.0.0.1:${port}`,
+      prefix: testPrefix('restart'),
+      onUnavailable: 'local',
+    });
+    cleanups.push(
+      () => failing.close(),
+      () => fallback.close(),
+    );
     const strict: TollgateClient = createClient({ baseUrl: service.baseUrl, token: TOKEN, store: failing });
     const lenient: TollgateClient = createClient({ baseUrl: service.baseUrl, token: TOKEN, store: fallback });
-    cleanups.push(() => strict.close(), () => lenient.close());
+    cleanups.push(
+      () => strict.close(),
+      () => lenient.close(),
+    );
     await strict.channels.get('1');
     await lenient.channels.get('2');
 
@@ -224,7 +281,11 @@ describe('Redis faults', () => {
   }, 60_000);
 
   function startRedisServer(port: number) {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     cleanups.push(() => {
       child.kill('SIGKILL');
     });

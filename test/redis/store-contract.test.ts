@@ -1,5 +1,6 @@
 /**
- * The store contract, run against both stores: what a decision answers for each state of a
+ * The store contract, run against both stores, and RedisStore on each deployment (a single node,
+ * Sentinel, a Cluster: started for this file): what a decision answers for each state of a
  * bucket and of the global lock. Redis decides by its own clock, so bucket resets here are far
  * in the past or the future of any clock.
  */
@@ -7,15 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
 import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/index.ts';
 import { StoreDataError } from '../../src/redis/index.ts';
-import { rawRedis, redisStoresForFile } from '../support/redis.ts';
+import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
 
 const FUTURE = Math.floor(Date.now() / 1000) + 3600;
 const PAST = Math.floor(Date.now() / 1000) - 3600;
-const redisStore = redisStoresForFile('contract');
+const deployments = redisDeploymentsForFile();
 
 const factories: [string, () => Promise<RateLimitStore>][] = [
   ['MemoryStore', async () => new MemoryStore()],
-  ['RedisStore', redisStore],
+  ...deployments.map((deployment): [string, () => Promise<RateLimitStore>] => [
+    `RedisStore (${deployment.kind})`,
+    () => deployment.store('contract'),
+  ]),
 ];
 
 describe.each(factories)('%s', (_, make) => {
@@ -134,57 +138,60 @@ describe.each(factories)('%s', (_, make) => {
   });
 });
 
-describe('RedisStore only', () => {
-  it('keys carry the prefix and a hash tag; the token never reaches Redis', async () => {
-    const store = await redisStore();
-    const prefix = store.prefix;
-    const token = 'Bot very-secret-token-123';
-    const view = store.forToken(token, systemClock);
-    const probe = await view.admit('ChannelsId:1');
-    if (probe.kind !== 'grant') throw new Error('expected a grant');
-    await view.settle('ChannelsId:1', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
-    await view.lockGlobal(1000);
-    const redis = rawRedis();
-    try {
-      const keys = await redis.keys(`${prefix}:*`);
-      expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) {
-        expect(key.startsWith(prefix)).toBe(true);
-        expect(key.slice(prefix.length)).toMatch(/^:\{[0-9a-f]{32}\}:(bucket|leases|global)/);
-        expect(key).not.toContain('secret');
-        const type = await redis.type(key);
-        const dump =
-          type === 'hash'
-            ? JSON.stringify(await redis.hgetall(key))
-            : type === 'zset'
-              ? JSON.stringify(await redis.zrange(key, '0', '-1'))
-              : String(await redis.get(key));
-        expect(dump).not.toContain('secret');
-        expect(await redis.pttl(key)).toBeGreaterThan(0); // everything expires
+describe.each(deployments.map((deployment) => [deployment.kind, deployment] as const))(
+  'RedisStore only (%s)',
+  (_, deployment) => {
+    it('keys carry the prefix and a hash tag; the token never reaches Redis', async () => {
+      const store = await deployment.store('contract');
+      const prefix = store.prefix;
+      const token = 'Bot very-secret-token-123';
+      const view = store.forToken(token, systemClock);
+      const probe = await view.admit('ChannelsId:1');
+      if (probe.kind !== 'grant') throw new Error('expected a grant');
+      await view.settle('ChannelsId:1', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
+      await view.lockGlobal(1000);
+      const redis = deployment.client();
+      try {
+        const keys = await deployment.keys(`${prefix}:*`);
+        expect(keys.length).toBeGreaterThan(0);
+        for (const key of keys) {
+          expect(key.startsWith(prefix)).toBe(true);
+          expect(key.slice(prefix.length)).toMatch(/^:\{[0-9a-f]{32}\}:(bucket|leases|global)/);
+          expect(key).not.toContain('secret');
+          const type = await redis.type(key);
+          const dump =
+            type === 'hash'
+              ? JSON.stringify(await redis.hgetall(key))
+              : type === 'zset'
+                ? JSON.stringify(await redis.zrange(key, '0', '-1'))
+                : String(await redis.get(key));
+          expect(dump).not.toContain('secret');
+          expect(await redis.pttl(key)).toBeGreaterThan(0); // everything expires
+        }
+      } finally {
+        redis.disconnect();
       }
-    } finally {
-      redis.disconnect();
-    }
-  });
+    });
 
-  it('data written by something else is a clear StoreDataError, not a crash', async () => {
-    const store = await redisStore();
-    const prefix = store.prefix;
-    const view = store.forToken('Bot t', systemClock);
-    const probe = await view.admit('B');
-    if (probe.kind !== 'grant') throw new Error('expected a grant');
-    await view.settle('B', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
-    const redis = rawRedis();
-    try {
-      const [key] = await redis.keys(`${prefix}:*:bucket:B`);
-      await redis.hset(key!, 'remaining', 'lots');
-      await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
-      await expect(view.get('B')).rejects.toThrow(/field remaining is not an integer/);
-      await redis.del(key!);
-      await redis.set(key!, 'a string');
-      await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
-    } finally {
-      redis.disconnect();
-    }
-  });
-});
+    it('data written by something else is a clear StoreDataError, not a crash', async () => {
+      const store = await deployment.store('contract');
+      const prefix = store.prefix;
+      const view = store.forToken('Bot t', systemClock);
+      const probe = await view.admit('B');
+      if (probe.kind !== 'grant') throw new Error('expected a grant');
+      await view.settle('B', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
+      const redis = deployment.client();
+      try {
+        const [key] = await deployment.keys(`${prefix}:*:bucket:B`);
+        await redis.hset(key!, 'remaining', 'lots');
+        await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
+        await expect(view.get('B')).rejects.toThrow(/field remaining is not an integer/);
+        await redis.del(key!);
+        await redis.set(key!, 'a string');
+        await expect(view.admit('B')).rejects.toBeInstanceOf(StoreDataError);
+      } finally {
+        redis.disconnect();
+      }
+    });
+  },
+);
