@@ -4,7 +4,6 @@
  * nonce that makes a message create safe to resend, the caller's abort against the client's
  * timeout, and the per-call `timeout` and `transportRetries`. A scripted fetch plays the service.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -14,6 +13,7 @@ import {
   TollgateArgumentError,
   type ClientOptions,
 } from '../../src/index.ts';
+import { freePorts } from '../support/redis-processes.ts';
 
 const BASE = 'http://127.0.0.1:1/api/v10';
 const CHANNEL = '81384788765712384';
@@ -184,7 +184,7 @@ describe('per-call timeout and transportRetries; aborts are not timeouts', () =>
 
 describe('errors that say what went wrong', () => {
   it('a network error names the method, the route template, host:port and the cause', async () => {
-    const port = await closedPort();
+    const port = (await freePorts(1))[0]!;
     const client = createClient({ baseUrl: `http://127.0.0.1:${port}/api/v10`, token: 'Bot r', transportRetries: 0 });
     const error = await client.channels.get(CHANNEL).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
@@ -231,12 +231,3 @@ describe('errors that say what went wrong', () => {
     await client.close();
   });
 });
-
-/** A port nothing listens on: one the system just handed out, closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

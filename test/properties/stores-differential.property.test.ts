@@ -13,7 +13,6 @@
  * Seed: FC_SEED, else the project's fixed PROPERTY_SEED (printed, and in the test titles).
  * Redis: REDIS_URL (default 127.0.0.1:6379); unreachable Redis fails the file, never skips.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
@@ -34,6 +33,7 @@ import { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile, testPrefix } from '../support/redis.ts';
 import { PROPERTY_SEED } from './config.ts';
+import { freePorts } from '../support/redis-processes.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
 /** Sequences per dialect against Redis (FC_RUNS for a longer hunt), and against the fallback. */
@@ -586,7 +586,7 @@ afterAll(async () => {
 /** A RedisStore on a port where nothing listens, falling back to local limiting. */
 async function deadRedisStore(): Promise<RedisStore> {
   const store = new RedisStore({
-    url: `redis://127.0.0.1:${await deadPort()}`,
+    url: `redis://127.0.0.1:${(await freePorts(1))[0]!}`,
     prefix: testPrefix('stores-differential-dead'),
     onUnavailable: 'local',
     time: 'client',
@@ -594,18 +594,6 @@ async function deadRedisStore(): Promise<RedisStore> {
   });
   deadStores.push(store);
   return store;
-}
-
-/** A port nothing listens on: one the system just handed out, closed again. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-  return port;
 }
 
 function integerFromEnv(name: string, fallback: number): number {

@@ -3,11 +3,11 @@
  * own phrasing ("Stream isn't writeable…", "enableOfflineQueue…"); the client's error stays the
  * cause.
  */
-import { createServer } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
 import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { testPrefix } from '../support/redis.ts';
+import { freePorts } from '../support/redis-processes.ts';
 
 const stores: RedisStore[] = [];
 afterEach(async () => {
@@ -17,7 +17,7 @@ afterEach(async () => {
 const CLIENT_PHRASING = /Stream isn't writeable|enableOfflineQueue|Connection is closed|ECONNREFUSED/;
 
 it('Redis refusing the connection: "connection refused", and the way to keep going', async () => {
-  const port = await closedPort();
+  const port = (await freePorts(1))[0]!;
   const store = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('errors') });
   stores.push(store);
   const error = await store.connect().catch((caught: unknown) => caught);
@@ -44,11 +44,3 @@ it('a connection lost mid-run: "connection lost", not the client library\'s word
   expect((error as Error).message).toMatch(/is unreachable \((connection lost|connection refused)\)/);
   expect((error as Error).message).not.toMatch(CLIENT_PHRASING);
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

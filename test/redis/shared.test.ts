@@ -6,7 +6,6 @@
  * depend on how fast the machine is.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import { ReferenceService } from '../../src/testing/index.ts';
 import { startE2E } from '../support/e2e.ts';
 import { connectedStore, testPrefix } from '../support/redis.ts';
 import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
+import { freePorts } from '../support/redis-processes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = 'Bot shared-token';
@@ -222,7 +222,7 @@ describe('v10: calls without Authorization on one Redis', () => {
 
 describe('Redis faults', () => {
   it('Redis unreachable at start: a clear error, and no request is sent', async () => {
-    const port = await freePort();
+    const port = (await freePorts(1))[0]!;
     const store = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: testPrefix('down') });
     cleanups.push(() => store.close());
     await expect(store.connect()).rejects.toThrow(new RegExp(`Redis at redis://127.0.0.1:${port}/? is unreachable`));
@@ -234,7 +234,7 @@ describe('Redis faults', () => {
   });
 
   it('Redis stopped mid-run fails requests clearly (or falls back locally, if chosen); a restart resumes', async () => {
-    const port = await freePort();
+    const port = (await freePorts(1))[0]!;
     let server = startRedisServer(port);
     await waitForRedis(port);
     const service = await startService();
@@ -292,17 +292,6 @@ describe('Redis faults', () => {
     return child;
   }
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForRedis(port: number): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
