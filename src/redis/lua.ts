@@ -8,7 +8,7 @@
 export const BUCKET_LINGER_MS = 10_000;
 /** A key of leases or holds outlives the last of them by this much, so that an idle one expires by itself. */
 export const EXPIRY_SLACK_MS = 1_000;
-/** How long a verdict on a token (V16) or a webhook (V19) is kept: a day. */
+/** How long a verdict on a token (V16) or a webhook (V19), or a token's learned route → hash map, is kept: a day. */
 export const VERDICT_TTL_MS = 24 * 60 * 60 * 1000;
 /** With no lease to wait for, a caller awaiting a response asks again after this long. */
 export const AWAIT_FALLBACK_MS = 1_000;

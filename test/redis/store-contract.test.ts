@@ -173,6 +173,26 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
       }
     });
 
+    it('v10: every key expires, the learned route map included: Redis holds live state only', async () => {
+      const store = await deployment.store('contract');
+      const settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 };
+      const view = store.forToken('Bot v10 ttl', systemClock, settings);
+      const key = 'GET /channels/:id channels/1';
+      const probe = await view.admit(key);
+      if (probe.kind !== 'grant') throw new Error('expected a grant');
+      await view.settle(key, probe.reservation, { limit: 5, remaining: 4, windowLeftMs: 1000, hash: 'h' });
+      await view.lockGlobal(1000);
+      await view.noteInvalid!();
+      const redis = deployment.client();
+      try {
+        const keys = await deployment.keys(`{${store.prefix}}:*`);
+        expect(keys.some((name) => name.endsWith(':routes'))).toBe(true);
+        for (const name of keys) expect(await redis.pttl(name), name).toBeGreaterThan(0);
+      } finally {
+        redis.disconnect();
+      }
+    });
+
     it('data written by something else is a clear StoreDataError, not a crash', async () => {
       const store = await deployment.store('contract');
       const prefix = store.prefix;

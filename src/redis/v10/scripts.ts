@@ -5,7 +5,7 @@
  * Every key of every token shares the hash tag `{prefix}`: the invalid-request log (V15) is one
  * per store, over all tokens, and is read in the same decision as a token's bucket. Keys:
  *   {p}:v10:invalid              zset  id → time: invalid requests of the last 10 minutes (V15)
- *   {p}:v10:<token hash>:routes  hash  route → bucket hash (V4, V7)
+ *   {p}:v10:<token hash>:routes  hash  route → bucket hash (V4, V7); a day after the last answer naming a hash
  *     …:b:<bucket>               hash  limit, remaining, wid (the window's Reset), end (its local
  *                                      end), opened, counting, hold (V7–V9)
  *     …:l:<bucket>               zset  reservation id → lease end: requests in flight
@@ -189,7 +189,11 @@ end
 pace_answered(ns, id)
 if source == '' then source = effective(key, route, resource) end
 -- V7: a new hash remaps the route; the reservation moves to the bucket it names.
-if hash ~= '' then redis.call('HSET', KEYS[1], route, hash) end
+if hash ~= '' then
+  -- The map lives as long as answers keep naming hashes, and a day after: Redis holds live state only.
+  redis.call('HSET', KEYS[1], route, hash)
+  redis.call('PEXPIRE', KEYS[1], ${VERDICT_TTL_MS})
+end
 local target = effective(key, route, resource)
 redis.call('ZREM', ns .. ':l:' .. source, id)
 redis.call('ZREM', ns .. ':fc:' .. resource_part(resource), id)
