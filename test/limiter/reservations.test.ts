@@ -1,6 +1,6 @@
 /**
  * The reservation policy (concurrency beyond the spec's table), run against both stores: the
- * memory store applies `reservations.ts`, the Redis store its Lua port. Time is a manual clock
+ * memory store applies `src/dialects/v6/policy.ts`, the Redis store its Lua port. Time is a manual clock
  * (the Redis store takes the client's clock here), so both see the same instants.
  */
 import { describe, expect, it } from 'vitest';

@@ -129,7 +129,7 @@ else
         if not new_window then from_server = math.min(cur_remaining, from_server) end
         redis.call('HSET', KEYS[1], 'remaining', int(from_server))
       elseif not (not new_window and reset ~= nil and reset == opened) and remaining < cur_remaining then
-        -- Counting since a refill: only a figure below the count lowers it (see reservations.ts).
+        -- Counting since a refill: only a figure below the count lowers it (see dialects/v6/policy.ts).
         redis.call('HSET', KEYS[1], 'remaining', int(from_server))
       end
     end
