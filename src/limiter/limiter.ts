@@ -199,9 +199,16 @@ export class Limiter {
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
         // it is handled as a failed attempt, so it cannot create a {0, 0, 0} bucket, which
         // row 1 (v6) and V14 (v10) would read as "no limit".
-        if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
-          await this.#settle(call, verdict.update);
-        else await this.#release(call);
+        try {
+          if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
+            await this.#settle(call, verdict.update);
+          else await this.#release(call);
+        } catch (error) {
+          // The service answered: a store that cannot record it now must not turn the answer into
+          // an error (the call may have made something). Its lease runs out instead.
+          if (!(response.status >= 500 && resendsAfter(call, response.status))) return undefined;
+          throw error;
+        }
         if (response.status >= 500 && resendsAfter(call, response.status)) return 'SERVER_ERROR';
         return undefined;
       case 'retry':
