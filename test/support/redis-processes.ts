@@ -2,9 +2,10 @@
  * Real Redis deployments for tests, started on free ports and stopped again: a Cluster (3 masters,
  * 3 replicas) and a Sentinel set-up (a master, a replica, one sentinel). Each is `redis-server`
  * daemonized into a temp dir of its own; `stop()` ends exactly the processes it started (by the pids
- * in their pidfiles: `SHUTDOWN NOSAVE`, then SIGKILL) and removes the dir. Every step is bounded in
- * time and fails loudly, with the server's log, when something does not come up. No vitest here:
- * `redis-deployments.ts` wires these into test files.
+ * in their pidfiles: `SHUTDOWN NOSAVE`, then SIGKILL) and removes the dir; `kill()` SIGKILLs one of
+ * them mid-test (a crash). Every step is bounded in time and fails loudly, with the server's log,
+ * when something does not come up. No vitest here: `redis-deployments.ts` wires these into test
+ * files.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -41,6 +42,10 @@ export interface RedisClusterProcesses {
    * Resolves once every node names it so (bounded).
    */
   failover(key: string, timeoutMs?: number): Promise<{ readonly from: Address; readonly to: Address }>;
+  /** The master serving `key` now (as the first node still up tells it), and the key's slot. */
+  master(key: string): Promise<{ readonly address: Address; readonly slot: number }>;
+  /** SIGKILL to one node (by the pid it started): a crash, no failover asked. Resolves once it is gone. */
+  kill(address: Address): Promise<void>;
   /** Ends the processes and removes their dir; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -60,6 +65,8 @@ export interface RedisSentinelProcesses {
    * master and it answers as one (bounded).
    */
   failover(timeoutMs?: number): Promise<Address>;
+  /** SIGKILL to one server (by the pid it started): a crash, no failover asked. Resolves once it is gone. */
+  kill(address: Address): Promise<void>;
   /** Ends the processes and removes their dir; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -188,6 +195,17 @@ export async function startRedisCluster(options: StartOptions = {}): Promise<Red
       );
       return { from, to };
     },
+    master: async (key) => {
+      const up = nodes.find((node) => !group.ended(node)) ?? nodes[0]!;
+      const probe = group.probe(up);
+      try {
+        const slot = Number(await probe.cluster('KEYSLOT', key));
+        return { address: masterOf((await probe.cluster('SLOTS')) as unknown[][], slot), slot };
+      } finally {
+        probe.disconnect();
+      }
+    },
+    kill: (address) => group.kill(address),
     stop: () => group.stop(),
   };
 }
@@ -306,6 +324,7 @@ export async function startRedisSentinel(
       });
       return after;
     },
+    kill: (address) => group.kill(address),
     stop: () => group.stop(),
   };
 }
@@ -448,6 +467,25 @@ class ProcessGroup {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`Timed out waiting for ${what}; last saw: ${last.slice(0, 500)}${await this.#logs()}`);
+  }
+
+  /** Whether the process started on this address has ended (killed, or crashed). */
+  ended(address: Address): boolean {
+    const started = this.#started.find((one) => one.address.port === address.port);
+    return started?.pid !== undefined && !alive(started.pid);
+  }
+
+  /** SIGKILL to the process it started on `address` (only if that pid is still our redis-server); bounded. */
+  async kill(address: Address): Promise<void> {
+    const started = this.#started.find((one) => one.address.port === address.port);
+    const pid = started?.pid;
+    if (pid === undefined) throw new Error(`no process of this deployment listens on ${address.port}`);
+    if (!alive(pid)) return;
+    if (!isOurs(pid, address.port)) throw new Error(`pid ${pid} is no longer the redis-server on ${address.port}`);
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (alive(pid)) throw new Error(`redis-server ${pid} on ${address.port} still runs 2 s after SIGKILL`);
+    running.delete(pid);
   }
 
   /** SHUTDOWN NOSAVE to each process it started, SIGKILL to any still there after 3 s; then the dir goes. */
