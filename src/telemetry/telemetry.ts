@@ -29,8 +29,9 @@ const SCOPE_NAME = 'tollgate';
 
 interface CallTrace {
   readonly span: Api.Span;
+  /** The call's `url.template`, computed once. */
+  readonly template: string;
   attempt: Api.Span | undefined;
-  attemptStartedAt: number;
   waiting: boolean;
 }
 
@@ -103,7 +104,7 @@ export class Telemetry implements CallObserver {
       kind: this.#api.SpanKind.INTERNAL,
       attributes: { 'http.request.method': call.method, 'url.template': template },
     });
-    this.#traces.set(call, { span, attempt: undefined, attemptStartedAt: 0, waiting: false });
+    this.#traces.set(call, { span, template, attempt: undefined, waiting: false });
   }
 
   /** The call is over: a value, or `error`. */
@@ -123,23 +124,22 @@ export class Telemetry implements CallObserver {
     const trace = this.#traces.get(call);
     if (!trace || trace.waiting) return;
     trace.waiting = true;
-    this.#queueDepth.add(1, { 'url.template': templateOf(call) });
+    this.#queueDepth.add(1, { 'url.template': trace.template });
   }
 
   admitted(call: CallState): void {
     const trace = this.#traces.get(call);
     if (!trace?.waiting) return;
     trace.waiting = false;
-    this.#queueDepth.add(-1, { 'url.template': templateOf(call) });
+    this.#queueDepth.add(-1, { 'url.template': trace.template });
   }
 
   attemptStarted(call: CallState): void {
     const trace = this.#traces.get(call);
     if (!trace) return;
-    const template = templateOf(call);
+    const template = trace.template;
     const api = this.#api;
     const parent = api.trace.setSpan(api.context.active(), trace.span);
-    trace.attemptStartedAt = call.attemptStartedAt;
     trace.attempt = this.#tracer.startSpan(
       `${call.method} ${template}`,
       {
@@ -163,7 +163,7 @@ export class Telemetry implements CallObserver {
     trace.attempt = undefined;
     const attributes: Api.Attributes = {
       'http.request.method': call.method,
-      'url.template': templateOf(call),
+      'url.template': trace.template,
       'server.address': this.#server.address,
     };
     if (status !== undefined) {
@@ -177,12 +177,16 @@ export class Telemetry implements CallObserver {
       attributes['error.type'] = errorType;
     }
     span.end();
-    this.#duration.record(Math.max(0, this.#clock() - trace.attemptStartedAt) / 1000, attributes);
+    this.#duration.record(Math.max(0, this.#clock() - call.attemptStartedAt) / 1000, attributes);
   }
 
   waited(call: CallState, reason: WaitReason, ms: number): void {
-    this.#waits.record(ms / 1000, { 'tollgate.wait.reason': reason, 'url.template': templateOf(call) });
-    this.#traces.get(call)?.span.addEvent('wait', { 'tollgate.wait.reason': reason, 'tollgate.wait.ms': ms });
+    const trace = this.#traces.get(call);
+    this.#waits.record(ms / 1000, {
+      'tollgate.wait.reason': reason,
+      'url.template': trace?.template ?? templateOf(call),
+    });
+    trace?.span.addEvent('wait', { 'tollgate.wait.reason': reason, 'tollgate.wait.ms': ms });
   }
 }
 
