@@ -12,7 +12,8 @@ import {
   type WaitEvent,
 } from '../../src/index.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { ManualClock, settle } from '../support/manual-clock.ts';
+import { driveUntilSettled, ManualClock } from '../support/manual-clock.ts';
+import { SPENT_BUCKET_429 } from '../support/headers.ts';
 
 const BASE = 'http://127.0.0.1:1/api/v10';
 const CHANNEL = '81384788765712384';
@@ -43,34 +44,13 @@ function scripted(answers: Answer[], options: Partial<ClientOptions> = {}) {
   return { client, clock, userAgents };
 }
 
-async function drive(clock: ManualClock, call: Promise<unknown>): Promise<void> {
-  let done = false;
-  void call.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let step = 0; step < 200 && !done; step++) {
-    await settle();
-    await clock.advance(100);
-  }
-}
-
-const SPENT = {
-  'x-ratelimit-limit': '5',
-  'x-ratelimit-remaining': '0',
-  'x-ratelimit-reset-after': '1.5',
-  'x-ratelimit-bucket': 'abc123',
-  'x-ratelimit-scope': 'user',
-  'retry-after': '2',
-};
-
 describe('client.on', () => {
   it('response: each attempt, with its route template, status, duration, attempt number and bucket key', async () => {
     const { client, clock } = scripted([{ status: 503 }]);
     const responses: ResponseEvent[] = [];
     client.on('response', (event) => responses.push(event));
     const call = client.channels.get(CHANNEL);
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     await call;
     expect(responses).toEqual([
       {
@@ -88,13 +68,13 @@ describe('client.on', () => {
 
   it('rateLimited: every 429, its scope, hash, route, resource, wait and whether the call is resent', async () => {
     const { client, clock } = scripted([
-      { status: 429, headers: SPENT, body: '{"message":"x","retry_after":1.25,"global":false}' },
+      { status: 429, headers: SPENT_BUCKET_429, body: '{"message":"x","retry_after":1.25,"global":false}' },
       { status: 429, headers: { 'x-ratelimit-global': 'true', 'retry-after': '1' } },
     ]);
     const limited: RateLimitedEvent[] = [];
     client.on('rateLimited', (event) => limited.push(event));
     const call = client.channels.messages.list(CHANNEL);
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     await call;
     expect(limited).toEqual([
       {
@@ -116,14 +96,14 @@ describe('client.on', () => {
     const limited: RateLimitedEvent[] = [];
     client.on('rateLimited', (event) => limited.push(event));
     const call = client.channels.get(CHANNEL).catch((error: unknown) => error);
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     expect(await call).toMatchObject({ name: 'CdnBanError' });
     expect(limited).toEqual([expect.objectContaining({ scope: 'ban', waitMs: 60_000, retried: false })]);
     await client.close();
   });
 
   it('wait and debug; once and off; a listener that throws breaks nothing', async () => {
-    const { client, clock } = scripted([{ status: 429, headers: SPENT }]);
+    const { client, clock } = scripted([{ status: 429, headers: SPENT_BUCKET_429 }]);
     const waits: WaitEvent[] = [];
     const debug: string[] = [];
     let onceCalls = 0;
@@ -140,7 +120,7 @@ describe('client.on', () => {
         throw new Error('a listener that throws');
       });
     const call = client.channels.get(CHANNEL);
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     await expect(call).resolves.toEqual({});
     expect(onceCalls).toBe(1);
     expect(waits).toEqual([expect.objectContaining({ reason: 'bucket', routeKey: 'ChannelsId', waitMs: 2000 })]);
@@ -150,12 +130,12 @@ describe('client.on', () => {
   });
 
   it('no event shows a webhook token', async () => {
-    const { client, clock } = scripted([{ status: 429, headers: SPENT }]);
+    const { client, clock } = scripted([{ status: 429, headers: SPENT_BUCKET_429 }]);
     const seen: unknown[] = [];
     for (const name of ['response', 'rateLimited', 'wait', 'debug'] as const)
       client.on(name, (event) => seen.push(event));
     const call = client.webhooks.execute('1', WEBHOOK_TOKEN, { content: 'x' });
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     await call;
     expect(seen.length).toBeGreaterThan(3);
     expect(JSON.stringify(seen)).not.toContain(WEBHOOK_TOKEN);

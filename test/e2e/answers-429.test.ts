@@ -8,7 +8,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { CdnBanError, createClient, type TollgateClient } from '../../src/index.ts';
-import { ManualClock, settle } from '../support/manual-clock.ts';
+import { driveUntilSettled, ManualClock } from '../support/manual-clock.ts';
 
 const CHANNEL = '81384788765712384';
 
@@ -54,16 +54,6 @@ async function scripted(answers: ((response: ServerResponse) => void)[]): Promis
   };
 }
 
-/** Lets real sockets answer between clock steps. */
-async function drive(run: Scripted, results: Promise<unknown>[], stepMs = 50, steps = 100): Promise<void> {
-  let done = false;
-  void Promise.allSettled(results).then(() => (done = true));
-  for (let step = 0; step < steps && !done; step++) {
-    for (let turn = 0; turn < 5; turn++) await settle();
-    await run.clock.advance(stepMs);
-  }
-}
-
 let run: Scripted | undefined;
 afterEach(async () => {
   await run?.close();
@@ -79,7 +69,7 @@ it('§3a row 6: a 429 from the service without bucket headers holds the route + 
   ]);
   const start = run.clock.now();
   const calls = [run.client.channels.messages.list(CHANNEL), run.client.channels.messages.list(CHANNEL)];
-  await drive(run, calls);
+  await driveUntilSettled(run.clock, calls, 50, 100);
   await expect(Promise.all(calls)).resolves.toEqual([[], []]);
   expect(run.arrivals).toHaveLength(3);
   // Nothing more on the route + resource until the second the answer named is over.
@@ -97,7 +87,7 @@ it('§3a row 1: a CDN ban fails its call and holds the route for its Retry-After
   const first = run.client.channels.messages.list(CHANNEL);
   const second = run.client.channels.messages.list(CHANNEL);
   const caught = first.catch((error: unknown) => error);
-  await drive(run, [caught, second]);
+  await driveUntilSettled(run.clock, [caught, second], 50, 100);
   expect(await caught).toBeInstanceOf(CdnBanError);
   await expect(second).resolves.toEqual([]);
   expect(run.arrivals).toHaveLength(2);

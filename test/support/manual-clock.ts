@@ -47,7 +47,9 @@ export class ManualClock implements Clock {
     const target = this.#now + ms;
     await this.#idle();
     for (let fired = 0; fired < 100_000; fired++) {
-      const next = this.#timers.filter((timer) => timer.at <= target).sort((a, b) => a.at - b.at || a.order - b.order)[0];
+      const next = this.#timers
+        .filter((timer) => timer.at <= target)
+        .sort((a, b) => a.at - b.at || a.order - b.order)[0];
       if (!next) break;
       this.#timers = this.#timers.filter((timer) => timer !== next);
       this.#now = Math.max(this.#now, next.at);
@@ -81,4 +83,22 @@ export async function until(condition: () => boolean, what: string, turns = 2000
     await new Promise((resolve) => setImmediate(resolve));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * Advances `clock` in steps of `stepMs` (bounded by `maxSteps`) until every promise settled,
+ * letting the event loop (and real sockets) run between steps.
+ */
+export async function driveUntilSettled(
+  clock: ManualClock,
+  promises: readonly Promise<unknown>[],
+  stepMs = 100,
+  maxSteps = 200,
+): Promise<void> {
+  let done = false;
+  void Promise.allSettled(promises).then(() => (done = true));
+  for (let step = 0; step < maxSteps && !done; step++) {
+    for (let turn = 0; turn < 5; turn++) await settle();
+    await clock.advance(stepMs);
+  }
 }

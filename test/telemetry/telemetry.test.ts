@@ -8,19 +8,11 @@ import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetri
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, TollgateArgumentError, type ClientOptions } from '../../src/index.ts';
-import { ManualClock, settle } from '../support/manual-clock.ts';
+import { driveUntilSettled, ManualClock, settle } from '../support/manual-clock.ts';
+import { SPENT_BUCKET_429 } from '../support/headers.ts';
 
 const CHANNEL = '81384788765712384';
 const BASE = 'http://127.0.0.1:9/api/v10';
-const SPENT = {
-  'x-ratelimit-limit': '5',
-  'x-ratelimit-remaining': '0',
-  'x-ratelimit-reset-after': '1.5',
-  'x-ratelimit-bucket': 'abc123',
-  'x-ratelimit-scope': 'user',
-  'retry-after': '2',
-};
-
 /** Collects on demand. */
 class TestReader extends MetricReader {
   constructor() {
@@ -55,18 +47,6 @@ function setup(answers: { status: number; headers?: Record<string, string> }[], 
   return { client, clock, spans, collect };
 }
 
-async function drive(clock: ManualClock, call: Promise<unknown>): Promise<void> {
-  let done = false;
-  void call.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let step = 0; step < 200 && !done; step++) {
-    await settle();
-    await clock.advance(100);
-  }
-}
-
 /** A metric's data points by name: [attributes, value] (histograms: their count and sum). */
 function points(resourceMetrics: ResourceMetrics, name: string): [Record<string, unknown>, unknown][] {
   const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
@@ -86,9 +66,9 @@ afterEach(() => {
 
 describe('spans', () => {
   it('a call span with an event per wait, and a client span per attempt with the HTTP client attributes', async () => {
-    const { client, clock, spans } = setup([{ status: 429, headers: SPENT }]);
+    const { client, clock, spans } = setup([{ status: 429, headers: SPENT_BUCKET_429 }]);
     const call = client.channels.get(CHANNEL);
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     await call;
     const finished = spans.getFinishedSpans();
     const callSpan = finished.find((span) => span.kind === 0)!; // INTERNAL
@@ -138,9 +118,9 @@ describe('spans', () => {
 
 describe('metrics', () => {
   it('request durations, waits, 429s by scope, calls waiting and the invalid-request count', async () => {
-    const { client, clock, collect } = setup([{ status: 429, headers: SPENT }]);
+    const { client, clock, collect } = setup([{ status: 429, headers: SPENT_BUCKET_429 }]);
     const call = client.channels.get(CHANNEL);
-    await drive(clock, call);
+    await driveUntilSettled(clock, [call]);
     await call;
     const collected = await collect();
     expect(points(collected, 'http.client.request.duration')).toEqual([
@@ -179,11 +159,11 @@ describe('metrics', () => {
   });
 
   it('calls waiting show in the queue depth while they wait', async () => {
-    const { client, clock, collect } = setup([{ status: 429, headers: SPENT }]);
+    const { client, clock, collect } = setup([{ status: 429, headers: SPENT_BUCKET_429 }]);
     const calls = [client.channels.get(CHANNEL), client.channels.get(CHANNEL)];
     for (let turn = 0; turn < 5; turn++) await settle();
     expect(points(await collect(), 'tollgate.queue.depth')).toEqual([[{ 'url.template': '/channels/{id}' }, 2]]);
-    await drive(clock, Promise.all(calls));
+    await driveUntilSettled(clock, [Promise.all(calls)]);
     expect(points(await collect(), 'tollgate.queue.depth')).toEqual([[{ 'url.template': '/channels/{id}' }, 0]]);
     await client.close();
   });
