@@ -32,7 +32,7 @@ import { DIALECTS } from '../../src/dialects/index.ts';
 import { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile, testPrefix } from '../support/redis.ts';
-import { PROPERTY_SEED } from './config.ts';
+import { integerFromEnv, PROPERTY_SEED } from './config.ts';
 import { freePorts } from '../support/redis-processes.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
@@ -594,12 +594,4 @@ async function deadRedisStore(): Promise<RedisStore> {
   });
   deadStores.push(store);
   return store;
-}
-
-function integerFromEnv(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${JSON.stringify(text)}`);
-  return value;
 }

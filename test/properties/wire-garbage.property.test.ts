@@ -70,7 +70,7 @@ import {
   type TollgateClient,
   type WaitEvent,
 } from '../../src/index.ts';
-import { PROPERTY_SEED } from './config.ts';
+import { integerFromEnv, PROPERTY_SEED } from './config.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
 const RUNS = integerFromEnv('FC_RUNS', 10_000);
@@ -1347,11 +1347,3 @@ describe.each(APIS)('properties: garbage from the wire never breaks a call (%s)'
     expect(unhandled.map(describeError)).toEqual([]);
   }, 600_000);
 });
-
-function integerFromEnv(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${JSON.stringify(text)}`);
-  return value;
-}
