@@ -14,7 +14,12 @@ import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runOverheadBench, type OverheadResult } from '../bench/overhead.ts';
 import { runRateLimitBench, SCENARIO, type RateLimitRun } from '../bench/rate-limits.ts';
-import { runSharedStoreBench, type SharedStoreResult } from '../bench/shared-store.ts';
+import {
+  runGlobalPaceBench,
+  runSharedStoreBench,
+  type GlobalPaceResult,
+  type SharedStoreResult,
+} from '../bench/shared-store.ts';
 import { LATENCY_MS, runV10Bench, type V10Run } from '../bench/v10.ts';
 
 const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory', 'v10'] as const;
@@ -100,6 +105,10 @@ if (suites.has('shared-store')) {
   const shared = await runSharedStoreBench();
   console.table(shared.map((r) => sharedRow(r)));
   await save('shared-store', shared);
+  console.log("\n4b. Shared store, v10: one token's global pace (50 per second) over 4 and 8 processes");
+  const globalPace = await runGlobalPaceBench();
+  console.table(globalPace.map((r) => globalPaceRow(r)));
+  await save('shared-store-global', globalPace);
 }
 
 if (suites.has('memory')) {
@@ -122,6 +131,7 @@ const latest: Latest = {
   overhead: await load<OverheadResult[]>('overhead'),
   rateLimits: await load<RateLimitRun[]>('rate-limits'),
   shared: await load<SharedStoreResult[]>('shared-store'),
+  globalPace: await load<GlobalPaceResult[]>('shared-store-global'),
   memory: await load<MemoryResult>('memory'),
   v10: (await load<{ runs: V10Run[] }>('v10'))?.runs,
 };
@@ -176,6 +186,19 @@ function sharedRow(r: SharedStoreResult) {
   };
 }
 
+function globalPaceRow(r: GlobalPaceResult) {
+  return {
+    processes: r.processes,
+    'latency ms': r.latencyMs,
+    requests: r.requests,
+    'span s': fixed(r.spanSeconds, 2),
+    'least s': fixed(r.minimumSeconds, 2),
+    'of the least': fixed(r.minimumSeconds / r.spanSeconds, 3),
+    '429s': r.status429,
+    'global 429s': r.global429,
+  };
+}
+
 function memoryRow(r: MemoryResult) {
   return {
     buckets: r.buckets,
@@ -201,6 +224,7 @@ interface Latest {
   readonly overhead: OverheadResult[] | undefined;
   readonly rateLimits: RateLimitRun[] | undefined;
   readonly shared: SharedStoreResult[] | undefined;
+  readonly globalPace: GlobalPaceResult[] | undefined;
   readonly memory: MemoryResult | undefined;
   readonly v10: V10Run[] | undefined;
 }
@@ -254,6 +278,15 @@ function summarise(results: Latest): Target[] {
       met: yes(ratio >= 0.9),
     });
   }
+  if (results.globalPace) {
+    const worst = Math.min(...results.globalPace.map((r) => r.minimumSeconds / r.spanSeconds));
+    const limited = results.globalPace.reduce((sum, r) => sum + r.status429, 0);
+    targets.push({
+      target: 'v10 global pace over 4 and 8 processes on Redis: ≥ 0.97 of the least time, zero 429s',
+      measured: `${fixed(worst, 3)}, ${limited} 429s`,
+      met: yes(worst >= 0.97 && limited === 0),
+    });
+  }
   if (results.v10) {
     const ours = results.v10.filter((r) => r.client === 'tollgate');
     const worst = Math.min(...ours.map((r) => r.minimumSeconds / r.spanSeconds));
@@ -262,6 +295,13 @@ function summarise(results: Latest): Target[] {
       measured: fixed(worst, 3),
       met: yes(worst >= 0.95),
     });
+    const global = ours.find((r) => r.scenario === 'global');
+    if (global)
+      targets.push({
+        target: 'v10 global pace: ≥ 0.97 of the least time, zero global 429s',
+        measured: `${fixed(global.minimumSeconds / global.spanSeconds, 3)}, ${global.global429} global 429s`,
+        met: yes(global.minimumSeconds / global.spanSeconds >= 0.97 && global.global429 === 0),
+      });
     const after = ours.reduce((sum, r) => sum + r.status429AfterFirstContact, 0);
     targets.push({ target: 'v10: zero 429s after first contact', measured: String(after), met: yes(after === 0) });
     const versus = ours.map((r) => {
@@ -292,7 +332,7 @@ function summarise(results: Latest): Target[] {
 
 /** Rewrites the README between its bench markers with the latest tables (a Markdown copy of them). */
 async function updateReadme(
-  { decision, overhead, rateLimits, shared, memory, v10 }: Latest,
+  { decision, overhead, rateLimits, shared, globalPace, memory, v10 }: Latest,
   targets: Target[],
 ): Promise<void> {
   const readmePath = join(root, 'README.md');
@@ -333,6 +373,11 @@ async function updateReadme(
   if (shared)
     sections.push(
       '**Shared store** (processes on one Redis, 4 buckets)\n\n' + markdownTable(shared.map((r) => sharedRow(r))),
+    );
+  if (globalPace)
+    sections.push(
+      '**Shared store, v10 global pace** (one token over processes on one Redis; 100 calls per process, each on a channel of its own; global 50 per second)\n\n' +
+        markdownTable(globalPace.map((r) => globalPaceRow(r))),
     );
   if (memory)
     sections.push('**Memory** (memory store, a million distinct channel ids)\n\n' + markdownTable([memoryRow(memory)]));
