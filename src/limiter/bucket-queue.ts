@@ -57,9 +57,18 @@ export class BucketQueues {
     this.#emit = options.emit;
   }
 
-  /** A place in `bucket` for a call: at once when nobody waits and the store grants, else in FIFO order. */
-  async take(call: CallState, bucket: BucketRef): Promise<Outcome> {
-    return (await this.#reserveNow(bucket)) ?? (await this.#queue(this.#entry(bucket), call));
+  /**
+   * A place in `bucket` for a call: at once when nobody waits and the store grants, else in FIFO
+   * order. `answered` runs once the store has first answered (or was not asked: others wait).
+   */
+  async take(call: CallState, bucket: BucketRef, answered: () => void = () => {}): Promise<Outcome> {
+    let now: Outcome | undefined;
+    try {
+      now = await this.#reserveNow(bucket);
+    } finally {
+      answered();
+    }
+    return now ?? (await this.#queue(this.#entry(bucket), call));
   }
 
   /** Something changed for `bucketKey` (or, with shared buckets, maybe for every waiting queue): ask the store again. */

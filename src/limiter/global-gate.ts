@@ -2,7 +2,9 @@
  * The process's global gate: closed while the token's global lock is held (a global 429, here or
  * in another process) or, v10, while the global pace is spent. Non-exempt calls wait here at
  * step 1; the store holds the shared lock, this gate only keeps local callers from asking it
- * again and again.
+ * again and again. When it opens, its callers go through one at a time, each once the store has
+ * answered the one before: a place freed in the pace is one place, and every process's callers
+ * asking for it at once only delayed the one who gets it.
  */
 import type { Clock } from '../clock.ts';
 import { RateLimitWaitError } from '../errors.ts';
@@ -19,6 +21,8 @@ export class GlobalGate {
   #lockedUntil = 0;
   #timer: (() => void) | undefined;
   #closed = false;
+  /** Let through since the gate opened, the store's answer for it not back yet: the others wait for it. */
+  #passing: CallState | undefined;
 
   constructor(clock: Clock, onWait: (call: CallState, ms: number) => void) {
     this.#clock = clock;
@@ -27,7 +31,15 @@ export class GlobalGate {
 
   /** True while `call` must wait here first. */
   shuts(call: CallState): boolean {
-    return !call.target.exempt && this.#clock.now() < this.#closedUntil;
+    if (call.target.exempt) return false;
+    return this.#clock.now() < this.#closedUntil || (this.#passing !== undefined && this.#passing !== call);
+  }
+
+  /** The store answered `call` (whatever it said): the next caller waiting here may go. */
+  passed(call: CallState): void {
+    if (this.#passing !== call) return;
+    this.#passing = undefined;
+    if (this.#clock.now() >= this.#closedUntil) this.#letOneThrough();
   }
 
   /** A global lock began after `call` was granted a place: it must give the place back and wait. */
@@ -40,7 +52,8 @@ export class GlobalGate {
     const ms = this.#closedUntil - this.#clock.now();
     if (ms > call.maxWaitMs)
       return Promise.reject(new RateLimitWaitError('global', ms, call.maxWaitMs, call.bucketKey));
-    this.#onWait(call, ms);
+    // Behind a caller going through: no wait of known length.
+    if (ms > 0) this.#onWait(call, ms);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter<undefined> = newWaiter<undefined>(
         call,
@@ -80,8 +93,14 @@ export class GlobalGate {
       this.#timer = this.#clock.setTimeout(() => this.#open(), left);
       return;
     }
-    const waiters = [...this.#waiters];
-    this.#waiters.clear();
-    for (const waiter of waiters) waiter.grant(undefined);
+    this.#letOneThrough();
+  }
+
+  #letOneThrough(): void {
+    const [next] = this.#waiters;
+    this.#passing = next?.call;
+    if (!next) return;
+    this.#waiters.delete(next);
+    next.grant(undefined);
   }
 }

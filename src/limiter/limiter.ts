@@ -154,14 +154,20 @@ export class Limiter {
       if (this.#closed) throw new ClientClosedError();
       if (call.signal?.aborted) throw call.signal.reason;
       if (this.#gate.shuts(call)) await this.#gate.wait(call);
+      const passed = () => this.#gate.passed(call);
       if (bucket === null) {
         // No bucket (Route None): no pre-check, but step 1 still applies.
-        const admission = await this.#store.admit(null);
+        let admission;
+        try {
+          admission = await this.#store.admit(null);
+          if (admission.kind === 'global') this.#gate.hold(admission.ms, admission.pace);
+        } finally {
+          passed();
+        }
         if (admission.kind !== 'global') return this.#report.started(call);
-        this.#gate.hold(admission.ms, admission.pace);
         continue;
       }
-      const outcome = await this.#queues.take(call, bucket);
+      const outcome = await this.#queues.take(call, bucket, passed);
       if (outcome === HELD) continue;
       // A grant already counted in the pace stands; a lock that began meanwhile does not let it go.
       if (!this.#gate.lockedSinceGrant(call)) {
@@ -190,6 +196,7 @@ export class Limiter {
 
   // ── Steps 4–6 (v6), V7–V19 (v10) ──────────────────────────────────────────────────────────
   async #afterResponse(call: CallState, response: Response): Promise<RetryCode | undefined> {
+    const answeredAt = this.#clock.now();
     // v6 judges synchronously: no extra turn of the event loop on every response.
     const judged = this.#judge(call.target, response);
     const verdict = isPromise(judged) ? await judged : judged;
@@ -201,7 +208,7 @@ export class Limiter {
         // row 1 (v6) and V14 (v10) would read as "no limit".
         try {
           if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
-            await this.#settle(call, verdict.update);
+            await this.#settle(call, verdict.update, answeredAt);
           else await this.#release(call);
         } catch (error) {
           // The service answered: a store that cannot record it now must not turn the answer into
@@ -212,7 +219,7 @@ export class Limiter {
         if (response.status >= 500 && resendsAfter(call, response.status)) return 'SERVER_ERROR';
         return undefined;
       case 'retry':
-        await this.#settle(call, verdict.update);
+        await this.#settle(call, verdict.update, answeredAt);
         return 'RATE_LIMITED';
       case 'wait-global':
         await this.#release(call);
@@ -222,12 +229,12 @@ export class Limiter {
         // The wait itself happens at step 1 of the retry, where every caller waits alike.
         return 'GLOBAL_RATE_LIMIT';
       case 'fail':
-        if (verdict.update) await this.#settle(call, verdict.update);
+        if (verdict.update) await this.#settle(call, verdict.update, answeredAt);
         else await this.#release(call);
         if (verdict.invalid) await this.#noteInvalid();
         throw verdict.error;
       case 'wait-retry':
-        await this.#settle(call, verdict.update);
+        await this.#settle(call, verdict.update, answeredAt);
         await this.#wait(call, 'retry-after', verdict.waitMs);
         return 'RATE_LIMITED';
       case 'resend':
@@ -240,12 +247,12 @@ export class Limiter {
     }
   }
 
-  async #settle(call: CallState, update: unknown): Promise<void> {
+  async #settle(call: CallState, update: unknown, answeredAt: number): Promise<void> {
     const reservation = call.reservation;
     // A call without a bucket (Route None, step 4) holds none: it skips the post-response processing.
     if (!reservation || call.target.bucket === null) return;
     call.reservation = undefined;
-    const result = await this.#store.settle(call.target.bucket, reservation, update);
+    const result = await this.#store.settle(call.target.bucket, { ...reservation, answeredAt }, update);
     this.#queues.wake(call.bucketKey);
     this.#reportInvalid(result);
   }

@@ -193,6 +193,52 @@ describe('v10: several Node processes on one Redis', () => {
   );
 });
 
+describe('v10: eight Node processes on one token, 40 ms from the service', () => {
+  it(
+    'only the global limit binds (a channel per call): zero 429s, never more than 50 in a second at the service',
+    { timeout: 60_000 },
+    async () => {
+      const service = await new ReferenceService({
+        api: 'v10',
+        defaultLimit: { limit: 5, windowMs: 5000 },
+        global: { limit: 50, windowMs: 1000 },
+        latencyMs: 40,
+      }).start();
+      cleanups.push(() => service.stop());
+      const [singleNode] = deployments;
+      const prefix = singleNode!.prefix('v10-eight');
+      const workers = Array.from({ length: 8 }, (_, index) =>
+        worker({
+          baseUrl: service.baseUrl,
+          ...singleNode!.worker(),
+          prefix,
+          token: TOKEN,
+          requests: 25,
+          concurrency: 25,
+          buckets: Array.from({ length: 25 }, (_, call) => String(10_000 + index * 100 + call)),
+          waitForGo: true,
+        }),
+      );
+      for (const { lines } of workers)
+        expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+      for (const { child } of workers) child.stdin.write('go\n');
+      const reports = await Promise.all(
+        workers.map(
+          async ({ lines }) =>
+            JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[] },
+        ),
+      );
+      for (const report of reports) expect(report).toMatchObject({ completed: 25, failures: [] });
+      expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
+      // Arrivals at the service: any 51 span more than a second.
+      const times = service.requests.map((request) => request.at);
+      expect(times).toHaveLength(200);
+      for (let i = 50; i < times.length; i++)
+        expect(times[i]! - times[i - 50]!, `request ${i}`).toBeGreaterThanOrEqual(1000);
+    },
+  );
+});
+
 describe('v10: calls without Authorization on one Redis', () => {
   it("share the IP's budget across clients of different tokens (V13)", async () => {
     const e2e = await startE2E({

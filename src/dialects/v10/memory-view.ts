@@ -14,7 +14,7 @@ import type {
   V10Settings,
 } from '../../contracts/store.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
-import { GlobalPace, type InvalidRequestLog } from './pace.ts';
+import { GlobalPace, RoundTripFloor, type InvalidRequestLog } from './pace.ts';
 import {
   giveBackV10,
   isIdleV10,
@@ -44,6 +44,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
   /** First requests of routes whose hash is unknown, in flight, per resource. */
   readonly #firstContacts = new Map<string, number>();
   readonly #pace: GlobalPace;
+  readonly #roundTrips = new RoundTripFloor();
   #globalUntil = 0;
   #tokenInvalid = false;
   /** Names paced reservations (V13) for their answer. */
@@ -93,7 +94,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     }
     if (!exempt) {
       if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
-      const pace = this.#pace.waitMs(now);
+      const pace = this.#pace.waitMs(now, this.#roundTrips.creditMs(now));
       if (pace > 0) return { kind: 'global', ms: pace, pace: true };
     }
     const routeHold = this.#routeHolds.get(key) ?? 0;
@@ -115,7 +116,12 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     if (firstContact) this.#firstContacts.set(resource, (this.#firstContacts.get(resource) ?? 0) + 1);
     return {
       kind: 'grant',
-      reservation: { ...decision.reservation, firstContact, bucket: effective, ...(id !== undefined && { id }) },
+      reservation: {
+        ...decision.reservation,
+        firstContact,
+        bucket: effective,
+        ...(id !== undefined && { id, grantedAt: now }),
+      },
     };
   }
 
@@ -136,7 +142,10 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
       this.#routeHolds.set(bucketKey, Math.max(this.#routeHolds.get(bucketKey) ?? 0, now + update.holdRouteMs));
     }
     this.#endFirstContact(target, reservation);
-    if (reservation.id !== undefined) this.#pace.answered(reservation.id, now);
+    if (reservation.id !== undefined) {
+      const backdate = this.#roundTrips.backdateMs(now, reservation.grantedAt, reservation.answeredAt);
+      this.#pace.answered(reservation.id, now, backdate);
+    }
     const source = reservation.bucket ?? this.#effective(target);
     // V7: a new hash remaps the route; the reservation moves to the bucket it names.
     if (update.hash !== undefined) this.#routes.set(route, update.hash);
@@ -151,7 +160,8 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
 
   release(target: V10Route, reservation: Reservation): void {
     this.#endFirstContact(target, reservation);
-    if (reservation.id !== undefined) this.#pace.answered(reservation.id, this.#clock.now());
+    // No answer: it may have arrived as late as now.
+    if (reservation.id !== undefined) this.#pace.answered(reservation.id, this.#clock.now(), 0);
     releaseV10(this.#state(reservation.bucket ?? this.#effective(target)));
   }
 

@@ -13,7 +13,8 @@
  *                                      hash is unknown, in flight (V5, V6)
  *     …:hold:<local key>         string  end of a shared-scope hold (V10)
  *     …:global                   string  end of the global lock (V12)
- *     …:pace                     zset  id → answer time: answered requests of the last global window (V13)
+ *     …:pace                     zset  id → entry (its answer less its arrival credit, pace.ts):
+ *                                      answered requests of the last global window (V13)
  *     …:pace-out                 zset  id → lease end: requests in flight, counted in the pace
  *     …:token-invalid            string  the token answered 401 (V16)
  *     …:gone:<resource>          string  the webhook answered 404 (V19)
@@ -53,10 +54,10 @@ local function live(leases)
   redis.call('ZREMRANGEBYSCORE', leases, '-inf', int(now))
   return redis.call('ZCARD', leases)
 end
--- V13: a paced request was answered (or ended) now: it counts from now in the pace.
-local function pace_answered(ns, id)
+-- V13: a paced request was answered (or ended): it counts from its entry, backdate ms before now.
+local function pace_answered(ns, id, backdate)
   if redis.call('ZREM', ns .. ':pace-out', id) == 1 then
-    redis.call('ZADD', ns .. ':pace', int(now), id)
+    redis.call('ZADD', ns .. ':pace', int(now - backdate), id)
     redis.call('PEXPIRE', ns .. ':pace', ${PACE_TTL_MS})
   end
 end
@@ -70,7 +71,7 @@ end
 
 /**
  * admit: KEYS routes, invalid · ARGV ns, local key, route, resource, exempt, lease ms, id,
- * global limit, margin ms, guard limit, global margin ms, now
+ * global limit, margin ms, guard limit, global margin ms, arrival credit ms, now
  * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms} | {'pace', ms}
  *   | {'refuse', 'token'} | {'refuse', 'gone'} | {'refuse', 'guard', count, ms}
  */
@@ -90,15 +91,23 @@ local pace, pace_out = ns .. ':pace', ns .. ':pace-out'
 if not exempt then
   local global_until = tonumber(redis.call('GET', ns .. ':global') or '')
   if global_until and global_until > now then return {'global', int(global_until - now)} end
-  -- V13: a request counts from its grant while in flight, from its answer once answered.
+  -- V13: in flight a request holds its place; answered, it counts from its entry (pace.ts), and
+  -- this one, arriving its credit from now, is checked against the entries of a window before.
   local window = ${GLOBAL_WINDOW_MS} + tonumber(ARGV[11])
+  local credit = tonumber(ARGV[12])
+  local since = now + credit - window
   redis.call('ZREMRANGEBYSCORE', pace, '-inf', int(now - window))
   redis.call('ZREMRANGEBYSCORE', pace_out, '-inf', int(now))
-  if redis.call('ZCARD', pace) + redis.call('ZCARD', pace_out) >= global_limit then
-    local oldest = redis.call('ZRANGE', pace, 0, 0, 'WITHSCORES')
-    local wait = window
-    if oldest[2] then wait = math.max(1, tonumber(oldest[2]) + window - now) end
-    return {'pace', int(wait)}
+  local out = redis.call('ZRANGE', pace_out, 0, -1, 'WITHSCORES')
+  local over = redis.call('ZCOUNT', pace, '(' .. int(since), '+inf') + #out / 2 - global_limit
+  if over >= 0 then
+    -- nthPlaceFree (pace.ts); a grant is its lease's end less this process's lease ms.
+    local frees = {}
+    local entries = redis.call('ZRANGEBYSCORE', pace, '(' .. int(since), '+inf', 'WITHSCORES', 'LIMIT', 0, over + 1)
+    for i = 2, #entries, 2 do frees[#frees + 1] = tonumber(entries[i]) end
+    for i = 2, #out, 2 do frees[#frees + 1] = math.max(tonumber(out[i]) - lease_ms, now - credit) end
+    table.sort(frees)
+    return {'pace', int(math.max(1, frees[over + 1] - since))}
   end
 end
 local route_hold = tonumber(redis.call('GET', ns .. ':hold:' .. key) or '')
@@ -171,8 +180,8 @@ return {'sleep', int(window_end + margin - now), int(window_end)}
 /**
  * settle: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, limit,
  * remaining, window left ms, hash, hold bucket ms, hold route ms, invalid, token invalid, gone,
- * channel, reset ms, limits unknown, now ('' for absent values) → the invalid-request count when this response
- * counted, else -1
+ * channel, reset ms, limits unknown, pace backdate ms (pace.ts), now ('' for absent values) → the
+ * invalid-request count when this response counted, else -1
  */
 export const SETTLE_V10 = `${PRELUDE}
 local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -186,7 +195,7 @@ if hold_route then
   local current = tonumber(redis.call('GET', hold_key) or '') or 0
   if now + hold_route > current then redis.call('SET', hold_key, int(now + hold_route), 'PX', int(hold_route + ${EXPIRY_SLACK_MS})) end
 end
-pace_answered(ns, id)
+pace_answered(ns, id, tonumber(ARGV[19]))
 if source == '' then source = effective(key, route, resource) end
 -- V7: a new hash remaps the route; the reservation moves to the bucket it names.
 if hash ~= '' then
@@ -261,8 +270,8 @@ local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4],
 if source == '' then source = effective(key, route, resource) end
 local removed = redis.call('ZREM', ns .. ':l:' .. source, id)
 redis.call('ZREM', ns .. ':fc:' .. resource_part(resource), id)
--- Never sent (give back): its place in the pace comes back; else it counts from now.
-if ARGV[7] == '1' then redis.call('ZREM', ns .. ':pace-out', id) else pace_answered(ns, id) end
+-- Never sent (give back): its place in the pace comes back; else, unanswered, it counts from now.
+if ARGV[7] == '1' then redis.call('ZREM', ns .. ':pace-out', id) else pace_answered(ns, id, 0) end
 if removed == 1 and ARGV[7] == '1' and ARGV[8] == '1' then
   local bucket = ns .. ':b:' .. source
   local window = redis.call('HGET', bucket, 'wid')

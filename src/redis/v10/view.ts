@@ -14,6 +14,7 @@ import type {
   StoreView,
   V10Settings,
 } from '../../contracts/store.ts';
+import { RoundTripFloor } from '../../dialects/v10/pace.ts';
 import { NO_ROUTE, type V10Route } from '../../dialects/v10/route.ts';
 import type { V10Update } from '../../dialects/v10/rules.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
@@ -49,6 +50,8 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   readonly #clock: Clock;
   readonly #settings: V10Settings;
   readonly #listeners: ChannelListeners;
+  /** This process's round trips: its requests' arrival credit in the token's pace (V13). */
+  readonly #roundTrips = new RoundTripFloor();
 
   constructor(context: RedisViewContext, prefix: string, tokenHash: string, clock: Clock, settings: V10Settings) {
     this.#context = context;
@@ -92,11 +95,14 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
       String(this.#settings.marginMs),
       String(this.#settings.invalidRequestLimit),
       String(this.#settings.globalMarginMs),
+      String(this.#roundTrips.creditMs(this.#clock.now())),
     );
-    return parseAdmission(reply, resource, this.#settings.invalidRequestLimit);
+    return parseAdmission(reply, resource, this.#settings.invalidRequestLimit, this.#clock.now());
   }
 
   async settle(target: V10Route, reservation: Reservation, update: V10Update): Promise<SettleResult> {
+    const { grantedAt, answeredAt } = reservation;
+    const backdate = target.exempt ? 0 : this.#roundTrips.backdateMs(this.#clock.now(), grantedAt, answeredAt);
     const count = await this.#script<number>(
       'tollgateSettleV10',
       this.#namespace,
@@ -117,6 +123,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
       this.#channel,
       text(update.resetMs),
       flag(update.limitsUnknown),
+      String(backdate),
     );
     return Number(count) >= 0 ? { invalidRequests: Number(count) } : {};
   }
@@ -185,7 +192,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   }
 }
 
-function parseAdmission(reply: Reply, resource: string, guardLimit: number): Admission {
+function parseAdmission(reply: Reply, resource: string, guardLimit: number, now: number): Admission {
   const [kind, a, b, c, d] = reply;
   switch (kind) {
     case 'global':
@@ -195,7 +202,7 @@ function parseAdmission(reply: Reply, resource: string, guardLimit: number): Adm
     case 'grant':
       return {
         kind: 'grant',
-        reservation: { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d) },
+        reservation: { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d), grantedAt: now },
       };
     case 'sleep':
       return { kind: 'sleep', ms: Number(a), reset: Number(b) };
