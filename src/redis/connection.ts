@@ -15,6 +15,9 @@ import { nextStatus, PASSING, readyOrFailure, withDeadline } from './readiness.t
 
 export { runScript, type RedisClient, type ScriptDefinition } from './redis-client.ts';
 
+/** One Redis call, run on the connection's client. */
+export type RedisRun<T> = (redis: RedisClient) => Promise<T>;
+
 /** How long a connection handed over while it connects (or reconnects) may take to be ready. */
 export const READY_TIMEOUT_MS = 10_000;
 
@@ -112,21 +115,40 @@ export class RedisConnection {
   }
 
   /** Runs one Redis call (one script: one round trip), counting it and turning failures into clear errors. */
-  async call<T>(run: (redis: RedisClient) => Promise<T>): Promise<T> {
+  async call<T>(run: RedisRun<T>): Promise<T> {
     await this.connect();
-    try {
-      this.roundTrips += 1;
-      return await run(this.redis);
-    } catch (error) {
-      const message = (error as Error).message ?? String(error);
-      const bad = /TOLLGATE_BAD_DATA (.*)/.exec(message);
-      if (bad) throw new StoreDataError(`Redis key ${bad[1]} (tollgate cannot read data written by something else)`);
-      if (/WRONGTYPE/.test(message))
-        throw new StoreDataError(`a tollgate key in Redis holds another type of data: ${message}`);
-      if (!this.#owned && this.redis.status === 'end') throw this.#closed(this.redis.status, error);
-      if (CONNECTION_ERROR.test(message)) throw this.unavailable(error);
-      throw error;
-    }
+    this.roundTrips += 1;
+    return run(this.redis).catch((error: unknown) => {
+      throw this.#clear(error);
+    });
+  }
+
+  /**
+   * Two calls sent at once (on a Cluster, to two shards in parallel): one round trip. Each settles
+   * on its own, a failure as a clear error, so that the caller can undo what the other did.
+   */
+  async callTogether<A, B>(
+    first: RedisRun<A>,
+    second: RedisRun<B>,
+  ): Promise<[PromiseSettledResult<A>, PromiseSettledResult<B>]> {
+    await this.connect();
+    this.roundTrips += 1;
+    const clear = <T>(run: RedisRun<T>) =>
+      run(this.redis).catch((error: unknown) => {
+        throw this.#clear(error);
+      });
+    return Promise.allSettled([clear(first), clear(second)]);
+  }
+
+  #clear(error: unknown): unknown {
+    const message = (error as Error).message ?? String(error);
+    const bad = /TOLLGATE_BAD_DATA (.*)/.exec(message);
+    if (bad) return new StoreDataError(`Redis key ${bad[1]} (tollgate cannot read data written by something else)`);
+    if (/WRONGTYPE/.test(message))
+      return new StoreDataError(`a tollgate key in Redis holds another type of data: ${message}`);
+    if (!this.#owned && this.redis.status === 'end') return this.#closed(this.redis.status, error);
+    if (CONNECTION_ERROR.test(message)) return this.unavailable(error);
+    return error;
   }
 
   /** A clear error for a lost or refused connection: what happened in words, and what to do; the client's own error is the cause. */

@@ -8,7 +8,6 @@
  * ioredis is an optional peer dependency: it reconnects by itself, runs the same API against a
  * Redis Cluster, and its `defineCommand` handles the script cache.
  */
-import { createHash } from 'node:crypto';
 import { Redis, type Cluster } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import type { BucketStore, RateLimitStore } from '../contracts/legacy-store.ts';
@@ -21,6 +20,7 @@ import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
 import type { RedisViewContext } from './context.ts';
 import { FallbackView } from './fallback-view.ts';
+import { invalidLogKey, namespaceOf } from './keys.ts';
 import { GLOBAL_LOCK_SCRIPTS } from './global-lock.ts';
 import { RedisV6View, V6_SCRIPTS } from './v6/view.ts';
 import { RedisV10View, V10_SCRIPTS } from './v10/view.ts';
@@ -38,6 +38,14 @@ export interface RedisStoreOptions {
   readonly client?: Redis | Cluster;
   /** Prepended to every key and channel. Default `tollgate`. */
   readonly prefix?: string;
+  /**
+   * The processes that reach the service from one egress IP (v10): they share one invalid-request
+   * count (V15: the service bans an IP after 10 000 in 10 minutes) and one budget for calls sent
+   * without a token (V13). Give the machines of a fleet with IPs of their own a group each (their
+   * host name, say); processes behind one NAT, one group. Default `default`: every process on
+   * this prefix is one IP. 1–64 characters of [A-Za-z0-9_.:-].
+   */
+  readonly ipGroup?: string;
   /** How long a reservation counts as in flight without an answer (ms). Default 30000. */
   readonly leaseMs?: number;
   /**
@@ -58,20 +66,22 @@ type ViewMakers = {
   readonly [Api in ViewRequest['api']]: (
     request: Extract<ViewRequest, { api: Api }>,
     context: RedisViewContext,
-    prefix: string,
-    tokenHash: string,
+    /** The token's keys, or the IP group's without a token (`keys.ts`). */
+    namespace: string,
+    /** The IP group's v10 invalid-request log. */
+    invalidLog: string,
     clock: Clock,
   ) => { readonly remote: StoreView<BucketRef>; readonly local: () => StoreView<BucketRef> };
 };
 
 /** Each dialect's Redis view, and the memory view it falls back to. */
 const REDIS_VIEWS: ViewMakers = {
-  v6: (_, context, prefix, tokenHash, clock) => ({
-    remote: new RedisV6View(context, `${prefix}:{${tokenHash}}`, clock) as StoreView<BucketRef>,
+  v6: (_, context, namespace, _invalidLog, clock) => ({
+    remote: new RedisV6View(context, namespace, clock) as StoreView<BucketRef>,
     local: () => new MemoryV6View(clock) as StoreView<BucketRef>,
   }),
-  v10: ({ settings }, context, prefix, tokenHash, clock) => ({
-    remote: new RedisV10View(context, prefix, tokenHash, clock, settings) as StoreView<BucketRef>,
+  v10: ({ settings }, context, namespace, invalidLog, clock) => ({
+    remote: new RedisV10View(context, `${namespace}:v10`, invalidLog, clock, settings) as StoreView<BucketRef>,
     local: () => new MemoryV10View(clock, settings, new InvalidRequestLog()) as StoreView<BucketRef>,
   }),
 };
@@ -81,6 +91,7 @@ export class RedisStore implements Store, RateLimitStore {
   readonly #pubsub = new PubSub();
   readonly #ownsClient: boolean;
   readonly #prefix: string;
+  readonly #ipGroup: string;
   readonly #onUnavailable: 'fail' | 'local';
   readonly #context: RedisViewContext;
 
@@ -88,6 +99,11 @@ export class RedisStore implements Store, RateLimitStore {
     const prefix = options.prefix ?? 'tollgate';
     if (!/^[\w.:-]{1,64}$/.test(prefix))
       throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
+    const ipGroup = options.ipGroup ?? 'default';
+    if (typeof ipGroup !== 'string' || !/^[\w.:-]{1,64}$/.test(ipGroup))
+      throw new TypeError(
+        'RedisStore: ipGroup must be 1–64 characters of [A-Za-z0-9_.:-] (it names the processes behind one egress IP)',
+      );
     const leaseMs = options.leaseMs ?? 30_000;
     if (!Number.isInteger(leaseMs) || leaseMs < 100)
       throw new TypeError('RedisStore: leaseMs must be a whole number of ms, at least 100');
@@ -120,6 +136,7 @@ export class RedisStore implements Store, RateLimitStore {
       { owned: this.#ownsClient },
     );
     this.#prefix = prefix;
+    this.#ipGroup = ipGroup;
     this.#onUnavailable = options.onUnavailable ?? 'fail';
     this.#context = {
       connection: this.#connection,
@@ -135,13 +152,15 @@ export class RedisStore implements Store, RateLimitStore {
   }
 
   view(request: ViewRequest, token: string | undefined, clock: Clock): StoreView<BucketRef> {
-    // One-way: the token never reaches Redis, only a hash of it.
-    const tokenHash = createHash('sha256')
-      .update(token ?? '')
-      .digest('hex')
-      .slice(0, 32);
+    const namespace = namespaceOf(this.#prefix, token, this.#ipGroup);
     const make = REDIS_VIEWS[request.api] as (...args: Parameters<ViewMakers['v6']>) => ReturnType<ViewMakers['v6']>;
-    const { remote, local } = make(request as never, this.#context, this.#prefix, tokenHash, clock);
+    const { remote, local } = make(
+      request as never,
+      this.#context,
+      namespace,
+      invalidLogKey(this.#prefix, this.#ipGroup),
+      clock,
+    );
     return this.#onUnavailable === 'local' ? new FallbackView(remote, local()) : remote;
   }
 
@@ -181,6 +200,11 @@ export class RedisStore implements Store, RateLimitStore {
   /** The key prefix this store was made with. */
   get prefix(): string {
     return this.#prefix;
+  }
+
+  /** The egress IP group this store counts invalid requests (and calls without a token) for. */
+  get ipGroup(): string {
+    return this.#ipGroup;
   }
 
   /** Round trips made, for measurement. */

@@ -63,6 +63,8 @@ describe('constructors and factories throw at once', () => {
     ['routeKeyOf: method not a string', () => routeKeyOf(bad(1), '/gateway'), /routeKeyOf: method must be a string/],
     ['routeKeyOf: path not a string', () => routeKeyOf('GET', bad(null)), /routeKeyOf: path must be a string/],
     ['RedisStore: bad prefix', () => new RedisStore({ prefix: 'has space' }), /prefix must be 1–64 characters/],
+    ['RedisStore: bad ipGroup', () => new RedisStore({ ipGroup: 'host a' }), /ipGroup must be 1–64 characters/],
+    ['RedisStore: ipGroup not a string', () => new RedisStore({ ipGroup: bad(7) }), /ipGroup must be 1–64 characters/],
     [
       'RedisStore: short lease',
       () => new RedisStore({ leaseMs: 5 }),

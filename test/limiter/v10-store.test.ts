@@ -447,7 +447,7 @@ describe('v10 on Redis: what processes (stores) on one token share', () => {
     expect((await other.admit('GET /channels/:id channels/4')).kind).toBe('grant');
   });
 
-  it('the invalid-request count is one per store prefix, over every token and process', async () => {
+  it('the invalid-request count is one per egress IP group (by default, per store prefix), over every token and process', async () => {
     const { clock, first, second } = await twoProcesses();
     const a = first.forToken('Bot one', clock, SETTINGS);
     const b = second.forToken('Bot two', clock, SETTINGS);

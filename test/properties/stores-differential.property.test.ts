@@ -70,7 +70,7 @@ const IGNORED = 'reservation id, await retryMs, v10 firstContact';
 /** Far beyond a run: a run is at most 30 steps of at most 3 s. */
 const LEASE_MS = 3_600_000;
 const FAR_FUTURE_MS = 30 * 24 * 3_600_000;
-/** Each run starts an hour after the previous one: v10's invalid-request log (one per store, over every token) holds 10 minutes. */
+/** Each run starts an hour after the previous one: v10's invalid-request log (one per IP group, over every token) holds 10 minutes. */
 const RUN_SPACING_MS = 3_600_000;
 const EPOCH = Date.UTC(2026, 10, 22, 12, 0, 0);
 

@@ -12,6 +12,7 @@ import { systemClock } from '../../src/clock.ts';
 import type { StoreEvent, StoreView, V10Settings } from '../../src/contracts/store.ts';
 import type { V10Route } from '../../src/dialects/v10/route.ts';
 import { RedisConnection } from '../../src/redis/connection.ts';
+import { namespaceOf } from '../../src/redis/keys.ts';
 import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { freePorts, type Address } from '../support/redis-processes.ts';
 import { REDIS_URL, testPrefix } from '../support/redis.ts';
@@ -164,7 +165,7 @@ const TARGET: V10Route = {
 };
 
 /**
- * Calls in a loop on a v10 view (every key under the prefix's hash tag: one slot) through
+ * Calls in a loop on a v10 view (every key of its token under the token's hash tag: one slot) through
  * `during` and a moment after; what each call gave, counted.
  */
 async function callsThrough(
@@ -198,13 +199,14 @@ async function callsThrough(
 }
 
 /**
- * A store calling through `failover` (which answers the new master of the store's keys), and
+ * A store calling through `failover` (given a key in the slot of the token's keys, it answers
+ * their new master), and
  * another process on its keys listening: no call fails but with StoreUnavailableError, the keys
  * are written on the new master after, and its events still reach the listener.
  */
 async function throughFailover(
   deployment: RedisDeployment,
-  failover: (prefix: string) => Promise<Address>,
+  failover: (tokenKey: string) => Promise<Address>,
 ): Promise<void> {
   const store = await deployment.store('failover');
   const listener = await deployment.store('failover', { prefix: store.prefix });
@@ -215,18 +217,18 @@ async function throughFailover(
   const view = store.view({ api: 'v10', settings: SETTINGS }, 'Bot failover', systemClock) as StoreView<V10Route>;
   let master: Address | undefined;
   const outcome = await callsThrough(view, async () => {
-    master = await failover(store.prefix);
+    master = await failover(namespaceOf(store.prefix, 'Bot failover', store.ipGroup));
   });
   expect(outcome.other).toEqual([]);
   const redis = new Redis({ host: master!.host, port: master!.port, lazyConnect: true });
   try {
     expect(await redis.info('replication')).toMatch(/role:master/);
-    await redis.del(...(await redis.keys(`{${store.prefix}}*`)));
+    await redis.del(...(await redis.keys(`${store.prefix}:*`)));
     heard.length = 0;
     const admission = await view.admit(TARGET);
     if (admission.kind !== 'grant') throw new Error(`expected a grant, got ${admission.kind}`);
     await view.settle(TARGET, admission.reservation, { limit: 5, remaining: 4, windowLeftMs: 5000 });
-    expect((await redis.keys(`{${store.prefix}}*`)).length).toBeGreaterThan(0);
+    expect((await redis.keys(`${store.prefix}:*`)).length).toBeGreaterThan(0);
     await expect.poll(() => heard.length, { timeout: 3000 }).toBeGreaterThan(0);
   } finally {
     redis.disconnect();
@@ -244,9 +246,9 @@ describe('a failover under way: calls go on against the new master, and pub/sub 
     });
   });
 
-  it("Cluster (CLUSTER FAILOVER on the slot of the store's keys)", { timeout: 30_000 }, async () => {
-    await throughFailover(cluster, async (prefix) => {
-      const { from, to } = await cluster.cluster!.failover(`{${prefix}}`);
+  it("Cluster (CLUSTER FAILOVER on the slot of the token's keys)", { timeout: 30_000 }, async () => {
+    await throughFailover(cluster, async (tokenKey) => {
+      const { from, to } = await cluster.cluster!.failover(tokenKey);
       expect(to.port).not.toBe(from.port);
       return to;
     });

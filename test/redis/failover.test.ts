@@ -3,7 +3,8 @@
  * service, one token, one RedisStore prefix) while the master holding the store's v10 keys is
  * killed outright (SIGKILL, by the pid the test started it with), on a Cluster and on Sentinel.
  * Both `onUnavailable` modes run side by side through the same kill, each with a service and a
- * prefix of its own (on the Cluster, both prefixes' hash tags on the master that dies).
+ * prefix of its own (on the Cluster, the token's keys under both prefixes are in one slot, on the
+ * master that dies).
  *
  * What it holds to:
  * - every call settles within a bound (its maxWait, its timeout and two store decisions held by
@@ -22,6 +23,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReferenceService } from '../../src/testing/index.ts';
+import { namespaceOf } from '../../src/redis/keys.ts';
 import { testPrefix } from '../support/redis.ts';
 import { redisDeploymentsForFile, type RedisDeployment } from '../support/redis-deployments.ts';
 import type { Address } from '../support/redis-processes.ts';
@@ -120,9 +122,7 @@ async function poll(what: string, timeoutMs: number, check: () => Promise<boolea
 }
 
 interface Failover {
-  /** A prefix for each mode, whose v10 keys live on the master `kill` ends. */
-  prefixes(): Promise<Record<Mode, string>>;
-  /** Kills that master; resolves once a new master serves the keys (bounded). */
+  /** Kills the master of the token's keys; resolves once a new master serves them (bounded). */
   kill(prefixes: Record<Mode, string>): Promise<Address>;
 }
 
@@ -146,7 +146,8 @@ async function underFailover(
   failover: Failover,
   durationMs: number,
 ): Promise<{ runs: Run[]; timeline: Timeline }> {
-  const prefixes = await failover.prefixes();
+  // The token's keys share its hash tag under either prefix: on a Cluster both modes meet one failover.
+  const prefixes = { fail: testPrefix('failover-fail'), local: testPrefix('failover-local') };
   const started = await Promise.all(
     MODES.map(async (mode) => {
       const service = await new ReferenceService({
@@ -315,27 +316,18 @@ function check(kind: string, result: { runs: Run[]; timeline: Timeline }): void 
 }
 
 describe('failover under load: the master of the store killed while four processes send', () => {
-  it('Cluster: SIGKILL to the master of the slot of the v10 keys', { timeout: 60_000 }, async () => {
+  it("Cluster: SIGKILL to the master of the slot of the token's v10 keys", { timeout: 60_000 }, async () => {
     const processes = cluster.cluster!;
     const result = await underFailover(
       cluster,
       {
-        async prefixes() {
-          // A second prefix whose hash tag the same master serves: both modes meet one failover.
-          const fail = testPrefix('failover-fail');
-          const { address } = await processes.master(`{${fail}}`);
-          for (let tries = 0; tries < 200; tries++) {
-            const local = testPrefix('failover-local');
-            if ((await processes.master(`{${local}}`)).address.port === address.port) return { fail, local };
-          }
-          throw new Error('no second prefix on the same master in 200 tries');
-        },
         async kill(prefixes) {
-          const { address, slot } = await processes.master(`{${prefixes.fail}}`);
+          const tokenKey = namespaceOf(prefixes.fail, TOKEN, 'default');
+          const { address, slot } = await processes.master(tokenKey);
           await processes.kill(address);
           // Its replica is elected once the others mark it failed (cluster-node-timeout 3 s).
           await poll(`a new master of slot ${slot}`, 20_000, async () => {
-            const now = await processes.master(`{${prefixes.fail}}`);
+            const now = await processes.master(tokenKey);
             return now.address.port !== address.port;
           });
           return address;
@@ -351,7 +343,6 @@ describe('failover under load: the master of the store killed while four process
     const result = await underFailover(
       sentinel,
       {
-        prefixes: async () => ({ fail: testPrefix('failover-fail'), local: testPrefix('failover-local') }),
         async kill() {
           const master = await processes.master();
           await processes.kill(master);

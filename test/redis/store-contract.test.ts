@@ -185,7 +185,7 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
       await view.noteInvalid!();
       const redis = deployment.client();
       try {
-        const keys = await deployment.keys(`{${store.prefix}}:*`);
+        const keys = await deployment.keys(`${store.prefix}:*`);
         expect(keys.some((name) => name.endsWith(':routes'))).toBe(true);
         for (const name of keys) expect(await redis.pttl(name), name).toBeGreaterThan(0);
       } finally {

@@ -37,7 +37,7 @@ export interface RedisDeployment {
   store(name: string, options?: StoreOptions): Promise<RedisStore>;
   /**
    * A fresh key prefix for stores made elsewhere (another process): on the single node its keys
-   * are dropped after the file (v10's route map never expires by itself).
+   * are dropped after the file.
    */
   prefix(name: string): string;
   /** A new ioredis client on the deployment (lazy unless told otherwise); closed after the file. */
@@ -205,8 +205,8 @@ export function redisDeploymentsForFile(): readonly [RedisDeployment, RedisDeplo
   return [single, onSentinel, onCluster];
 }
 
-/** SCAN for a pattern on one node, bounded. */
-async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+/** Every key matching `pattern` on one server (bounded scan). */
+export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
   const keys: string[] = [];
   let cursor = '0';
   for (let round = 0; round < 1000; round++) {

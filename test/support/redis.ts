@@ -29,16 +29,14 @@ export function rawRedis(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
 }
 
-/** Deletes every key under a prefix, v6's (`prefix…`) and v10's (`{prefix}…`) (bounded scans). */
+/** Deletes every key under a prefix (bounded scans). */
 export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
-  for (const pattern of [`${prefix}*`, `{${prefix}}*`]) {
-    let cursor = '0';
-    for (let round = 0; round < 1000; round++) {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-      if (cursor === '0') break;
-    }
+  let cursor = '0';
+  for (let round = 0; round < 1000; round++) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+    if (cursor === '0') break;
   }
 }
 

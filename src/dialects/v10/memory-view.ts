@@ -78,20 +78,29 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     return state;
   }
 
+  /**
+   * The token's decision, then the guard (V15): the Redis view reads the guard beside the
+   * decision, in the IP group's slot, so a place granted while the guard refuses is given back.
+   */
   admit(target: V10Route | null): Admission {
     const now = this.#clock.now();
     if (now >= this.#nextShedAt) this.#shed(now);
-    const { bucketKey: key, resource, exempt } = target ?? NO_ROUTE;
-    if (!exempt && this.#tokenInvalid) return { kind: 'refuse', error: new TokenInvalidError() };
-    if (this.#gone.has(resource)) return { kind: 'refuse', error: new WebhookGoneError(resource) };
+    const admission = this.#decide(target ?? NO_ROUTE, now);
+    if (admission.kind === 'refuse') return admission;
     const invalid = this.#invalid.count(now);
     const guard = this.#settings.invalidRequestLimit;
-    if (invalid >= guard) {
-      return {
-        kind: 'refuse',
-        error: new InvalidRequestGuardError(invalid, guard, this.#invalid.msUntilBelow(guard, now)),
-      };
-    }
+    if (invalid < guard) return admission;
+    if (admission.kind === 'grant') this.giveBack(target ?? NO_ROUTE, admission.reservation);
+    return {
+      kind: 'refuse',
+      error: new InvalidRequestGuardError(invalid, guard, this.#invalid.msUntilBelow(guard, now)),
+    };
+  }
+
+  #decide(target: V10Route, now: number): Admission {
+    const { bucketKey: key, resource, exempt } = target;
+    if (!exempt && this.#tokenInvalid) return { kind: 'refuse', error: new TokenInvalidError() };
+    if (this.#gone.has(resource)) return { kind: 'refuse', error: new WebhookGoneError(resource) };
     if (!exempt) {
       if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
       const pace = this.#pace.waitMs(now, this.#roundTrips.creditMs(now));
@@ -99,7 +108,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     }
     const routeHold = this.#routeHolds.get(key) ?? 0;
     if (routeHold > now) return { kind: 'sleep', ms: routeHold - now, reset: 0 };
-    const effective = this.#effective(target ?? NO_ROUTE);
+    const effective = this.#effective(target);
     const decision = reserveV10(
       this.#state(effective),
       now,

@@ -2,10 +2,12 @@
  * The v10 dialect's decisions as Lua, one script per decision, each atomic and one round trip.
  * They port `../../dialects/v10/policy.ts`, `pace.ts` and `memory-view.ts` line for line.
  *
- * Every key of every token shares the hash tag `{prefix}`: the invalid-request log (V15) is one
- * per store, over all tokens, and is read in the same decision as a token's bucket. Keys:
- *   {p}:v10:invalid              zset  id → time: invalid requests of the last 10 minutes (V15)
- *   {p}:v10:<token hash>:routes  hash  route → bucket hash (V4, V7); a day after the last answer naming a hash
+ * A token's keys share its hash tag (`../keys.ts`), so each decision's keys sit in one slot and
+ * tokens spread over a Cluster's shards. The invalid-request log (V15) is the egress IP group's,
+ * under the group's tag: the guard is read beside each admission (`view.ts`), by a script of its
+ * own. Keys, under <ns> = <prefix>:{<token hash>}:v10 (or <prefix>:{ip:<group>}:v10 without a token):
+ *   <prefix>:{ip:<group>}:v10:invalid  zset  id → time: the group's invalid requests of the last 10 minutes (V15)
+ *   <ns>:routes                hash  route → bucket hash (V4, V7); a day after the last answer naming a hash
  *     …:b:<bucket>               hash  limit, remaining, wid (the window's Reset), end (its local
  *                                      end), opened, counting, hold (V7–V9)
  *     …:l:<bucket>               zset  reservation id → lease end: requests in flight
@@ -35,14 +37,9 @@ import {
 const PACE_TTL_MS = 70_000;
 
 const PRELUDE = `${SHARED_PRELUDE}
-local INVALID_WINDOW = ${INVALID_WINDOW_MS}
 local function resource_part(resource)
   if resource == '' then return '${NO_RESOURCE}' end
   return resource
-end
-local function invalid_count()
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', int(now - INVALID_WINDOW))
-  return redis.call('ZCARD', KEYS[2])
 end
 -- The bucket a route counts in now: its hash's (see joinKey in route.ts) once learned, else its own.
 local function effective(key, route, resource)
@@ -70,31 +67,26 @@ end
 `;
 
 /**
- * admit: KEYS routes, invalid · ARGV ns, local key, route, resource, exempt, lease ms, id,
- * global limit, margin ms, guard limit, global margin ms, arrival credit ms, now
+ * admit: KEYS routes · ARGV ns, local key, route, resource, exempt, lease ms, id,
+ * global limit, margin ms, global margin ms, arrival credit ms, now
  * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms} | {'pace', ms}
- *   | {'refuse', 'token'} | {'refuse', 'gone'} | {'refuse', 'guard', count, ms}
+ *   | {'refuse', 'token'} | {'refuse', 'gone'} (the guard, V15, is GUARD_V10's)
  */
 export const ADMIT_V10 = `${PRELUDE}
 local ns, key, route, resource = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local exempt = ARGV[5] == '1'
 local lease_ms, id = tonumber(ARGV[6]), ARGV[7]
-local global_limit, margin, guard = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local global_limit, margin = tonumber(ARGV[8]), tonumber(ARGV[9])
 if not exempt and redis.call('EXISTS', ns .. ':token-invalid') == 1 then return {'refuse', 'token'} end
 if resource ~= '' and redis.call('EXISTS', ns .. ':gone:' .. resource) == 1 then return {'refuse', 'gone'} end
-local invalid = invalid_count()
-if invalid >= guard then
-  local oldest = redis.call('ZRANGE', KEYS[2], invalid - guard, invalid - guard, 'WITHSCORES')
-  return {'refuse', 'guard', invalid, int(math.max(0, tonumber(oldest[2]) + INVALID_WINDOW - now))}
-end
 local pace, pace_out = ns .. ':pace', ns .. ':pace-out'
 if not exempt then
   local global_until = tonumber(redis.call('GET', ns .. ':global') or '')
   if global_until and global_until > now then return {'global', int(global_until - now)} end
   -- V13: in flight a request holds its place; answered, it counts from its entry (pace.ts), and
   -- this one, arriving its credit from now, is checked against the entries of a window before.
-  local window = ${GLOBAL_WINDOW_MS} + tonumber(ARGV[11])
-  local credit = tonumber(ARGV[12])
+  local window = ${GLOBAL_WINDOW_MS} + tonumber(ARGV[10])
+  local credit = tonumber(ARGV[11])
   local since = now + credit - window
   redis.call('ZREMRANGEBYSCORE', pace, '-inf', int(now - window))
   redis.call('ZREMRANGEBYSCORE', pace_out, '-inf', int(now))
@@ -178,24 +170,24 @@ return {'sleep', int(window_end + margin - now), int(window_end)}
 `;
 
 /**
- * settle: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, limit,
- * remaining, window left ms, hash, hold bucket ms, hold route ms, invalid, token invalid, gone,
- * channel, reset ms, limits unknown, pace backdate ms (pace.ts), now ('' for absent values) → the
- * invalid-request count when this response counted, else -1
+ * settle: KEYS routes · ARGV ns, local key, route, resource, id, source bucket, limit, remaining,
+ * window left ms, hash, hold bucket ms, hold route ms, token invalid, gone, channel, reset ms,
+ * limits unknown, pace backdate ms (pace.ts), now ('' for absent values). An invalid request is
+ * noted in the group's log by NOTE_INVALID_V10, beside it.
  */
 export const SETTLE_V10 = `${PRELUDE}
 local ns, key, route, resource, id, source = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local limit, remaining, left = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
 local hash, hold_bucket, hold_route = ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12])
 local TOLERANCE = ${SAME_WINDOW_TOLERANCE_MS}
-if ARGV[14] == '1' then redis.call('SET', ns .. ':token-invalid', 1, 'PX', ${VERDICT_TTL_MS}) end
-if ARGV[15] == '1' and resource ~= '' then redis.call('SET', ns .. ':gone:' .. resource, 1, 'PX', ${VERDICT_TTL_MS}) end
+if ARGV[13] == '1' then redis.call('SET', ns .. ':token-invalid', 1, 'PX', ${VERDICT_TTL_MS}) end
+if ARGV[14] == '1' and resource ~= '' then redis.call('SET', ns .. ':gone:' .. resource, 1, 'PX', ${VERDICT_TTL_MS}) end
 if hold_route then
   local hold_key = ns .. ':hold:' .. key
   local current = tonumber(redis.call('GET', hold_key) or '') or 0
   if now + hold_route > current then redis.call('SET', hold_key, int(now + hold_route), 'PX', int(hold_route + ${EXPIRY_SLACK_MS})) end
 end
-pace_answered(ns, id, tonumber(ARGV[19]))
+pace_answered(ns, id, tonumber(ARGV[18]))
 if source == '' then source = effective(key, route, resource) end
 -- V7: a new hash remaps the route; the reservation moves to the bucket it names.
 if hash ~= '' then
@@ -210,7 +202,7 @@ local bucket = ns .. ':b:' .. target
 local in_flight = live(ns .. ':l:' .. target)
 local window_end = nil
 if left then window_end = now + left end
-local window = tonumber(ARGV[17]) or window_end
+local window = tonumber(ARGV[16]) or window_end
 local h = redis.call('HMGET', bucket, 'limit', 'remaining', 'end', 'opened', 'counting', 'hold', 'wid')
 if hold_bucket then
   local hold = math.max(num(h[6], bucket, 'hold') or 0, now + hold_bucket)
@@ -218,7 +210,7 @@ if hold_bucket then
 end
 if h[1] == false then
   -- A 429 without bucket headers (limits unknown): the bucket stays unknown.
-  if ARGV[18] ~= '1' then
+  if ARGV[17] ~= '1' then
     local reported = remaining or limit or 0
     redis.call('HSET', bucket, 'limit', int(limit or 0), 'remaining', int(reported - in_flight),
       'wid', int(window or now), 'end', int(window_end or now))
@@ -252,17 +244,12 @@ else
   end
 end
 expire_bucket(bucket, now)
-redis.call('PUBLISH', ARGV[16], 'b:' .. key)
-if ARGV[13] == '1' then
-  redis.call('ZADD', KEYS[2], int(now), id .. ':' .. int(now))
-  redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + ${EXPIRY_SLACK_MS})
-  return invalid_count()
-end
-return -1
+redis.call('PUBLISH', ARGV[15], 'b:' .. key)
+return 0
 `;
 
 /**
- * release: KEYS routes, invalid · ARGV ns, local key, route, resource, id, source bucket, give back ('1':
+ * release: KEYS routes · ARGV ns, local key, route, resource, id, source bucket, give back ('1':
  * never sent), counted, reset, channel, now
  */
 export const RELEASE_V10 = `${PRELUDE}
@@ -281,19 +268,35 @@ redis.call('PUBLISH', ARGV[10], 'b:' .. key)
 return removed
 `;
 
-/** note: KEYS routes, invalid · ARGV id, now — V15: one invalid request; → the count. */
-export const NOTE_INVALID_V10 = `${PRELUDE}
-redis.call('ZADD', KEYS[2], int(now), ARGV[1])
-redis.call('PEXPIRE', KEYS[2], INVALID_WINDOW + ${EXPIRY_SLACK_MS})
+/** The group's invalid-request log (V15): KEYS[1] is it; its entries of the last 10 minutes counted. */
+const INVALID_PRELUDE = `${SHARED_PRELUDE}
+local INVALID_WINDOW = ${INVALID_WINDOW_MS}
+local function invalid_count()
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - INVALID_WINDOW))
+  return redis.call('ZCARD', KEYS[1])
+end
+`;
+
+/** note: KEYS invalid · ARGV id, now — V15: one invalid request; → the count. */
+export const NOTE_INVALID_V10 = `${INVALID_PRELUDE}
+redis.call('ZADD', KEYS[1], int(now), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], INVALID_WINDOW + ${EXPIRY_SLACK_MS})
 return invalid_count()
 `;
 
-/** count: KEYS routes, invalid · ARGV now → V15's count. */
-export const INVALID_COUNT_V10 = `${PRELUDE}
-return invalid_count()
+/**
+ * guard: KEYS invalid · ARGV guard limit, now → {count, ms}: V15's count, and while it is at the
+ * guard, how long until it falls below (else 0).
+ */
+export const GUARD_V10 = `${INVALID_PRELUDE}
+local guard = tonumber(ARGV[1])
+local invalid = invalid_count()
+if invalid < guard then return {invalid, 0} end
+local oldest = redis.call('ZRANGE', KEYS[1], invalid - guard, invalid - guard, 'WITHSCORES')
+return {invalid, int(math.max(0, tonumber(oldest[2]) + INVALID_WINDOW - now))}
 `;
 
-/** read: KEYS routes, invalid · ARGV ns, local key, route, resource, now → {limit, remaining, end, hash} or nil. */
+/** read: KEYS routes · ARGV ns, local key, route, resource, now → {limit, remaining, end, hash} or nil. */
 export const READ_V10 = `${PRELUDE}
 local ns, key, route, resource = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local bucket = ns .. ':b:' .. effective(key, route, resource)

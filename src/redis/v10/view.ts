@@ -1,7 +1,9 @@
 /**
  * One token's v10 state in Redis (`scripts.ts`): hashes, buckets, holds, the global lock and pace
- * shared by every process on the token; the invalid-request log shared by every token of the
- * store. Each method is one script call, one round trip.
+ * shared by every process on the token, in the token's slot; the invalid-request log shared by
+ * every token of the egress IP group, in the group's. Each method is one round trip: one script,
+ * or two sent together on the two slots (an admission and the guard; an invalid answer's settle
+ * and its note). Only a grant the guard refuses takes a second, to give the place back.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
@@ -19,23 +21,28 @@ import { NO_ROUTE, type V10Route } from '../../dialects/v10/route.ts';
 import type { V10Update } from '../../dialects/v10/rules.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
 import { ChannelListeners } from '../channel.ts';
-import { runScript, type ScriptDefinition } from '../connection.ts';
+import { runScript, type RedisRun, type ScriptDefinition } from '../connection.ts';
 import { nowArgument, type RedisViewContext } from '../context.ts';
 import { StoreDataError } from '../errors.ts';
 import { lockGlobal } from '../global-lock.ts';
-import { ADMIT_V10, INVALID_COUNT_V10, NOTE_INVALID_V10, READ_V10, RELEASE_V10, SETTLE_V10 } from './scripts.ts';
+import { ADMIT_V10, GUARD_V10, NOTE_INVALID_V10, READ_V10, RELEASE_V10, SETTLE_V10 } from './scripts.ts';
 
-/** The v10 scripts, as ioredis commands: each takes the routes hash and the invalid-request log as its keys. */
+/** The v10 scripts, as ioredis commands: the token's take its routes hash as their key; the guard's, the group's log. */
 export const V10_SCRIPTS: Readonly<Record<string, ScriptDefinition>> = {
-  tollgateAdmitV10: { numberOfKeys: 2, lua: ADMIT_V10 },
-  tollgateSettleV10: { numberOfKeys: 2, lua: SETTLE_V10 },
-  tollgateReleaseV10: { numberOfKeys: 2, lua: RELEASE_V10 },
-  tollgateNoteInvalidV10: { numberOfKeys: 2, lua: NOTE_INVALID_V10 },
-  tollgateInvalidCountV10: { numberOfKeys: 2, lua: INVALID_COUNT_V10 },
-  tollgateReadV10: { numberOfKeys: 2, lua: READ_V10 },
+  tollgateAdmitV10: { numberOfKeys: 1, lua: ADMIT_V10 },
+  tollgateSettleV10: { numberOfKeys: 1, lua: SETTLE_V10 },
+  tollgateReleaseV10: { numberOfKeys: 1, lua: RELEASE_V10 },
+  tollgateReadV10: { numberOfKeys: 1, lua: READ_V10 },
+  tollgateNoteInvalidV10: { numberOfKeys: 1, lua: NOTE_INVALID_V10 },
+  tollgateGuardV10: { numberOfKeys: 1, lua: GUARD_V10 },
 };
 
+type TokenScript = 'tollgateAdmitV10' | 'tollgateSettleV10' | 'tollgateReleaseV10' | 'tollgateReadV10';
+type GroupScript = 'tollgateNoteInvalidV10' | 'tollgateGuardV10';
+
 type Reply = (string | number)[];
+/** The guard script's: the group's count, and while at the guard, the ms until it falls below. */
+type GuardReply = [count: number, ms: number];
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
 const flag = (value: boolean | undefined) => (value ? '1' : '0');
@@ -53,11 +60,12 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   /** This process's round trips: its requests' arrival credit in the token's pace (V13). */
   readonly #roundTrips = new RoundTripFloor();
 
-  constructor(context: RedisViewContext, prefix: string, tokenHash: string, clock: Clock, settings: V10Settings) {
+  /** `namespace`: the token's v10 keys (`../keys.ts`); `invalidLog`: the IP group's log. */
+  constructor(context: RedisViewContext, namespace: string, invalidLog: string, clock: Clock, settings: V10Settings) {
     this.#context = context;
-    this.#namespace = `{${prefix}}:v10:${tokenHash}`;
+    this.#namespace = namespace;
     this.#routes = `${this.#namespace}:routes`;
-    this.#invalid = `{${prefix}}:v10:invalid`;
+    this.#invalid = invalidLog;
     this.#global = `${this.#namespace}:global`;
     this.#channel = `${this.#namespace}:events`;
     this.#listeners = new ChannelListeners(context.pubsub, this.#channel);
@@ -65,59 +73,67 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
     this.#settings = settings;
   }
 
-  /** One v10 script, one round trip: its two keys first, the clock last (see scripts.ts). */
-  #script<T>(name: keyof typeof V10_SCRIPTS, ...args: string[]): Promise<T> {
-    return this.#context.connection.call(
-      (redis) =>
-        runScript(
-          redis,
-          name,
-          this.#routes,
-          this.#invalid,
-          ...args,
-          nowArgument(this.#context, this.#clock),
-        ) as Promise<T>,
-    );
+  /** One script in the token's slot: the routes hash its key, the clock last (see scripts.ts). */
+  #tokenScript<T>(name: TokenScript, ...args: string[]): RedisRun<T> {
+    return this.#scriptOn<T>(name, this.#routes, args);
   }
 
+  /** One script on the group's invalid-request log. */
+  #groupScript<T>(name: GroupScript, ...args: string[]): RedisRun<T> {
+    return this.#scriptOn<T>(name, this.#invalid, args);
+  }
+
+  #scriptOn<T>(name: keyof typeof V10_SCRIPTS, key: string, args: string[]): RedisRun<T> {
+    return (redis) => runScript(redis, name, key, ...args, nowArgument(this.#context, this.#clock)) as Promise<T>;
+  }
+
+  /**
+   * The token's decision and the group's guard (V15), sent together: one round trip. A place the
+   * token granted while the guard refuses is given back (a second round trip, only then).
+   */
   async admit(target: V10Route | null): Promise<Admission> {
     const { bucketKey, route, resource, exempt } = target ?? NO_ROUTE;
-    const reply = await this.#script<Reply>(
-      'tollgateAdmitV10',
-      this.#namespace,
-      bucketKey,
-      route,
-      resource,
-      flag(exempt),
-      String(this.#context.leaseMs),
-      randomUUID(),
-      String(this.#settings.globalLimit),
-      String(this.#settings.marginMs),
-      String(this.#settings.invalidRequestLimit),
-      String(this.#settings.globalMarginMs),
-      String(this.#roundTrips.creditMs(this.#clock.now())),
+    const limit = this.#settings.invalidRequestLimit;
+    const [decided, guarded] = await this.#context.connection.callTogether(
+      this.#tokenScript<Reply>(
+        'tollgateAdmitV10',
+        this.#namespace,
+        bucketKey,
+        route,
+        resource,
+        flag(exempt),
+        String(this.#context.leaseMs),
+        randomUUID(),
+        String(this.#settings.globalLimit),
+        String(this.#settings.marginMs),
+        String(this.#settings.globalMarginMs),
+        String(this.#roundTrips.creditMs(this.#clock.now())),
+      ),
+      this.#groupScript<GuardReply>('tollgateGuardV10', String(limit)),
     );
-    return parseAdmission(reply, resource, this.#settings.invalidRequestLimit, this.#clock.now());
+    if (decided.status === 'rejected') throw decided.reason;
+    const admission = parseAdmission(decided.value, resource, this.#clock.now());
+    if (admission.kind === 'refuse') return admission;
+    if (guarded.status === 'fulfilled' && Number(guarded.value[0]) < limit) return admission;
+    // Best effort: a place not given back is freed when its lease ends.
+    if (admission.kind === 'grant') await this.giveBack(target ?? NO_ROUTE, admission.reservation).catch(() => {});
+    if (guarded.status === 'rejected') throw guarded.reason;
+    const [count, ms] = guarded.value;
+    return { kind: 'refuse', error: new InvalidRequestGuardError(Number(count), limit, Number(ms)) };
   }
 
   async settle(target: V10Route, reservation: Reservation, update: V10Update): Promise<SettleResult> {
     const { grantedAt, answeredAt } = reservation;
     const backdate = target.exempt ? 0 : this.#roundTrips.backdateMs(this.#clock.now(), grantedAt, answeredAt);
-    const count = await this.#script<number>(
+    const settle = this.#tokenScript(
       'tollgateSettleV10',
-      this.#namespace,
-      target.bucketKey,
-      target.route,
-      target.resource,
-      reservation.id ?? '',
-      reservation.bucket ?? '',
+      ...this.#reservationArgs(target, reservation),
       text(update.limit),
       text(update.remaining),
       text(update.windowLeftMs),
       update.hash ?? '',
       text(update.holdBucketMs),
       text(update.holdRouteMs),
-      flag(update.invalid),
       flag(update.tokenInvalid),
       flag(update.gone),
       this.#channel,
@@ -125,7 +141,13 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
       flag(update.limitsUnknown),
       String(backdate),
     );
-    return Number(count) >= 0 ? { invalidRequests: Number(count) } : {};
+    const { connection } = this.#context;
+    if (!update.invalid) return connection.call(settle).then(() => ({}));
+    // An invalid answer is noted in the group's log beside the settle: still one round trip.
+    const [settled, noted] = await connection.callTogether(settle, this.#noteInvalid());
+    if (settled.status === 'rejected') throw settled.reason;
+    if (noted.status === 'rejected') throw noted.reason;
+    return { invalidRequests: Number(noted.value) };
   }
 
   release(target: V10Route, reservation: Reservation): Promise<void> {
@@ -137,19 +159,22 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   }
 
   async #releaseOrGiveBack(target: V10Route, reservation: Reservation, never: boolean): Promise<void> {
-    await this.#script(
-      'tollgateReleaseV10',
-      this.#namespace,
-      target.bucketKey,
-      target.route,
-      target.resource,
-      reservation.id ?? '',
-      reservation.bucket ?? '',
-      flag(never),
-      flag(reservation.counted),
-      String(reservation.reset),
-      this.#channel,
+    await this.#context.connection.call(
+      this.#tokenScript(
+        'tollgateReleaseV10',
+        ...this.#reservationArgs(target, reservation),
+        flag(never),
+        flag(reservation.counted),
+        String(reservation.reset),
+        this.#channel,
+      ),
     );
+  }
+
+  /** The arguments settle and release open with: whose reservation, on which bucket (scripts.ts). */
+  #reservationArgs(target: V10Route, reservation: Reservation): string[] {
+    const { bucketKey, route, resource } = target;
+    return [this.#namespace, bucketKey, route, resource, reservation.id ?? '', reservation.bucket ?? ''];
   }
 
   /** V12: the token's global lock; the one lock script, on the token's key. */
@@ -157,21 +182,29 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
     await lockGlobal(this.#context, this.#clock, this.#global, this.#channel, ms);
   }
 
+  #noteInvalid(): RedisRun<number> {
+    return this.#groupScript<number>('tollgateNoteInvalidV10', randomUUID());
+  }
+
   async noteInvalid(): Promise<SettleResult> {
-    return { invalidRequests: Number(await this.#script('tollgateNoteInvalidV10', randomUUID())) };
+    return { invalidRequests: Number(await this.#context.connection.call(this.#noteInvalid())) };
   }
 
   async invalidRequests(): Promise<number> {
-    return Number(await this.#script('tollgateInvalidCountV10'));
+    const limit = String(this.#settings.invalidRequestLimit);
+    const [count] = await this.#context.connection.call(this.#groupScript<GuardReply>('tollgateGuardV10', limit));
+    return Number(count);
   }
 
   async get(target: V10Route): Promise<BucketSnapshot | undefined> {
-    const reply = await this.#script<[string, string, string, string] | null>(
-      'tollgateReadV10',
-      this.#namespace,
-      target.bucketKey,
-      target.route,
-      target.resource,
+    const reply = await this.#context.connection.call(
+      this.#tokenScript<[string, string, string, string] | null>(
+        'tollgateReadV10',
+        this.#namespace,
+        target.bucketKey,
+        target.route,
+        target.resource,
+      ),
     );
     if (reply === null) return undefined;
     const [limit, remaining, end, hash] = reply;
@@ -192,7 +225,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   }
 }
 
-function parseAdmission(reply: Reply, resource: string, guardLimit: number, now: number): Admission {
+function parseAdmission(reply: Reply, resource: string, now: number): Admission {
   const [kind, a, b, c, d] = reply;
   switch (kind) {
     case 'global':
@@ -211,8 +244,11 @@ function parseAdmission(reply: Reply, resource: string, guardLimit: number, now:
     case 'refuse':
       if (a === 'token') return { kind: 'refuse', error: new TokenInvalidError() };
       if (a === 'gone') return { kind: 'refuse', error: new WebhookGoneError(resource) };
-      return { kind: 'refuse', error: new InvalidRequestGuardError(Number(b), guardLimit, Number(c)) };
+      throw unexpected(reply);
     default:
-      throw new StoreDataError(`unexpected reply from the v10 admit script: ${JSON.stringify(reply).slice(0, 100)}`);
+      throw unexpected(reply);
   }
 }
+
+const unexpected = (reply: Reply) =>
+  new StoreDataError(`unexpected reply from the v10 admit script: ${JSON.stringify(reply).slice(0, 100)}`);
