@@ -15,7 +15,7 @@ import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { ReferenceService } from '../../src/testing/index.ts';
 import { startE2E } from '../support/e2e.ts';
 import { connectedStore, testPrefix } from '../support/redis.ts';
-import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
+import { redisDeploymentsForFile, type RedisDeployment } from '../support/redis-deployments.ts';
 import { freePorts } from '../support/redis-processes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -88,6 +88,36 @@ function worker(options: object): { child: ChildProcessWithoutNullStreams; lines
   return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
 }
 
+/** A worker's options: fifteen calls on the token from six lanes, spread over `buckets` (channel ids). */
+function fifteenCalls(service: ReferenceService, deployment: RedisDeployment, prefix: string, buckets: string[]) {
+  return {
+    baseUrl: service.baseUrl,
+    ...deployment.worker(),
+    prefix,
+    token: TOKEN,
+    requests: 15,
+    concurrency: 6,
+    buckets,
+  };
+}
+
+interface WorkerReport {
+  readonly completed: number;
+  readonly failures: string[];
+  readonly waits: Record<string, number>;
+}
+
+/** One worker per options object, all ready, then let go at once (`beforeGo` just before): their reports. */
+async function runWorkers(options: readonly object[], beforeGo = () => {}): Promise<WorkerReport[]> {
+  const workers = options.map((workerOptions) => worker({ ...workerOptions, waitForGo: true }));
+  for (const { lines } of workers) expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+  beforeGo();
+  for (const { child } of workers) child.stdin.write('go\n');
+  return Promise.all(
+    workers.map(async ({ lines }) => JSON.parse((await lines.next()).value as string) as WorkerReport),
+  );
+}
+
 // One deployment after another: side by side, twelve processes on a small machine delay requests
 // admitted before the global 429 past its moment, and the test would measure the machine.
 describe('several Node processes on one Redis', () => {
@@ -97,32 +127,10 @@ describe('several Node processes on one Redis', () => {
     async ([, deployment]) => {
       const service = await startService();
       const prefix = deployment.prefix('processes');
-      const workers = Array.from({ length: 4 }, () =>
-        worker({
-          baseUrl: service.baseUrl,
-          ...deployment.worker(),
-          prefix,
-          token: TOKEN,
-          requests: 15,
-          concurrency: 6,
-          buckets: ['1', '2', '3'],
-          waitForGo: true,
-        }),
-      );
-      for (const { lines } of workers)
-        expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
+      const options = fifteenCalls(service, deployment, prefix, ['1', '2', '3']);
       // The first request after "go" meets a global 429: every process must hold back.
-      service.inject({ fault: { kind: 'global', retryAfterMs: 2500 } });
-      for (const { child } of workers) child.stdin.write('go\n');
-      const reports = await Promise.all(
-        workers.map(
-          async ({ lines }) =>
-            JSON.parse((await lines.next()).value as string) as {
-              completed: number;
-              failures: string[];
-              waits: Record<string, number>;
-            },
-        ),
+      const reports = await runWorkers([options, options, options, options], () =>
+        service.inject({ fault: { kind: 'global', retryAfterMs: 2500 } }),
       );
       for (const report of reports) {
         expect(report.failures).toEqual([]);
@@ -155,27 +163,11 @@ describe('v10: several Node processes on one Redis', () => {
       }).start();
       cleanups.push(() => service.stop());
       const prefix = deployment.prefix('v10-processes');
-      const workers = Array.from({ length: 4 }, () =>
-        worker({
-          baseUrl: service.baseUrl,
-          ...deployment.worker(),
-          prefix,
-          token: TOKEN,
-          requests: 15,
-          concurrency: 6,
-          buckets: ['1', '2', '3', '4', '5', '6'],
-          waitForGo: true,
+      const reports = await runWorkers(
+        Array.from({ length: 4 }, () => ({
+          ...fifteenCalls(service, deployment, prefix, ['1', '2', '3', '4', '5', '6']),
           globalLimit: 20,
-        }),
-      );
-      for (const { lines } of workers)
-        expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
-      for (const { child } of workers) child.stdin.write('go\n');
-      const reports = await Promise.all(
-        workers.map(
-          async ({ lines }) =>
-            JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[] },
-        ),
+        })),
       );
       for (const report of reports) expect(report).toMatchObject({ completed: 15, failures: [] });
       const first = service.requests[0]!.at;
@@ -207,8 +199,8 @@ describe('v10: eight Node processes on one token, 40 ms from the service', () =>
       cleanups.push(() => service.stop());
       const [singleNode] = deployments;
       const prefix = singleNode!.prefix('v10-eight');
-      const workers = Array.from({ length: 8 }, (_, index) =>
-        worker({
+      const reports = await runWorkers(
+        Array.from({ length: 8 }, (_, index) => ({
           baseUrl: service.baseUrl,
           ...singleNode!.worker(),
           prefix,
@@ -216,17 +208,7 @@ describe('v10: eight Node processes on one token, 40 ms from the service', () =>
           requests: 25,
           concurrency: 25,
           buckets: Array.from({ length: 25 }, (_, call) => String(10_000 + index * 100 + call)),
-          waitForGo: true,
-        }),
-      );
-      for (const { lines } of workers)
-        expect(JSON.parse((await lines.next()).value as string)).toEqual({ ready: true });
-      for (const { child } of workers) child.stdin.write('go\n');
-      const reports = await Promise.all(
-        workers.map(
-          async ({ lines }) =>
-            JSON.parse((await lines.next()).value as string) as { completed: number; failures: string[] },
-        ),
+        })),
       );
       for (const report of reports) expect(report).toMatchObject({ completed: 25, failures: [] });
       expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
@@ -247,7 +229,7 @@ describe('v10: calls without Authorization on one Redis', () => {
       defaultLimit: { limit: 50, windowMs: 1000 },
     });
     cleanups.push(() => e2e.stop());
-    // On the file's single node: its keys (v10's route map never expires) go after the file.
+    // On the file's single node: its keys go after the file.
     const store = await deployments[0].store('v10-per-ip', { time: 'client' });
     const clients = ['Bot first-token', 'Bot second-token'].map((token) =>
       e2e.newClient({ token, store, globalLimit: 10 }),
