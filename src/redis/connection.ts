@@ -118,9 +118,7 @@ export class RedisConnection {
   async call<T>(run: RedisRun<T>): Promise<T> {
     await this.connect();
     this.roundTrips += 1;
-    return run(this.redis).catch((error: unknown) => {
-      throw this.#clear(error);
-    });
+    return this.#run(run);
   }
 
   /**
@@ -133,13 +131,18 @@ export class RedisConnection {
   ): Promise<[PromiseSettledResult<A>, PromiseSettledResult<B>]> {
     await this.connect();
     this.roundTrips += 1;
-    const clear = <T>(run: RedisRun<T>) =>
-      run(this.redis).catch((error: unknown) => {
-        throw this.#clear(error);
-      });
-    return Promise.allSettled([clear(first), clear(second)]);
+    return Promise.allSettled([this.#run(first), this.#run(second)]);
   }
 
+  async #run<T>(run: RedisRun<T>): Promise<T> {
+    try {
+      return await run(this.redis);
+    } catch (error) {
+      throw this.#clear(error);
+    }
+  }
+
+  /** What a failed call means, as a clear error. */
   #clear(error: unknown): unknown {
     const message = (error as Error).message ?? String(error);
     const bad = /TOLLGATE_BAD_DATA (.*)/.exec(message);
