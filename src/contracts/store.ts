@@ -28,11 +28,9 @@ export interface Reservation {
   readonly bucket?: string;
   /** v10: the first request of a route on a resource, whose hash is not known yet. */
   readonly firstContact?: boolean;
-  /** v10: when the view granted it, on the limiter's clock (V13: see `answeredAt`). */
-  readonly grantedAt?: number;
   /**
    * When its answer arrived, on the limiter's clock, set by the limiter for `settle`. v10's global
-   * pace (V13) counts the request from shortly before it, by the round trips seen.
+   * pace (V13) counts the request from then, not from when the store heard of it.
    */
   readonly answeredAt?: number;
 }
@@ -101,7 +99,7 @@ export interface V10Settings {
   readonly globalLimit: number;
   /** V8: margin after a window's end. */
   readonly marginMs: number;
-  /** V13: margin on the 1 s global window (each request counts from its estimated arrival, see GlobalPace). */
+  /** V13: margin on the 1 s global window (each request counts from its answer, see GlobalPace). */
   readonly globalMarginMs: number;
   /** V15: invalid requests in 10 minutes at which nothing more is sent. */
   readonly invalidRequestLimit: number;

@@ -1,101 +1,59 @@
 /**
- * V13's global pace, pure (`src/dialects/v10/pace.ts`): the arrival credit learned from round
- * trips, entries counted from estimated arrivals, the wait hint; and the process's global gate
+ * V13's global pace, pure (`src/dialects/v10/pace.ts`): entries counted from answers, the wait
+ * hint; and the process's global gate
  * letting its callers through one at a time once the pace frees up (`src/limiter/global-gate.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import type { CallTarget } from '../../src/contracts/dialect.ts';
-import {
-  ANSWER_RUN_GAP_MS,
-  GlobalPace,
-  nthPlaceFree,
-  ROUND_TRIP_HORIZON_MS,
-  RoundTripFloor,
-} from '../../src/dialects/v10/pace.ts';
+import { answerAgeMs, GlobalPace } from '../../src/dialects/v10/pace.ts';
 import { newCallState } from '../../src/limiter/call.ts';
 import { GlobalGate } from '../../src/limiter/global-gate.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
-describe('V13: RoundTripFloor, the arrival credit', () => {
-  it('gives no credit while only the run’s first (cold) requests were answered', () => {
-    const floor = new RoundTripFloor();
-    // A burst granted at 0 on new connections, answered 30–60 ms later.
-    for (const answeredAt of [30, 45, 60]) expect(floor.backdateMs(answeredAt, 0, answeredAt)).toBe(0);
-    expect(floor.creditMs(61)).toBe(0);
-  });
-
-  it('once a request granted after an answer of the run is answered, credits half the least round trip', () => {
-    const floor = new RoundTripFloor();
-    floor.backdateMs(90, 0, 90); // cold: 90 ms
-    // Granted at 100 (after the first answer), answered at 150: 50 ms, warm. It counts from 25 ms before its answer.
-    expect(floor.backdateMs(150, 100, 150)).toBe(25);
-    expect(floor.creditMs(151)).toBe(25);
-    // A quicker one lowers the floor; a slower one leaves it.
-    floor.backdateMs(200, 160, 200); // 40 ms
-    floor.backdateMs(300, 220, 300); // 80 ms
-    expect(floor.creditMs(301)).toBe(20);
-  });
-
-  it('never backdates an answer by more than half its own round trip, and counts the answer’s age', () => {
-    const floor = new RoundTripFloor();
-    floor.backdateMs(100, 0, 100);
-    floor.backdateMs(150, 110, 150); // 40 ms: credit 20
-    // A 10 ms round trip: its own half, 5 ms. Settled 7 ms after the answer arrived: 7 + 5.
-    expect(floor.backdateMs(207, 190, 200)).toBe(12);
-  });
-
-  it(`forgets the floor ${ROUND_TRIP_HORIZON_MS} ms after the last warm answer`, () => {
-    const floor = new RoundTripFloor();
-    floor.backdateMs(100, 0, 100);
-    floor.backdateMs(150, 110, 150);
-    expect(floor.creditMs(150 + ROUND_TRIP_HORIZON_MS - 1)).toBe(20);
-    expect(floor.creditMs(150 + ROUND_TRIP_HORIZON_MS)).toBe(0);
-  });
-
-  it(`a pause of over ${ANSWER_RUN_GAP_MS} ms between answers starts a new run: its first requests are cold again`, () => {
-    const floor = new RoundTripFloor();
-    floor.backdateMs(100, 0, 100);
-    floor.backdateMs(150, 110, 150); // warm 40 ms
-    const later = 150 + ROUND_TRIP_HORIZON_MS + 1; // the floor is forgotten, and the run is over
-    // Granted before the new run's first answer: cold, so no credit is learned from it.
-    expect(floor.backdateMs(later + 30, later, later + 30)).toBe(0);
-    expect(floor.creditMs(later + 31)).toBe(0);
-  });
-});
-
 describe('V13: GlobalPace', () => {
   const WINDOW = 1000 + 10;
 
-  it('counts an answered request from its entry, and checks a new one from its own credit on', () => {
+  it('counts an answered request from its answer, not from when the store heard of it', () => {
     const pace = new GlobalPace(2, 10);
-    pace.record('a', 0);
-    pace.record('b', 0);
-    expect(pace.waitMs(0, 0)).toBe(WINDOW); // both in flight, no credit: a window
-    pace.answered('a', 50, 20); // entry 30
-    pace.answered('b', 60, 20); // entry 40
-    // Without credit, the place frees a window after the first entry.
-    expect(pace.waitMs(60, 0)).toBe(30 + WINDOW - 60);
-    // With 20 ms of credit, 20 ms sooner.
-    expect(pace.waitMs(60, 20)).toBe(30 + WINDOW - 60 - 20);
-    expect(pace.waitMs(30 + WINDOW - 20, 20)).toBe(0);
+    pace.record('a');
+    pace.record('b');
+    expect(pace.waitMs(0)).toBe(WINDOW); // both in flight: a window from their grants at the soonest
+    pace.answered('a', 50, 20); // answered at 30, settled at 50
+    pace.answered('b', 60, 20); // answered at 40
+    // The place frees a window after the first answer.
+    expect(pace.waitMs(60)).toBe(30 + WINDOW - 60);
+    expect(pace.waitMs(30 + WINDOW - 1)).toBe(1);
+    expect(pace.waitMs(30 + WINDOW)).toBe(0);
   });
 
   it('a request never sent gives its place back; one ended without an answer counts from then', () => {
     const pace = new GlobalPace(1, 10);
-    pace.record('a', 0);
+    pace.record('a');
     pace.forget('a');
-    expect(pace.waitMs(0, 0)).toBe(0);
-    pace.record('b', 0);
+    expect(pace.waitMs(0)).toBe(0);
+    pace.record('b');
     pace.answered('b', 500, 0);
-    expect(pace.waitMs(500, 0)).toBe(WINDOW);
+    expect(pace.waitMs(500)).toBe(WINDOW);
   });
 
-  it('nthPlaceFree: entries as they are; requests in flight from their grant, and no earlier than now less the credit', () => {
-    expect(nthPlaceFree(0, [300, 100], [], 1000, 20)).toBe(100);
-    expect(nthPlaceFree(1, [300, 100], [], 1000, 20)).toBe(300);
-    // In flight since 990 and 500, now 1000, credit 20: they count from 990 and 980 at the earliest.
-    expect(nthPlaceFree(0, [1200], [990, 500], 1000, 20)).toBe(980);
-    expect(nthPlaceFree(2, [1200], [990, 500], 1000, 20)).toBe(1200);
+  it('the wait hint: the next answer to fall out of the window, or a window from now while requests in flight hold the pace', () => {
+    const pace = new GlobalPace(3, 10);
+    ['a', 'b', 'c'].forEach((id) => pace.record(id));
+    pace.answered('a', 100, 0);
+    pace.answered('b', 300, 0);
+    // Full: a's place frees first, then b's.
+    expect(pace.waitMs(400)).toBe(100 + WINDOW - 400);
+    pace.record('d');
+    expect(pace.waitMs(400)).toBe(300 + WINDOW - 400);
+    // Held by requests in flight alone: each counts from its answer, a window from now at the soonest.
+    pace.record('e');
+    expect(pace.waitMs(400)).toBe(WINDOW);
+  });
+
+  it('answerAgeMs: how long before now the answer came (0 when not known, never negative)', () => {
+    expect(answerAgeMs(100, 70)).toBe(30);
+    expect(answerAgeMs(100)).toBe(0);
+    expect(answerAgeMs(100, 130)).toBe(0);
   });
 });
 

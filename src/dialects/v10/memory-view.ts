@@ -14,7 +14,7 @@ import type {
   V10Settings,
 } from '../../contracts/store.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
-import { GlobalPace, RoundTripFloor, type InvalidRequestLog } from './pace.ts';
+import { answerAgeMs, GlobalPace, type InvalidRequestLog } from './pace.ts';
 import {
   giveBackV10,
   isIdleV10,
@@ -44,7 +44,6 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
   /** First requests of routes whose hash is unknown, in flight, per resource. */
   readonly #firstContacts = new Map<string, number>();
   readonly #pace: GlobalPace;
-  readonly #roundTrips = new RoundTripFloor();
   #globalUntil = 0;
   #tokenInvalid = false;
   /** Names paced reservations (V13) for their answer. */
@@ -103,7 +102,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     if (this.#gone.has(resource)) return { kind: 'refuse', error: new WebhookGoneError(resource) };
     if (!exempt) {
       if (now < this.#globalUntil) return { kind: 'global', ms: this.#globalUntil - now };
-      const pace = this.#pace.waitMs(now, this.#roundTrips.creditMs(now));
+      const pace = this.#pace.waitMs(now);
       if (pace > 0) return { kind: 'global', ms: pace, pace: true };
     }
     const routeHold = this.#routeHolds.get(key) ?? 0;
@@ -119,7 +118,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     let id: string | undefined;
     if (!exempt) {
       id = String(++this.#nextPaceId);
-      this.#pace.record(id, now);
+      this.#pace.record(id);
     }
     const firstContact = decision.reservation.firstContact === true && effective === key;
     if (firstContact) this.#firstContacts.set(resource, (this.#firstContacts.get(resource) ?? 0) + 1);
@@ -129,7 +128,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
         ...decision.reservation,
         firstContact,
         bucket: effective,
-        ...(id !== undefined && { id, grantedAt: now }),
+        ...(id !== undefined && { id }),
       },
     };
   }
@@ -152,8 +151,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     }
     this.#endFirstContact(target, reservation);
     if (reservation.id !== undefined) {
-      const backdate = this.#roundTrips.backdateMs(now, reservation.grantedAt, reservation.answeredAt);
-      this.#pace.answered(reservation.id, now, backdate);
+      this.#pace.answered(reservation.id, now, answerAgeMs(now, reservation.answeredAt));
     }
     const source = reservation.bucket ?? this.#effective(target);
     // V7: a new hash remaps the route; the reservation moves to the bucket it names.

@@ -15,7 +15,7 @@
  *                                      hash is unknown, in flight (V5, V6)
  *     …:hold:<local key>         string  end of a shared-scope hold (V10)
  *     …:global                   string  end of the global lock (V12)
- *     …:pace                     zset  id → entry (its answer less its arrival credit, pace.ts):
+ *     …:pace                     zset  id → entry (its answer, pace.ts):
  *                                      answered requests of the last global window (V13)
  *     …:pace-out                 zset  id → lease end: requests in flight, counted in the pace
  *     …:token-invalid            string  the token answered 401 (V16)
@@ -51,10 +51,10 @@ local function live(leases)
   redis.call('ZREMRANGEBYSCORE', leases, '-inf', int(now))
   return redis.call('ZCARD', leases)
 end
--- V13: a paced request was answered (or ended): it counts from its entry, backdate ms before now.
-local function pace_answered(ns, id, backdate)
+-- V13: a paced request was answered age ms before now (or ended): it counts from then.
+local function pace_answered(ns, id, age)
   if redis.call('ZREM', ns .. ':pace-out', id) == 1 then
-    redis.call('ZADD', ns .. ':pace', int(now - backdate), id)
+    redis.call('ZADD', ns .. ':pace', int(now - age), id)
     redis.call('PEXPIRE', ns .. ':pace', ${PACE_TTL_MS})
   end
 end
@@ -68,7 +68,7 @@ end
 
 /**
  * admit: KEYS routes · ARGV ns, local key, route, resource, exempt, lease ms, id,
- * global limit, margin ms, global margin ms, arrival credit ms, now
+ * global limit, margin ms, global margin ms, now
  * → {'grant', counted, reset, id, bucket} | {'sleep', ms, reset} | {'await', ms} | {'global', ms} | {'pace', ms}
  *   | {'refuse', 'token'} | {'refuse', 'gone'} (the guard, V15, is GUARD_V10's)
  */
@@ -83,23 +83,18 @@ local pace, pace_out = ns .. ':pace', ns .. ':pace-out'
 if not exempt then
   local global_until = tonumber(redis.call('GET', ns .. ':global') or '')
   if global_until and global_until > now then return {'global', int(global_until - now)} end
-  -- V13: in flight a request holds its place; answered, it counts from its entry (pace.ts), and
-  -- this one, arriving its credit from now, is checked against the entries of a window before.
+  -- V13: in flight a request holds its place; answered, it counts from its answer (pace.ts).
   local window = ${GLOBAL_WINDOW_MS} + tonumber(ARGV[10])
-  local credit = tonumber(ARGV[11])
-  local since = now + credit - window
+  local since = now - window
   redis.call('ZREMRANGEBYSCORE', pace, '-inf', int(now - window))
   redis.call('ZREMRANGEBYSCORE', pace_out, '-inf', int(now))
-  local out = redis.call('ZRANGE', pace_out, 0, -1, 'WITHSCORES')
-  local over = redis.call('ZCOUNT', pace, '(' .. int(since), '+inf') + #out / 2 - global_limit
+  local over = redis.call('ZCOUNT', pace, '(' .. int(since), '+inf') + redis.call('ZCARD', pace_out) - global_limit
   if over >= 0 then
-    -- nthPlaceFree (pace.ts); a grant is its lease's end less this process's lease ms.
-    local frees = {}
-    local entries = redis.call('ZRANGEBYSCORE', pace, '(' .. int(since), '+inf', 'WITHSCORES', 'LIMIT', 0, over + 1)
-    for i = 2, #entries, 2 do frees[#frees + 1] = tonumber(entries[i]) end
-    for i = 2, #out, 2 do frees[#frees + 1] = math.max(tonumber(out[i]) - lease_ms, now - credit) end
-    table.sort(frees)
-    return {'pace', int(math.max(1, frees[over + 1] - since))}
+    -- The wait hint (GlobalPace.waitMs, pace.ts): an answer falling out, or a window from now.
+    local frees = now
+    local entries = redis.call('ZRANGEBYSCORE', pace, '(' .. int(since), '+inf', 'WITHSCORES', 'LIMIT', over, 1)
+    if entries[2] then frees = tonumber(entries[2]) end
+    return {'pace', int(math.max(1, frees - since))}
   end
 end
 local route_hold = tonumber(redis.call('GET', ns .. ':hold:' .. key) or '')
@@ -172,7 +167,7 @@ return {'sleep', int(window_end + margin - now), int(window_end)}
 /**
  * settle: KEYS routes · ARGV ns, local key, route, resource, id, source bucket, limit, remaining,
  * window left ms, hash, hold bucket ms, hold route ms, token invalid, gone, channel, reset ms,
- * limits unknown, pace backdate ms (pace.ts), now ('' for absent values). An invalid request is
+ * limits unknown, the answer's age ms (pace.ts), now ('' for absent values). An invalid request is
  * noted in the group's log by NOTE_INVALID_V10, beside it.
  */
 export const SETTLE_V10 = `${PRELUDE}

@@ -16,7 +16,7 @@ import type {
   StoreView,
   V10Settings,
 } from '../../contracts/store.ts';
-import { RoundTripFloor } from '../../dialects/v10/pace.ts';
+import { answerAgeMs } from '../../dialects/v10/pace.ts';
 import { NO_ROUTE, type V10Route } from '../../dialects/v10/route.ts';
 import type { V10Update } from '../../dialects/v10/rules.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
@@ -57,8 +57,6 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   readonly #clock: Clock;
   readonly #settings: V10Settings;
   readonly #listeners: ChannelListeners;
-  /** This process's round trips: its requests' arrival credit in the token's pace (V13). */
-  readonly #roundTrips = new RoundTripFloor();
 
   /** `namespace`: the token's v10 keys (`../keys.ts`); `invalidLog`: the IP group's log. */
   constructor(context: RedisViewContext, namespace: string, invalidLog: string, clock: Clock, settings: V10Settings) {
@@ -107,12 +105,11 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
         String(this.#settings.globalLimit),
         String(this.#settings.marginMs),
         String(this.#settings.globalMarginMs),
-        String(this.#roundTrips.creditMs(this.#clock.now())),
       ),
       this.#groupScript<GuardReply>('tollgateGuardV10', String(limit)),
     );
     if (decided.status === 'rejected') throw decided.reason;
-    const admission = parseAdmission(decided.value, resource, this.#clock.now());
+    const admission = parseAdmission(decided.value, resource);
     if (admission.kind === 'refuse') return admission;
     if (guarded.status === 'fulfilled' && Number(guarded.value[0]) < limit) return admission;
     // Best effort: a place not given back is freed when its lease ends.
@@ -123,8 +120,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   }
 
   async settle(target: V10Route, reservation: Reservation, update: V10Update): Promise<SettleResult> {
-    const { grantedAt, answeredAt } = reservation;
-    const backdate = target.exempt ? 0 : this.#roundTrips.backdateMs(this.#clock.now(), grantedAt, answeredAt);
+    const age = target.exempt ? 0 : answerAgeMs(this.#clock.now(), reservation.answeredAt);
     const settle = this.#tokenScript(
       'tollgateSettleV10',
       ...this.#reservationArgs(target, reservation),
@@ -139,7 +135,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
       this.#channel,
       text(update.resetMs),
       flag(update.limitsUnknown),
-      String(backdate),
+      String(age),
     );
     const { connection } = this.#context;
     if (!update.invalid) return connection.call(settle).then(() => ({}));
@@ -225,7 +221,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   }
 }
 
-function parseAdmission(reply: Reply, resource: string, now: number): Admission {
+function parseAdmission(reply: Reply, resource: string): Admission {
   const [kind, a, b, c, d] = reply;
   switch (kind) {
     case 'global':
@@ -235,7 +231,7 @@ function parseAdmission(reply: Reply, resource: string, now: number): Admission 
     case 'grant':
       return {
         kind: 'grant',
-        reservation: { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d), grantedAt: now },
+        reservation: { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d) },
       };
     case 'sleep':
       return { kind: 'sleep', ms: Number(a), reset: Number(b) };
