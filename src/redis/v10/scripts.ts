@@ -1,12 +1,11 @@
 /**
- * The v10 dialect's decisions as Lua, one script per decision, each atomic and one round trip.
- * They port `../../dialects/v10/policy.ts`, `pace.ts` and `memory-view.ts` line for line.
+ * The v10 dialect's decisions on a token as Lua, one script per decision, each atomic and one
+ * round trip. They port `../../dialects/v10/policy.ts`, `pace.ts` and `memory-view.ts` line for line.
  *
  * A token's keys share its hash tag (`../keys.ts`), so each decision's keys sit in one slot and
  * tokens spread over a Cluster's shards. The invalid-request log (V15) is the egress IP group's,
- * under the group's tag: the guard is read beside each admission (`view.ts`), by a script of its
- * own. Keys, under <ns> = <prefix>:{<token hash>}:v10 (or <prefix>:{ip:<group>}:v10 without a token):
- *   <prefix>:{ip:<group>}:v10:invalid  zset  id → time: the group's invalid requests of the last 10 minutes (V15)
+ * in the group's slot, with scripts of its own (`invalid-log-scripts.ts`). Keys, under
+ * <ns> = <prefix>:{<token hash>}:v10 (or <prefix>:{ip:<group>}:v10 without a token):
  *   <ns>:routes                hash  route → bucket hash (V4, V7); a day after the last answer naming a hash
  *     …:b:<bucket>               hash  limit, remaining, wid (the window's Reset), end (its local
  *                                      end), opened, counting, hold (V7–V9)
@@ -23,7 +22,7 @@
  * where <bucket> is "<hash> <resource>" once the route's hash is known, else the local key.
  */
 
-import { GLOBAL_WINDOW_MS, INVALID_WINDOW_MS, SAME_WINDOW_TOLERANCE_MS } from '../../dialects/v10/rules.ts';
+import { GLOBAL_WINDOW_MS, SAME_WINDOW_TOLERANCE_MS } from '../../dialects/v10/rules.ts';
 import { KEY_SEPARATOR, NO_RESOURCE } from '../../dialects/v10/route.ts';
 import {
   AWAIT_FALLBACK_MS,
@@ -261,34 +260,6 @@ if removed == 1 and ARGV[7] == '1' and ARGV[8] == '1' then
 end
 redis.call('PUBLISH', ARGV[10], 'b:' .. key)
 return removed
-`;
-
-/** The group's invalid-request log (V15): KEYS[1] is it; its entries of the last 10 minutes counted. */
-const INVALID_PRELUDE = `${SHARED_PRELUDE}
-local INVALID_WINDOW = ${INVALID_WINDOW_MS}
-local function invalid_count()
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', int(now - INVALID_WINDOW))
-  return redis.call('ZCARD', KEYS[1])
-end
-`;
-
-/** note: KEYS invalid · ARGV id, now — V15: one invalid request; → the count. */
-export const NOTE_INVALID_V10 = `${INVALID_PRELUDE}
-redis.call('ZADD', KEYS[1], int(now), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], INVALID_WINDOW + ${EXPIRY_SLACK_MS})
-return invalid_count()
-`;
-
-/**
- * guard: KEYS invalid · ARGV guard limit, now → {count, ms}: V15's count, and while it is at the
- * guard, how long until it falls below (else 0).
- */
-export const GUARD_V10 = `${INVALID_PRELUDE}
-local guard = tonumber(ARGV[1])
-local invalid = invalid_count()
-if invalid < guard then return {invalid, 0} end
-local oldest = redis.call('ZRANGE', KEYS[1], invalid - guard, invalid - guard, 'WITHSCORES')
-return {invalid, int(math.max(0, tonumber(oldest[2]) + INVALID_WINDOW - now))}
 `;
 
 /** read: KEYS routes · ARGV ns, local key, route, resource, now → {limit, remaining, end, hash} or nil. */

@@ -25,7 +25,8 @@ import { runScript, type RedisRun, type ScriptDefinition } from '../connection.t
 import { nowArgument, type RedisViewContext } from '../context.ts';
 import { StoreDataError } from '../errors.ts';
 import { lockGlobal } from '../global-lock.ts';
-import { ADMIT_V10, GUARD_V10, NOTE_INVALID_V10, READ_V10, RELEASE_V10, SETTLE_V10 } from './scripts.ts';
+import { GUARD_V10, NOTE_INVALID_V10 } from './invalid-log-scripts.ts';
+import { ADMIT_V10, READ_V10, RELEASE_V10, SETTLE_V10 } from './scripts.ts';
 
 /** The v10 scripts, as ioredis commands: the token's take its routes hash as their key; the guard's, the group's log. */
 export const V10_SCRIPTS: Readonly<Record<string, ScriptDefinition>> = {
