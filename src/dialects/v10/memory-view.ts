@@ -84,12 +84,13 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
   admit(target: V10Route | null): Admission {
     const now = this.#clock.now();
     if (now >= this.#nextShedAt) this.#shed(now);
-    const admission = this.#decide(target ?? NO_ROUTE, now);
+    const routed = target ?? NO_ROUTE;
+    const admission = this.#decide(routed, now);
     if (admission.kind === 'refuse') return admission;
     const invalid = this.#invalid.count(now);
     const guard = this.#settings.invalidRequestLimit;
     if (invalid < guard) return admission;
-    if (admission.kind === 'grant') this.giveBack(target ?? NO_ROUTE, admission.reservation);
+    if (admission.kind === 'grant') this.giveBack(routed, admission.reservation);
     return {
       kind: 'refuse',
       error: new InvalidRequestGuardError(invalid, guard, this.#invalid.msUntilBelow(guard, now)),

@@ -38,7 +38,7 @@ export class GlobalPace {
     const counted = this.#entries.countAfter(since, now);
     const over = counted + this.#inFlight.size - this.#limit;
     if (over < 0) return 0;
-    const frees = over < counted ? this.#entries.after(since, over + 1)[over]! : now;
+    const frees = over < counted ? this.#entries.nthAfter(since, over) : now;
     return Math.max(1, frees - since);
   }
 
@@ -89,10 +89,9 @@ class SortedTimes {
     return this.#times.length - this.#indexAfter(since);
   }
 
-  /** The earliest `count` later than `since`. */
-  after(since: number, count: number): number[] {
-    const from = this.#indexAfter(since);
-    return this.#times.slice(from, from + count);
+  /** The `n`-th (from 0) later than `since`; there must be more than `n`. */
+  nthAfter(since: number, n: number): number {
+    return this.#times[this.#indexAfter(since) + n]!;
   }
 
   #indexAfter(since: number): number {

@@ -91,7 +91,8 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
    * token granted while the guard refuses is given back (a second round trip, only then).
    */
   async admit(target: V10Route | null): Promise<Admission> {
-    const { bucketKey, route, resource, exempt } = target ?? NO_ROUTE;
+    const routed = target ?? NO_ROUTE;
+    const { bucketKey, route, resource, exempt } = routed;
     const limit = this.#settings.invalidRequestLimit;
     const [decided, guarded] = await this.#context.connection.callTogether(
       this.#tokenScript<Reply>(
@@ -114,7 +115,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
     if (admission.kind === 'refuse') return admission;
     if (guarded.status === 'fulfilled' && Number(guarded.value[0]) < limit) return admission;
     // Best effort: a place not given back is freed when its lease ends.
-    if (admission.kind === 'grant') await this.giveBack(target ?? NO_ROUTE, admission.reservation).catch(() => {});
+    if (admission.kind === 'grant') await this.giveBack(routed, admission.reservation).catch(() => {});
     if (guarded.status === 'rejected') throw guarded.reason;
     const [count, ms] = guarded.value;
     return { kind: 'refuse', error: new InvalidRequestGuardError(Number(count), limit, Number(ms)) };
