@@ -8,6 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 
+/** What a prefix or an IP group may be: 1–64 characters of [A-Za-z0-9_.:-], so that no key part can hold a hash tag's braces. */
+export const KEY_PART = /^[\w.:-]{1,64}$/;
+
 /** The first 32 hex characters of the token's SHA-256: the token itself never reaches Redis. */
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex').slice(0, 32);

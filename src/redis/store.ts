@@ -20,7 +20,7 @@ import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
 import type { RedisViewContext } from './context.ts';
 import { FallbackView } from './fallback-view.ts';
-import { invalidLogKey, namespaceOf } from './keys.ts';
+import { invalidLogKey, KEY_PART, namespaceOf } from './keys.ts';
 import { GLOBAL_LOCK_SCRIPTS } from './global-lock.ts';
 import { RedisV6View, V6_SCRIPTS } from './v6/view.ts';
 import { RedisV10View, V10_SCRIPTS } from './v10/view.ts';
@@ -97,10 +97,9 @@ export class RedisStore implements Store, RateLimitStore {
 
   constructor(options: RedisStoreOptions = {}) {
     const prefix = options.prefix ?? 'tollgate';
-    if (!/^[\w.:-]{1,64}$/.test(prefix))
-      throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
+    if (!KEY_PART.test(prefix)) throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
     const ipGroup = options.ipGroup ?? 'default';
-    if (typeof ipGroup !== 'string' || !/^[\w.:-]{1,64}$/.test(ipGroup))
+    if (typeof ipGroup !== 'string' || !KEY_PART.test(ipGroup))
       throw new TypeError(
         'RedisStore: ipGroup must be 1–64 characters of [A-Za-z0-9_.:-] (it names the processes behind one egress IP)',
       );
