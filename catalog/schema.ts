@@ -39,6 +39,7 @@ export const VERBS = [
   'search',
   'ack',
   'leave',
+  'join',
   'count',
   'begin',
   'execute',
@@ -67,6 +68,28 @@ export type ParameterKind = (typeof PARAMETER_KINDS)[number];
 
 const placeholder = /^\{([a-z][a-z0-9_]*)\}$/;
 const literalSegment = /^[A-Za-z0-9@._-]+$/;
+
+/**
+ * Who may call an operation, from the `security` of Discord's OpenAPI document. Absent: a bot
+ * token alone (most operations).
+ */
+export const authSchema = z.strictObject({
+  /** A bot token (`Bot …`) is accepted. */
+  bot: z.boolean(),
+  /** An OAuth2 Bearer token is accepted, with one of these scopes (`[]`: any scope). */
+  oauth2: z.array(z.string().min(1)).optional(),
+  /** Callable without a token: the service serves it without Authorization. */
+  none: z.literal(true).optional(),
+});
+export type CatalogAuth = z.infer<typeof authSchema>;
+
+/**
+ * The facts `npm run catalog:sync` keeps in step with Discord's OpenAPI document. A person may
+ * keep one against the document with `keep: { fact: 'why' }`; the sync then reports it and
+ * leaves it.
+ */
+export const SYNCED_FACTS = ['query', 'queryRequired', 'body', 'encoding', 'binaryResult', 'auth'] as const;
+export type SyncedFact = (typeof SYNCED_FACTS)[number];
 
 const typeName = z
   .string()
@@ -124,6 +147,23 @@ const operationSchema = z.strictObject({
   /** Why the operation is deprecated and what to use instead. */
   deprecated: z.string().min(1).optional(),
   /**
+   * The operation of Discord's OpenAPI document this entry follows (`npm run catalog:sync`).
+   * Absent: kept by hand (the seed's v6 routes, user-only and documented-only operations).
+   */
+  operationId: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/, 'an operationId of the OpenAPI document, such as "list_messages"')
+    .optional(),
+  /** Who may call it (absent: a bot token alone). */
+  auth: authSchema.optional(),
+  /**
+   * The build of Discord's OpenAPI document that no longer has this operation: it stays
+   * callable, and its method is `@deprecated` (`catalog:sync --prune` removes it).
+   */
+  removedIn: z.string().min(1).optional(),
+  /** Facts kept against the document, each with why (see SYNCED_FACTS). */
+  keep: z.partialRecord(z.enum(SYNCED_FACTS), z.string().min(1)).optional(),
+  /**
    * The operation's types in `discord-api-types` (`from`: its v10 module by default, v6 for
    * v6-only operations): the JSON body, the query and the result. Untyped parts stay `JsonBody`,
    * the documented query names, and `unknown`.
@@ -148,8 +188,11 @@ const routeSchema = z.strictObject({
   bucketHoldsMethod: z.literal(true).optional(),
   /** The path shape the spec gives for this key. */
   path: z.string(),
-  /** `spec`: the spec shows the path; `documented`: it does not, so the service's documented path is used. */
-  pathSource: z.enum(['spec', 'documented']),
+  /**
+   * Where the path comes from: `spec`, the seed's rate-limit spec shows it; `documented`, the
+   * service's documentation; `openapi`, Discord's OpenAPI document (drafted by `catalog:sync`).
+   */
+  pathSource: z.enum(['spec', 'documented', 'openapi']),
   /** Further path shapes the service classifies under this key, without operations of their own. */
   aliases: z.array(z.string()).optional(),
   note: z.string().optional(),
@@ -227,6 +270,7 @@ export function checkCatalog(catalog: Catalog): string[] {
   const keys = new Map<string, number>();
   const operationNames = new Map<string, string>();
   const routeShapes = new Map<string, string>();
+  const operationIds = new Map<string, string>();
 
   catalog.routes.forEach((route, index) => {
     const where = `route "${route.key}" (routes[${index}])`;
@@ -291,6 +335,18 @@ export function checkCatalog(catalog: Catalog): string[] {
       }
       if (operation.types?.query && !operation.query)
         problems.push(`${opWhere}: types.query needs documented query parameters`);
+      if (operation.operationId !== undefined) {
+        const sibling = operationIds.get(operation.operationId);
+        if (sibling !== undefined)
+          problems.push(`${opWhere}: operationId "${operation.operationId}" already belongs to "${sibling}"`);
+        operationIds.set(operation.operationId, operation.name);
+      }
+      if ((operation.removedIn || operation.keep) && operation.operationId === undefined) {
+        problems.push(`${opWhere}: removedIn and keep are about the OpenAPI document, so they need an operationId`);
+      }
+      if (operation.unauthenticated && operation.auth && !operation.auth.none) {
+        problems.push(`${opWhere}: unauthenticated (sent without Authorization) needs auth.none (callable without a token)`);
+      }
     });
   });
 

@@ -87,7 +87,7 @@ const camelCases = new Map<string, string>();
 export function camelCase(name: string): string {
   let camel = camelCases.get(name);
   if (camel === undefined) {
-    camel = name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    camel = name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
     if (camelCases.size < 1000) camelCases.set(name, camel);
   }
   return camel;

@@ -1,0 +1,73 @@
+/**
+ * The sync's report: what it added, removed and changed, what it kept and what a person must
+ * settle. As text for people, or as JSON for tools (the plan without its edits). Pure.
+ */
+import type { SyncPlan } from './plan.ts';
+
+/** The plan as tools read it: every list, and the number of edits (not the edits themselves). */
+export function reportJson(plan: SyncPlan, mode: 'write' | 'check'): string {
+  return `${JSON.stringify({ mode, ...plan, edits: plan.edits.length }, null, 2)}\n`;
+}
+
+export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
+  const lines: string[] = [];
+  const verb = mode === 'check' ? 'would' : 'did';
+  lines.push(`catalog:sync against build ${plan.build} of Discord's OpenAPI document (${plan.documentOperations} operations)`);
+  if (plan.linked.length > 0) {
+    lines.push('', `linked   ${plan.linked.length} catalog operations to their operationId (matched by method and path)`);
+  }
+  lines.push('', `added    ${plan.added.length}`);
+  for (const added of plan.added) {
+    const route = added.newRoute ? `new route ${added.routeKey}` : `route ${added.routeKey}`;
+    lines.push(`  + ${added.method.padEnd(6)} ${added.path}  →  ${added.name}  (${route}; ${added.operationId})`);
+    if (added.collision) lines.push(`      name collision: ${added.collision}`);
+    for (const note of added.notes) lines.push(`      review: ${note}`);
+  }
+  const newParameters = Object.entries(plan.newParameters);
+  if (newParameters.length > 0) {
+    lines.push(`  new path parameters: ${newParameters.map(([name, kind]) => `{${name}} (${kind})`).join(', ')}`);
+  }
+  lines.push('', `removed  ${plan.removed.length}`);
+  for (const removed of plan.removed) {
+    const action =
+      removed.action === 'pruned'
+        ? 'deleted (--prune)'
+        : removed.action === 'deprecated'
+          ? `deprecated: still callable, removedIn ${plan.build}`
+          : 'already deprecated';
+    lines.push(`  - ${removed.method.padEnd(6)} ${removed.path}  ${removed.name}  (${removed.operationId}; ${action})`);
+  }
+  for (const restored of plan.restored) {
+    lines.push(`  ↺ ${restored.name} (${restored.operationId}) is in the document again: no longer deprecated`);
+  }
+  lines.push('', `changed  ${plan.changed.length}`);
+  for (const changed of plan.changed) {
+    for (const change of changed.changes) {
+      lines.push(`  ~ ${changed.name}  ${change.fact}: ${change.from}  →  ${change.to}`);
+    }
+  }
+  if (plan.kept.length > 0) {
+    lines.push('', `kept by hand  ${plan.kept.length} (the catalog's \`keep\`; the document says otherwise)`);
+    for (const kept of plan.kept) {
+      lines.push(`  = ${kept.name}  ${kept.fact}: ${kept.catalog} (document: ${kept.document}) — ${kept.reason}`);
+    }
+  }
+  if (plan.conflicts.length > 0) {
+    lines.push('', `conflicts  ${plan.conflicts.length} (a person must settle these)`);
+    for (const conflict of plan.conflicts) lines.push(`  ! ${conflict}`);
+  }
+  lines.push(
+    '',
+    `kept by hand, not in the document: ${plan.handKept} catalog operations (the seed's v6 routes, user-only and documented-only ones)`,
+  );
+  const edits = plan.edits.length;
+  lines.push(
+    '',
+    edits === 0
+      ? 'The catalog follows the document.'
+      : mode === 'check'
+        ? `The catalog is behind the document: \`npm run catalog:sync\` ${verb} make ${edits} edits.`
+        : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,165 @@
+/**
+ * `catalog:sync` as a function: read a document of the service (a file or a URL), plan against
+ * the catalog, report, and (unless checking) write the catalog and pin the document. Everything
+ * is checked before anything is written, and each file is written whole or not at all (a
+ * temporary file renamed over it), so bad input leaves the catalog as it was.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CatalogError, parseCatalog, type Catalog } from '../../catalog/schema.ts';
+import { applyEdits, CatalogSourceError } from './edits.ts';
+import { readSpec, SpecInputError } from './openapi.ts';
+import { isBehind, planSync, type SyncPlan } from './plan.ts';
+import { reportJson, reportText } from './report.ts';
+
+export interface SyncRunOptions {
+  /** catalog/routes.ts (its folder holds the catalog's other modules). */
+  readonly catalogFile: string;
+  /** The pinned document's folder: `openapi.json`, `source.json`, `LICENSE`. */
+  readonly pinnedDir: string;
+  /** A file path or an http(s) URL; default: the pinned document. */
+  readonly spec?: string;
+  /** The document's build number; default: the pinned `source.json`'s for the pinned document. */
+  readonly build?: string;
+  readonly check: boolean;
+  readonly prune: boolean;
+  readonly json: boolean;
+  /** How long a URL may take to answer (ms). */
+  readonly timeoutMs: number;
+  /** Today's date for `source.json` (YYYY-MM-DD). */
+  readonly today: string;
+  /** Fetch for URLs (tests pass their own). */
+  readonly fetch?: typeof fetch;
+}
+
+export interface SyncRunResult {
+  /** 0 done (or nothing behind); 1 the catalog is behind (`--check`) or invalid; 2 bad input. */
+  readonly code: 0 | 1 | 2;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly plan?: SyncPlan;
+}
+
+/** Where the pinned document came from; `build` names it in `removedIn`. */
+export interface PinnedSource {
+  readonly build: string;
+  readonly [key: string]: unknown;
+}
+
+const PINNED_SPEC = 'openapi.json';
+const PINNED_SOURCE = 'source.json';
+
+export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
+  const pinnedSpec = join(options.pinnedDir, PINNED_SPEC);
+  const given = options.spec ?? pinnedSpec;
+  const isUrl = /^https?:\/\//i.test(given);
+  const pinned = !isUrl && resolve(given) === resolve(pinnedSpec);
+
+  let text: string;
+  let document: unknown;
+  let plan: SyncPlan;
+  let catalog: Catalog;
+  let build: string;
+  try {
+    text = isUrl ? await download(given, options.timeoutMs, options.fetch ?? fetch) : await readLocal(given);
+    try {
+      document = JSON.parse(text);
+    } catch {
+      throw new SpecInputError(`${given} is not JSON`);
+    }
+    const spec = readSpec(document);
+    if (options.build !== undefined && !/^[0-9A-Za-z._:-]+$/.test(options.build)) {
+      throw new SpecInputError(`--build ${options.build}: a build is a number or a short label`);
+    }
+    build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
+    catalog = await loadCatalog(options.catalogFile);
+    plan = planSync(catalog, spec, { build, prune: options.prune });
+  } catch (error) {
+    if (error instanceof SpecInputError) return { code: 2, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
+    if (error instanceof CatalogError) return { code: 1, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
+    throw error;
+  }
+
+  const mode = options.check ? 'check' : 'write';
+  const stdout = options.json ? reportJson(plan, mode) : reportText(plan, mode);
+  if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan };
+
+  const source = await readFile(options.catalogFile, 'utf8');
+  let updated: string;
+  try {
+    updated = applyEdits(source, plan.edits);
+    if (updated !== source) await checkWritten(options.catalogFile, updated);
+  } catch (error) {
+    if (error instanceof CatalogSourceError || error instanceof CatalogError) {
+      return { code: 1, stdout, stderr: `catalog:sync: nothing written: ${error.message}\n`, plan };
+    }
+    throw error;
+  }
+  if (updated !== source) await writeAtomically(options.catalogFile, updated);
+  if (!pinned) {
+    await writeAtomically(pinnedSpec, text);
+    const pin: PinnedSource = { source: given, build, date: options.today };
+    await writeAtomically(join(options.pinnedDir, PINNED_SOURCE), `${JSON.stringify(pin, null, 2)}\n`);
+  }
+  return { code: plan.conflicts.length > 0 ? 1 : 0, stdout, stderr: '', plan };
+}
+
+async function readLocal(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SpecInputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+async function download(url: string, timeoutMs: number, fetcher: typeof fetch): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+  } catch (error) {
+    const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error);
+    throw new SpecInputError(`${url} is unreachable: ${why}`);
+  }
+  if (!response.ok) throw new SpecInputError(`${url} answered ${response.status} ${response.statusText}`);
+  try {
+    return await response.text();
+  } catch (error) {
+    throw new SpecInputError(`${url}: the answer broke off: ${String(error)}`);
+  }
+}
+
+async function readSource(pinnedDir: string): Promise<PinnedSource> {
+  const file = join(pinnedDir, PINNED_SOURCE);
+  const source = JSON.parse(await readFile(file, 'utf8')) as Partial<PinnedSource>;
+  if (typeof source.build !== 'string') throw new SpecInputError(`${file} names no build`);
+  return source as PinnedSource;
+}
+
+/** A document without a build number is named by its content: the same bytes, the same label. */
+const contentLabel = (text: string) => `sha256-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
+
+/** The catalog module, loaded fresh (a rewritten file is read again) and validated. */
+async function loadCatalog(file: string): Promise<Catalog> {
+  const url = `${pathToFileURL(file).href}?load=${Date.now()}-${Math.random()}`;
+  const module = (await import(url)) as { catalog?: unknown };
+  return parseCatalog(module.catalog);
+}
+
+/** Loads the rewritten catalog from a temporary file beside the real one: it must still be valid. */
+async function checkWritten(file: string, text: string): Promise<void> {
+  const probe = join(dirname(file), `.${basename(file, '.ts')}.sync-check.ts`);
+  await writeFile(probe, text);
+  try {
+    await loadCatalog(probe);
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  await writeFile(temporary, text);
+  await rename(temporary, file);
+}
