@@ -4,8 +4,10 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { parseCatalog } from '../../catalog/schema.ts';
+import { asOpenApiDocument } from '../sync/openapi.ts';
 import { emitGenerated } from './emit.ts';
 import { buildModel } from './model.ts';
 
@@ -17,7 +19,12 @@ export interface GenerateOptions {
   readonly check: boolean;
   /** Where prettier's configuration is looked up. */
   readonly configFile: string;
+  /** Discord's OpenAPI document the catalog follows; default: the pinned one. */
+  readonly document?: unknown;
 }
+
+/** The pinned document (`catalog/discord-openapi/openapi.json`): the source of `spec-types.ts`. */
+export const PINNED_DOCUMENT = fileURLToPath(new URL('../../catalog/discord-openapi/openapi.json', import.meta.url));
 
 export interface GenerateResult {
   readonly routeKeys: number;
@@ -32,7 +39,8 @@ export interface GenerateResult {
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const model = buildModel(parseCatalog(options.catalog));
   const prettierOptions = (await prettier.resolveConfig(options.configFile)) ?? {};
-  const files = await emitGenerated(model, prettierOptions);
+  const document = asOpenApiDocument(options.document ?? JSON.parse(await readFile(PINNED_DOCUMENT, 'utf8')));
+  const files = await emitGenerated(model, prettierOptions, document);
   const existing = await readdir(options.outDir).catch(() => [] as string[]);
 
   const differences: string[] = [];
