@@ -48,6 +48,8 @@ export interface SpecOperation {
   readonly binaryResult: boolean;
   /** A success answers a JSON array (a list). */
   readonly arrayResult: boolean;
+  /** Every success is empty (204 No Content). */
+  readonly emptyResult: boolean;
   /** Who may call it, from `security`. */
   readonly auth: CatalogAuth;
 }
@@ -163,7 +165,7 @@ function readOperation(
   const text = [raw.summary, raw.description].find((value) => typeof value === 'string' && value.trim() !== '');
   const summary = typeof text === 'string' ? firstSentence(text) : words(operationId);
   const { body, encoding, attachmentsIn } = readBody(raw.requestBody, resolver, where);
-  const { binaryResult, arrayResult } = readResult(raw.responses, resolver);
+  const { binaryResult, arrayResult, emptyResult } = readResult(raw.responses, resolver);
   return {
     operationId,
     method,
@@ -176,6 +178,7 @@ function readOperation(
     attachmentsIn,
     binaryResult,
     arrayResult,
+    emptyResult,
     auth: readAuth(raw.security, allScopes, where),
   };
 }
@@ -235,20 +238,29 @@ function readBody(
 
 const isFilesField = (name: string) => /^files\[\d+\]$/.test(name);
 
-function readResult(input: unknown, resolver: Resolver): Pick<SpecOperation, 'binaryResult' | 'arrayResult'> {
+function readResult(
+  input: unknown,
+  resolver: Resolver,
+): Pick<SpecOperation, 'binaryResult' | 'arrayResult' | 'emptyResult'> {
   let binaryResult = false;
   let arrayResult = false;
-  if (!isObject(input)) return { binaryResult, arrayResult };
+  let successes = 0;
+  let empty = 0;
+  if (!isObject(input)) return { binaryResult, arrayResult, emptyResult: false };
   for (const [status, raw] of Object.entries(input)) {
     if (!/^2/.test(status)) continue;
+    successes++;
     const response = resolver.resolve(raw);
-    if (!isObject(response) || !isObject(response.content)) continue;
+    if (!isObject(response) || !isObject(response.content) || Object.keys(response.content).length === 0) {
+      empty++;
+      continue;
+    }
     for (const [type, media] of Object.entries(response.content)) {
       if (type !== CONTENT.json) binaryResult = true;
       else if (isObject(media) && resolver.isArray(media.schema)) arrayResult = true;
     }
   }
-  return { binaryResult, arrayResult };
+  return { binaryResult, arrayResult, emptyResult: successes > 0 && empty === successes };
 }
 
 /** Every scope the document's OAuth2 scheme names: a requirement listing them all is "any scope". */

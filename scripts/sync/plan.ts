@@ -343,6 +343,8 @@ function draft(document: SpecOperation, context: DraftContext): AddedOperation {
   }
   const operation: CatalogOperation = {
     name,
+    // The catalog's word for "answers 204": the reference service answers so, the method returns undefined.
+    ...(document.emptyResult && { types: { result: 'undefined' as const } }),
     method: document.method,
     ...(existing && path !== existing.path && { path }),
     summary: document.summary,
