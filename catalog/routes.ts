@@ -46,6 +46,9 @@ export const catalog: Catalog = {
     instance_id: 'code',
     provider_type: 'code',
     provider_user_id: 'code',
+    lobby_id: 'snowflake',
+    user_id_1: 'snowflake',
+    user_id_2: 'snowflake',
   },
   routes: [
     // ── Channel id as major parameter ────────────────────────────────────────────────────────
@@ -55,8 +58,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.get', types: { result: 'RESTGetAPIChannelResult' }, method: 'GET', summary: 'Get Channel' },
-        { name: 'channels.edit', auditLogReason: true, types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' }, method: 'PATCH', summary: 'Modify Channel', body: 'required' },
+        { name: 'channels.get', types: { result: 'RESTGetAPIChannelResult' }, method: 'GET', summary: 'Get Channel', operationId: 'get_channel' },
+        { name: 'channels.edit', auditLogReason: true, types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' }, method: 'PATCH', summary: 'Modify Channel', body: 'required', operationId: 'update_channel' },
         {
           name: 'channels.replace', auditLogReason: true, types: { body: 'RESTPatchAPIChannelJSONBody', result: 'RESTPatchAPIChannelResult' },
           method: 'PUT',
@@ -64,7 +67,7 @@ export const catalog: Catalog = {
           body: 'required',
           deprecated: 'The service documents PATCH for Modify Channel; use `channels.edit`.',
         },
-        { name: 'channels.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelResult' }, method: 'DELETE', summary: 'Delete/Close Channel' },
+        { name: 'channels.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelResult' }, method: 'DELETE', summary: 'Delete/Close Channel', operationId: 'delete_channel' },
       ],
     },
     {
@@ -73,8 +76,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/invites',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.invites.list', types: { result: 'RESTGetAPIChannelInvitesResult' }, method: 'GET', summary: 'Get Channel Invites' },
-        { name: 'channels.invites.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelInviteJSONBody', result: 'RESTPostAPIChannelInviteResult' }, method: 'POST', summary: 'Create Channel Invite', body: 'optional' },
+        { name: 'channels.invites.list', types: { result: 'RESTGetAPIChannelInvitesResult' }, method: 'GET', summary: 'Get Channel Invites', operationId: 'list_channel_invites' },
+        { name: 'channels.invites.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelInviteJSONBody', result: 'RESTPostAPIChannelInviteResult' }, method: 'POST', summary: 'Create Channel Invite', body: 'optional', operationId: 'create_channel_invite', keep: { body: 'Every field is optional: the service takes the call without a body.' } },
       ],
     },
     {
@@ -88,6 +91,7 @@ export const catalog: Catalog = {
           method: 'GET',
           summary: 'Get Channel Messages',
           query: ['limit', 'around', 'before', 'after'],
+          operationId: 'list_messages',
         },
         {
           name: 'channels.messages.create', types: { body: 'RESTPostAPIChannelMessageJSONBody', result: 'RESTPostAPIChannelMessageResult' },
@@ -95,6 +99,7 @@ export const catalog: Catalog = {
           summary: 'Create Message',
           body: 'required',
           encoding: 'json+files',
+          operationId: 'create_message',
         },
       ],
     },
@@ -106,7 +111,7 @@ export const catalog: Catalog = {
       aliases: ['/channels/{channel_id}/messages/bulk_delete'],
       note: 'The service also accepts the older alias `bulk_delete`; both share the bucket.',
       operations: [
-        { name: 'channels.messages.bulkDelete', auditLogReason: true, types: { body: 'RESTPostAPIChannelMessagesBulkDeleteJSONBody', result: 'RESTPostAPIChannelMessagesBulkDeleteResult' }, method: 'POST', summary: 'Bulk Delete Messages', body: 'required' },
+        { name: 'channels.messages.bulkDelete', auditLogReason: true, types: { body: 'RESTPostAPIChannelMessagesBulkDeleteJSONBody', result: 'RESTPostAPIChannelMessagesBulkDeleteResult' }, method: 'POST', summary: 'Bulk Delete Messages', body: 'required', operationId: 'bulk_delete_messages' },
       ],
     },
     {
@@ -117,9 +122,9 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
       operations: [
-        { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message' },
-        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required', encoding: 'json+files' },
-        { name: 'channels.messages.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message' },
+        { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message', operationId: 'get_message' },
+        { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required', encoding: 'json+files', operationId: 'update_message' },
+        { name: 'channels.messages.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessageResult' }, method: 'DELETE', summary: 'Delete Message', operationId: 'delete_message' },
       ],
     },
     {
@@ -137,7 +142,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/{message_id}/reactions',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.messages.reactions.deleteAll', types: { result: 'RESTDeleteAPIChannelAllMessageReactionsResult' }, method: 'DELETE', summary: 'Delete All Reactions' },
+        { name: 'channels.messages.reactions.deleteAll', types: { result: 'RESTDeleteAPIChannelAllMessageReactionsResult' }, method: 'DELETE', summary: 'Delete All Reactions', operationId: 'delete_all_message_reactions' },
       ],
     },
     {
@@ -147,26 +152,29 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       note: 'One key covers four paths, including the list path that has no user segment.',
       operations: [
-        { name: 'channels.messages.reactions.create', types: { result: 'RESTPutAPIChannelMessageReactionResult' }, method: 'PUT', summary: 'Create Reaction' },
-        { name: 'channels.messages.reactions.deleteOwn', types: { result: 'RESTDeleteAPIChannelMessageOwnReactionResult' }, method: 'DELETE', summary: 'Delete Own Reaction' },
+        { name: 'channels.messages.reactions.create', types: { result: 'RESTPutAPIChannelMessageReactionResult' }, method: 'PUT', summary: 'Create Reaction', operationId: 'add_my_message_reaction' },
+        { name: 'channels.messages.reactions.deleteOwn', types: { result: 'RESTDeleteAPIChannelMessageOwnReactionResult' }, method: 'DELETE', summary: 'Delete Own Reaction', operationId: 'delete_my_message_reaction' },
         {
           name: 'channels.messages.reactions.deleteUser', types: { result: 'RESTDeleteAPIChannelMessageUserReactionResult' },
           method: 'DELETE',
           path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}',
           summary: 'Delete User Reaction',
+          operationId: 'delete_user_message_reaction',
         },
         {
           name: 'channels.messages.reactions.list', types: { query: 'RESTGetAPIChannelMessageReactionUsersQuery', result: 'RESTGetAPIChannelMessageReactionUsersResult' },
           method: 'GET',
           path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}',
           summary: 'Get Reactions',
-          query: ['limit', 'before', 'after'],
+          query: ['after', 'limit', 'type'],
+          operationId: 'list_message_reactions_by_emoji',
         },
         {
           name: 'channels.messages.reactions.deleteEmoji', types: { result: 'RESTDeleteAPIChannelMessageReactionResult' },
           method: 'DELETE',
           path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}',
           summary: 'Delete All Reactions for Emoji',
+          operationId: 'delete_all_message_reactions_by_emoji',
         },
       ],
     },
@@ -176,8 +184,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/permissions/{overwrite_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.permissions.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelPermissionJSONBody', result: 'RESTPutAPIChannelPermissionResult' }, method: 'PUT', summary: 'Edit Channel Permissions', body: 'required' },
-        { name: 'channels.permissions.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelPermissionResult' }, method: 'DELETE', summary: 'Delete Channel Permission' },
+        { name: 'channels.permissions.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelPermissionJSONBody', result: 'RESTPutAPIChannelPermissionResult' }, method: 'PUT', summary: 'Edit Channel Permissions', body: 'required', operationId: 'set_channel_permission_overwrite' },
+        { name: 'channels.permissions.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelPermissionResult' }, method: 'DELETE', summary: 'Delete Channel Permission', operationId: 'delete_channel_permission_overwrite' },
       ],
     },
     {
@@ -185,7 +193,7 @@ export const catalog: Catalog = {
       major: 'channel_id',
       path: '/channels/{channel_id}/pins',
       pathSource: 'spec',
-      operations: [{ name: 'channels.pins.list', types: { result: 'RESTGetAPIChannelPinsResult' }, method: 'GET', summary: 'Get Pinned Messages' }],
+      operations: [{ name: 'channels.pins.list', types: { result: 'RESTGetAPIChannelPinsResult' }, method: 'GET', summary: 'Get Pinned Messages', deprecated: 'Use `channels.messages.pins.list`, which pages through every pin.', operationId: 'deprecated_list_pins' }],
     },
     {
       key: 'ChannelsIdPinsMessageId',
@@ -193,8 +201,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/pins/{message_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.pins.add', auditLogReason: true, types: { result: 'RESTPutAPIChannelPinResult' }, method: 'PUT', summary: 'Add Pinned Channel Message' },
-        { name: 'channels.pins.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelPinResult' }, method: 'DELETE', summary: 'Delete Pinned Channel Message' },
+        { name: 'channels.pins.add', auditLogReason: true, types: { result: 'RESTPutAPIChannelPinResult' }, method: 'PUT', summary: 'Add Pinned Channel Message', deprecated: 'Use `channels.messages.pins.add`.', operationId: 'deprecated_create_pin' },
+        { name: 'channels.pins.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelPinResult' }, method: 'DELETE', summary: 'Delete Pinned Channel Message', deprecated: 'Use `channels.messages.pins.remove`.', operationId: 'deprecated_delete_pin' },
       ],
     },
     {
@@ -202,7 +210,7 @@ export const catalog: Catalog = {
       major: 'channel_id',
       path: '/channels/{channel_id}/typing',
       pathSource: 'spec',
-      operations: [{ name: 'channels.typing.trigger', types: { result: 'RESTPostAPIChannelTypingResult' }, method: 'POST', summary: 'Trigger Typing Indicator' }],
+      operations: [{ name: 'channels.typing.trigger', types: { result: 'RESTPostAPIChannelTypingResult' }, method: 'POST', summary: 'Trigger Typing Indicator', operationId: 'trigger_typing_indicator' }],
     },
     {
       key: 'ChannelsIdWebhooks',
@@ -210,8 +218,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/webhooks',
       pathSource: 'spec',
       operations: [
-        { name: 'channels.webhooks.list', types: { result: 'RESTGetAPIChannelWebhooksResult' }, method: 'GET', summary: 'Get Channel Webhooks' },
-        { name: 'channels.webhooks.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelWebhookJSONBody', result: 'RESTPostAPIChannelWebhookResult' }, method: 'POST', summary: 'Create Webhook', body: 'required' },
+        { name: 'channels.webhooks.list', types: { result: 'RESTGetAPIChannelWebhooksResult' }, method: 'GET', summary: 'Get Channel Webhooks', operationId: 'list_channel_webhooks' },
+        { name: 'channels.webhooks.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelWebhookJSONBody', result: 'RESTPostAPIChannelWebhookResult' }, method: 'POST', summary: 'Create Webhook', body: 'required', operationId: 'create_webhook' },
       ],
     },
     {
@@ -238,9 +246,17 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.get', types: { result: 'RESTGetAPIGuildResult' }, method: 'GET', summary: 'Get Guild' },
-        { name: 'guilds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildJSONBody', result: 'RESTPatchAPIGuildResult' }, method: 'PATCH', summary: 'Modify Guild', body: 'required' },
-        { name: 'guilds.delete', types: { result: 'RESTDeleteAPIGuildResult' }, method: 'DELETE', summary: 'Delete Guild' },
+        { name: 'guilds.get', types: { result: 'RESTGetAPIGuildResult' }, method: 'GET', summary: 'Get Guild', operationId: 'get_guild', query: ['with_counts'] },
+        { name: 'guilds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildJSONBody', result: 'RESTPatchAPIGuildResult' }, method: 'PATCH', summary: 'Modify Guild', body: 'required', operationId: 'update_guild' },
+        {
+          name: 'guilds.delete',
+          types: { result: 'RESTDeleteAPIGuildResult' },
+          method: 'DELETE',
+          summary: 'Delete Guild',
+          deprecated: 'Apps can no longer own guilds, so they cannot delete one.',
+          operationId: 'delete_guild',
+          removedIn: '212061',
+        },
       ],
     },
     {
@@ -248,7 +264,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/bans',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.bans.list', types: { result: 'RESTGetAPIGuildBansResult' }, method: 'GET', summary: 'Get Guild Bans' }],
+      operations: [{ name: 'guilds.bans.list', types: { result: 'RESTGetAPIGuildBansResult' }, method: 'GET', summary: 'Get Guild Bans', operationId: 'list_guild_bans', query: ['limit', 'before', 'after'] }],
     },
     {
       key: 'GuildsIdBansUserId',
@@ -256,7 +272,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/bans/{user_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.bans.get', types: { result: 'RESTGetAPIGuildBanResult' }, method: 'GET', summary: 'Get Guild Ban' },
+        { name: 'guilds.bans.get', types: { result: 'RESTGetAPIGuildBanResult' }, method: 'GET', summary: 'Get Guild Ban', operationId: 'get_guild_ban' },
         {
           name: 'guilds.bans.create', auditLogReason: true, types: { body: 'RESTPutAPIGuildBanJSONBody', result: 'RESTPutAPIGuildBanResult' },
           method: 'PUT',
@@ -264,8 +280,19 @@ export const catalog: Catalog = {
           // v10 takes a JSON body (delete_message_seconds); v6 documented the query.
           body: 'optional',
           query: ['delete-message-days', 'reason'],
+          operationId: 'ban_user_from_guild',
+          keep: {
+            body: 'Every field is optional: the service takes the call without a body.',
+            query: "The seed's v6 API takes delete-message-days and reason in the query (docs/spec/routes-v6.md).",
+          },
         },
-        { name: 'guilds.bans.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildBanResult' }, method: 'DELETE', summary: 'Remove Guild Ban' },
+        {
+          name: 'guilds.bans.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildBanResult' },
+          method: 'DELETE',
+          summary: 'Remove Guild Ban',
+          operationId: 'unban_user_from_guild',
+          keep: { body: "The service's documentation gives Remove Guild Ban no body; the reason goes in X-Audit-Log-Reason." },
+        },
       ],
     },
     {
@@ -276,13 +303,14 @@ export const catalog: Catalog = {
       aliases: ['/guilds/{guild_id}/channels'],
       note: "The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.",
       operations: [
-        { name: 'guilds.channels.list', types: { result: 'RESTGetAPIGuildChannelsResult' }, method: 'GET', path: '/guilds/{guild_id}/channels', summary: 'Get Guild Channels' },
+        { name: 'guilds.channels.list', types: { result: 'RESTGetAPIGuildChannelsResult' }, method: 'GET', path: '/guilds/{guild_id}/channels', summary: 'Get Guild Channels', operationId: 'list_guild_channels', auth: { bot: true, oauth2: [] } },
         {
           name: 'guilds.channels.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildChannelJSONBody', result: 'RESTPostAPIGuildChannelResult' },
           method: 'POST',
           path: '/guilds/{guild_id}/channels',
           summary: 'Create Guild Channel',
           body: 'required',
+          operationId: 'create_guild_channel',
         },
         {
           name: 'guilds.channels.editPositions', types: { body: 'RESTPatchAPIGuildChannelPositionsJSONBody', result: 'RESTPatchAPIGuildChannelPositionsResult' },
@@ -290,6 +318,7 @@ export const catalog: Catalog = {
           path: '/guilds/{guild_id}/channels',
           summary: 'Modify Guild Channel Positions',
           body: 'required',
+          operationId: 'bulk_update_guild_channels',
         },
       ],
     },
@@ -309,8 +338,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/emojis',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.emojis.list', types: { result: 'RESTGetAPIGuildEmojisResult' }, method: 'GET', summary: 'List Guild Emojis' },
-        { name: 'guilds.emojis.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildEmojiJSONBody', result: 'RESTPostAPIGuildEmojiResult' }, method: 'POST', summary: 'Create Guild Emoji', body: 'required' },
+        { name: 'guilds.emojis.list', types: { result: 'RESTGetAPIGuildEmojisResult' }, method: 'GET', summary: 'List Guild Emojis', operationId: 'list_guild_emojis' },
+        { name: 'guilds.emojis.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildEmojiJSONBody', result: 'RESTPostAPIGuildEmojiResult' }, method: 'POST', summary: 'Create Guild Emoji', body: 'required', operationId: 'create_guild_emoji' },
       ],
     },
     {
@@ -319,9 +348,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/emojis/{emoji_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.emojis.get', types: { result: 'RESTGetAPIGuildEmojiResult' }, method: 'GET', summary: 'Get Guild Emoji' },
-        { name: 'guilds.emojis.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildEmojiJSONBody', result: 'RESTPatchAPIGuildEmojiResult' }, method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required' },
-        { name: 'guilds.emojis.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildEmojiResult' }, method: 'DELETE', summary: 'Delete Guild Emoji' },
+        { name: 'guilds.emojis.get', types: { result: 'RESTGetAPIGuildEmojiResult' }, method: 'GET', summary: 'Get Guild Emoji', operationId: 'get_guild_emoji' },
+        { name: 'guilds.emojis.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildEmojiJSONBody', result: 'RESTPatchAPIGuildEmojiResult' }, method: 'PATCH', summary: 'Modify Guild Emoji', body: 'required', operationId: 'update_guild_emoji' },
+        { name: 'guilds.emojis.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildEmojiResult' }, method: 'DELETE', summary: 'Delete Guild Emoji', operationId: 'delete_guild_emoji' },
       ],
     },
     {
@@ -330,7 +359,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/integrations',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.integrations.list', types: { result: 'RESTGetAPIGuildIntegrationsResult' }, method: 'GET', summary: 'Get Guild Integrations' },
+        { name: 'guilds.integrations.list', types: { result: 'RESTGetAPIGuildIntegrationsResult' }, method: 'GET', summary: 'Get Guild Integrations', operationId: 'list_guild_integrations' },
         { name: 'guilds.integrations.create', types: { from: 'v6', body: 'RESTPostAPIGuildIntegrationJSONBody', result: 'RESTPostAPIGuildIntegrationResult' }, method: 'POST', summary: 'Create Guild Integration', body: 'required' },
       ],
     },
@@ -341,7 +370,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'guilds.integrations.edit', types: { from: 'v6', body: 'RESTPatchAPIGuildIntegrationJSONBody', result: 'RESTPatchAPIGuildIntegrationResult' }, method: 'PATCH', summary: 'Modify Guild Integration', body: 'required' },
-        { name: 'guilds.integrations.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildIntegrationResult' }, method: 'DELETE', summary: 'Delete Guild Integration' },
+        { name: 'guilds.integrations.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildIntegrationResult' }, method: 'DELETE', summary: 'Delete Guild Integration', operationId: 'delete_guild_integration' },
       ],
     },
     {
@@ -356,7 +385,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/invites',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.invites.list', types: { result: 'RESTGetAPIGuildInvitesResult' }, method: 'GET', summary: 'Get Guild Invites' }],
+      operations: [{ name: 'guilds.invites.list', types: { result: 'RESTGetAPIGuildInvitesResult' }, method: 'GET', summary: 'Get Guild Invites', operationId: 'list_guild_invites' }],
     },
     {
       key: 'GuildsIdMembers',
@@ -364,7 +393,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.list', types: { query: 'RESTGetAPIGuildMembersQuery', result: 'RESTGetAPIGuildMembersResult' }, method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'] },
+        { name: 'guilds.members.list', types: { query: 'RESTGetAPIGuildMembersQuery', result: 'RESTGetAPIGuildMembersResult' }, method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'], operationId: 'list_guild_members' },
       ],
     },
     {
@@ -373,10 +402,10 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/{user_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.get', types: { result: 'RESTGetAPIGuildMemberResult' }, method: 'GET', summary: 'Get Guild Member' },
-        { name: 'guilds.members.add', types: { body: 'RESTPutAPIGuildMemberJSONBody', result: 'RESTPutAPIGuildMemberResult' }, method: 'PUT', summary: 'Add Guild Member', body: 'required' },
-        { name: 'guilds.members.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildMemberJSONBody', result: 'RESTPatchAPIGuildMemberResult' }, method: 'PATCH', summary: 'Modify Guild Member', body: 'required' },
-        { name: 'guilds.members.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildMemberResult' }, method: 'DELETE', summary: 'Remove Guild Member' },
+        { name: 'guilds.members.get', types: { result: 'RESTGetAPIGuildMemberResult' }, method: 'GET', summary: 'Get Guild Member', operationId: 'get_guild_member' },
+        { name: 'guilds.members.add', types: { body: 'RESTPutAPIGuildMemberJSONBody', result: 'RESTPutAPIGuildMemberResult' }, method: 'PUT', summary: 'Add Guild Member', body: 'required', operationId: 'add_guild_member' },
+        { name: 'guilds.members.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildMemberJSONBody', result: 'RESTPatchAPIGuildMemberResult' }, method: 'PATCH', summary: 'Modify Guild Member', body: 'required', operationId: 'update_guild_member' },
+        { name: 'guilds.members.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildMemberResult' }, method: 'DELETE', summary: 'Remove Guild Member', operationId: 'delete_guild_member' },
       ],
     },
     {
@@ -385,8 +414,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.roles.add', auditLogReason: true, types: { result: 'RESTPutAPIGuildMemberRoleResult' }, method: 'PUT', summary: 'Add Guild Member Role' },
-        { name: 'guilds.members.roles.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildMemberRoleResult' }, method: 'DELETE', summary: 'Remove Guild Member Role' },
+        { name: 'guilds.members.roles.add', auditLogReason: true, types: { result: 'RESTPutAPIGuildMemberRoleResult' }, method: 'PUT', summary: 'Add Guild Member Role', operationId: 'add_guild_member_role' },
+        { name: 'guilds.members.roles.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildMemberRoleResult' }, method: 'DELETE', summary: 'Remove Guild Member Role', operationId: 'delete_guild_member_role' },
       ],
     },
     {
@@ -405,7 +434,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members/@me',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.members.me.edit', auditLogReason: true, types: { body: 'RESTPatchAPICurrentGuildMemberJSONBody', result: 'RESTPatchAPICurrentGuildMemberResult' }, method: 'PATCH', summary: 'Modify Current Member', body: 'required' },
+        { name: 'guilds.members.me.edit', auditLogReason: true, types: { body: 'RESTPatchAPICurrentGuildMemberJSONBody', result: 'RESTPatchAPICurrentGuildMemberResult' }, method: 'PATCH', summary: 'Modify Current Member', body: 'required', operationId: 'update_my_guild_member' },
       ],
     },
     {
@@ -419,8 +448,9 @@ export const catalog: Catalog = {
           name: 'guilds.messages.search', types: { query: 'RESTGetAPIGuildMessagesSearchQuery', result: 'RESTGetAPIGuildMessagesSearchResult' },
           method: 'GET',
           summary: 'Search Guild Messages',
-          query: ['content', 'author_id', 'mentions', 'has', 'channel_id', 'max_id', 'min_id', 'offset', 'limit'],
+          query: ['sort_by', 'sort_order', 'content', 'slop', 'author_id', 'author_type', 'mentions', 'mentions_role_id', 'replied_to_user_id', 'replied_to_message_id', 'mention_everyone', 'min_id', 'max_id', 'limit', 'offset', 'has', 'link_hostname', 'embed_provider', 'embed_type', 'attachment_extension', 'attachment_filename', 'pinned', 'include_nsfw', 'channel_id'],
           userOnly: true,
+          operationId: 'guild_search',
         },
       ],
     },
@@ -430,9 +460,20 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/prune',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.prune.count', types: { query: 'RESTGetAPIGuildPruneCountQuery', result: 'RESTGetAPIGuildPruneCountResult' }, method: 'GET', summary: 'Get Guild Prune Count', query: ['days'] },
+        { name: 'guilds.prune.count', types: { query: 'RESTGetAPIGuildPruneCountQuery', result: 'RESTGetAPIGuildPruneCountResult' }, method: 'GET', summary: 'Get Guild Prune Count', query: ['days', 'include_roles'], operationId: 'preview_prune_guild' },
         // v10 takes a JSON body (days, compute_prune_count, include_roles); v6 documented the query.
-        { name: 'guilds.prune.begin', auditLogReason: true, types: { body: 'RESTPostAPIGuildPruneJSONBody', result: 'RESTPostAPIGuildPruneResult' }, method: 'POST', summary: 'Begin Guild Prune', body: 'optional', query: ['days'] },
+        {
+          name: 'guilds.prune.begin', auditLogReason: true, types: { body: 'RESTPostAPIGuildPruneJSONBody', result: 'RESTPostAPIGuildPruneResult' },
+          method: 'POST',
+          summary: 'Begin Guild Prune',
+          body: 'optional',
+          query: ['days'],
+          operationId: 'prune_guild',
+          keep: {
+            body: 'Every field is optional: the service takes the call without a body.',
+            query: "The seed's v6 API takes days in the query (docs/spec/routes-v6.md).",
+          },
+        },
       ],
     },
     {
@@ -440,7 +481,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/regions',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.regions.list', types: { result: 'RESTGetAPIGuildVoiceRegionsResult' }, method: 'GET', summary: 'Get Guild Voice Regions' }],
+      operations: [{ name: 'guilds.regions.list', types: { result: 'RESTGetAPIGuildVoiceRegionsResult' }, method: 'GET', summary: 'Get Guild Voice Regions', operationId: 'list_guild_voice_regions' }],
     },
     {
       key: 'GuildsIdRoles',
@@ -448,9 +489,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/roles',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.roles.list', types: { result: 'RESTGetAPIGuildRolesResult' }, method: 'GET', summary: 'Get Guild Roles' },
-        { name: 'guilds.roles.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildRoleJSONBody', result: 'RESTPostAPIGuildRoleResult' }, method: 'POST', summary: 'Create Guild Role', body: 'optional' },
-        { name: 'guilds.roles.editPositions', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRolePositionsJSONBody', result: 'RESTPatchAPIGuildRolePositionsResult' }, method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required' },
+        { name: 'guilds.roles.list', types: { result: 'RESTGetAPIGuildRolesResult' }, method: 'GET', summary: 'Get Guild Roles', operationId: 'list_guild_roles' },
+        { name: 'guilds.roles.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildRoleJSONBody', result: 'RESTPostAPIGuildRoleResult' }, method: 'POST', summary: 'Create Guild Role', body: 'optional', operationId: 'create_guild_role', keep: { body: 'Every field is optional: the service takes the call without a body.' } },
+        { name: 'guilds.roles.editPositions', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRolePositionsJSONBody', result: 'RESTPatchAPIGuildRolePositionsResult' }, method: 'PATCH', summary: 'Modify Guild Role Positions', body: 'required', operationId: 'bulk_update_guild_roles' },
       ],
     },
     {
@@ -459,9 +500,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/roles/{role_id}',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.roles.get', types: { result: 'RESTGetAPIGuildRoleResult' }, method: 'GET', summary: 'Get Guild Role' },
-        { name: 'guilds.roles.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRoleJSONBody', result: 'RESTPatchAPIGuildRoleResult' }, method: 'PATCH', summary: 'Modify Guild Role', body: 'required' },
-        { name: 'guilds.roles.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildRoleResult' }, method: 'DELETE', summary: 'Delete Guild Role' },
+        { name: 'guilds.roles.get', types: { result: 'RESTGetAPIGuildRoleResult' }, method: 'GET', summary: 'Get Guild Role', operationId: 'get_guild_role' },
+        { name: 'guilds.roles.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildRoleJSONBody', result: 'RESTPatchAPIGuildRoleResult' }, method: 'PATCH', summary: 'Modify Guild Role', body: 'required', operationId: 'update_guild_role' },
+        { name: 'guilds.roles.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildRoleResult' }, method: 'DELETE', summary: 'Delete Guild Role', operationId: 'delete_guild_role' },
       ],
     },
     {
@@ -469,7 +510,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/webhooks',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.webhooks.list', types: { result: 'RESTGetAPIGuildWebhooksResult' }, method: 'GET', summary: 'Get Guild Webhooks' }],
+      operations: [{ name: 'guilds.webhooks.list', types: { result: 'RESTGetAPIGuildWebhooksResult' }, method: 'GET', summary: 'Get Guild Webhooks', operationId: 'get_guild_webhooks' }],
     },
 
     // ── v10 routes beyond the seed spec (channel id as major parameter) ────────────────────────
@@ -480,7 +521,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/{message_id}/crosspost',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.messages.crosspost', types: { result: 'RESTPostAPIChannelMessageCrosspostResult' }, method: 'POST', summary: 'Crosspost Message' },
+        { name: 'channels.messages.crosspost', types: { result: 'RESTPostAPIChannelMessageCrosspostResult' }, method: 'POST', summary: 'Crosspost Message', operationId: 'crosspost_message' },
       ],
     },
     {
@@ -490,7 +531,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/followers',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.followers.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelFollowersJSONBody', result: 'RESTPostAPIChannelFollowersResult' }, method: 'POST', summary: 'Follow Announcement Channel', body: 'required' },
+        { name: 'channels.followers.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelFollowersJSONBody', result: 'RESTPostAPIChannelFollowersResult' }, method: 'POST', summary: 'Follow Announcement Channel', body: 'required', operationId: 'follow_channel' },
       ],
     },
     {
@@ -500,8 +541,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/recipients/{user_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.recipients.add', types: { body: 'RESTPutAPIChannelRecipientJSONBody' }, method: 'PUT', summary: 'Group DM Add Recipient', body: 'required' },
-        { name: 'channels.recipients.remove', method: 'DELETE', summary: 'Group DM Remove Recipient' },
+        { name: 'channels.recipients.add', types: { body: 'RESTPutAPIChannelRecipientJSONBody' }, method: 'PUT', summary: 'Group DM Add Recipient', body: 'required', operationId: 'add_group_dm_user' },
+        { name: 'channels.recipients.remove', method: 'DELETE', summary: 'Group DM Remove Recipient', operationId: 'delete_group_dm_user' },
       ],
     },
     {
@@ -511,7 +552,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/pins',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.messages.pins.list', types: { query: 'RESTGetAPIChannelMessagesPinsQuery', result: 'RESTGetAPIChannelMessagesPinsResult' }, method: 'GET', summary: 'Get Channel Pins', query: ['before', 'limit'] },
+        { name: 'channels.messages.pins.list', types: { query: 'RESTGetAPIChannelMessagesPinsQuery', result: 'RESTGetAPIChannelMessagesPinsResult' }, method: 'GET', summary: 'Get Channel Pins', query: ['before', 'limit'], operationId: 'list_pins' },
       ],
     },
     {
@@ -521,8 +562,8 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/pins/{message_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.messages.pins.add', auditLogReason: true, types: { result: 'RESTPutAPIChannelMessagesPinResult' }, method: 'PUT', summary: 'Pin Message' },
-        { name: 'channels.messages.pins.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessagesPinResult' }, method: 'DELETE', summary: 'Unpin Message' },
+        { name: 'channels.messages.pins.add', auditLogReason: true, types: { result: 'RESTPutAPIChannelMessagesPinResult' }, method: 'PUT', summary: 'Pin Message', operationId: 'create_pin' },
+        { name: 'channels.messages.pins.remove', auditLogReason: true, types: { result: 'RESTDeleteAPIChannelMessagesPinResult' }, method: 'DELETE', summary: 'Unpin Message', operationId: 'delete_pin' },
       ],
     },
     {
@@ -532,7 +573,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/voice-status',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.voiceStatus.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelVoiceStatusJSONBody', result: 'RESTPutAPIChannelVoiceStatusResult' }, method: 'PUT', summary: 'Set Voice Channel Status', body: 'required' },
+        { name: 'channels.voiceStatus.edit', auditLogReason: true, types: { body: 'RESTPutAPIChannelVoiceStatusJSONBody', result: 'RESTPutAPIChannelVoiceStatusResult' }, method: 'PUT', summary: 'Set Voice Channel Status', body: 'required', operationId: 'update_voice_channel_status' },
       ],
     },
     {
@@ -542,11 +583,11 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/thread-members/{user_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.threadMembers.get', types: { query: 'RESTGetAPIChannelThreadMemberQuery', result: 'RESTGetAPIChannelThreadMemberResult' }, method: 'GET', summary: 'Get Thread Member', query: ['with_member'] },
-        { name: 'channels.threadMembers.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', summary: 'Add Thread Member' },
-        { name: 'channels.threadMembers.remove', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', summary: 'Remove Thread Member' },
-        { name: 'channels.threadMembers.me.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', path: '/channels/{channel_id}/thread-members/@me', summary: 'Join Thread' },
-        { name: 'channels.threadMembers.me.leave', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', path: '/channels/{channel_id}/thread-members/@me', summary: 'Leave Thread' },
+        { name: 'channels.threadMembers.get', types: { query: 'RESTGetAPIChannelThreadMemberQuery', result: 'RESTGetAPIChannelThreadMemberResult' }, method: 'GET', summary: 'Get Thread Member', query: ['with_member'], operationId: 'get_thread_member' },
+        { name: 'channels.threadMembers.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', summary: 'Add Thread Member', operationId: 'add_thread_member' },
+        { name: 'channels.threadMembers.remove', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', summary: 'Remove Thread Member', operationId: 'delete_thread_member' },
+        { name: 'channels.threadMembers.me.add', types: { result: 'RESTPutAPIChannelThreadMembersResult' }, method: 'PUT', path: '/channels/{channel_id}/thread-members/@me', summary: 'Join Thread', operationId: 'join_thread' },
+        { name: 'channels.threadMembers.me.leave', types: { result: 'RESTDeleteAPIChannelThreadMembersResult' }, method: 'DELETE', path: '/channels/{channel_id}/thread-members/@me', summary: 'Leave Thread', operationId: 'leave_thread' },
       ],
     },
     {
@@ -556,7 +597,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/thread-members',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.threadMembers.list', types: { query: 'RESTGetAPIChannelThreadMembersQuery', result: 'RESTGetAPIChannelThreadMembersResult' }, method: 'GET', summary: 'List Thread Members', query: ['with_member', 'after', 'limit'] },
+        { name: 'channels.threadMembers.list', types: { query: 'RESTGetAPIChannelThreadMembersQuery', result: 'RESTGetAPIChannelThreadMembersResult' }, method: 'GET', summary: 'List Thread Members', query: ['with_member', 'after', 'limit'], operationId: 'list_thread_members' },
       ],
     },
     {
@@ -575,6 +616,7 @@ export const catalog: Catalog = {
           body: 'required',
           encoding: 'json+files',
           attachmentsIn: 'message',
+          operationId: 'create_thread',
         },
       ],
     },
@@ -585,7 +627,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/polls/{message_id}/answers/{answer_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.polls.answers.list', types: { query: 'RESTGetAPIPollAnswerVotersQuery', result: 'RESTGetAPIPollAnswerVotersResult' }, method: 'GET', summary: 'Get Answer Voters', query: ['after', 'limit'] },
+        { name: 'channels.polls.answers.list', types: { query: 'RESTGetAPIPollAnswerVotersQuery', result: 'RESTGetAPIPollAnswerVotersResult' }, method: 'GET', summary: 'Get Answer Voters', query: ['after', 'limit'], operationId: 'get_answer_voters' },
       ],
     },
     {
@@ -594,7 +636,7 @@ export const catalog: Catalog = {
       major: 'channel_id',
       path: '/channels/{channel_id}/polls/{message_id}/expire',
       pathSource: 'documented',
-      operations: [{ name: 'channels.polls.expire', types: { result: 'RESTPostAPIPollExpireResult' }, method: 'POST', summary: 'End Poll' }],
+      operations: [{ name: 'channels.polls.expire', types: { result: 'RESTPostAPIPollExpireResult' }, method: 'POST', summary: 'End Poll', operationId: 'poll_expire' }],
     },
     {
       key: 'ChannelsIdSendSoundboardSound',
@@ -603,7 +645,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/send-soundboard-sound',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.soundboardSounds.send', types: { body: 'RESTPostAPISoundboardSendSoundJSONBody', result: 'RESTPostAPISendSoundboardSoundResult' }, method: 'POST', summary: 'Send Soundboard Sound', body: 'required' },
+        { name: 'channels.soundboardSounds.send', types: { body: 'RESTPostAPISoundboardSendSoundJSONBody', result: 'RESTPostAPISendSoundboardSoundResult' }, method: 'POST', summary: 'Send Soundboard Sound', body: 'required', operationId: 'send_soundboard_sound' },
       ],
     },
     {
@@ -624,7 +666,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/users/@me/threads/archived/private',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.threads.archived.listJoinedPrivate', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelUsersThreadsArchivedResult' }, method: 'GET', summary: 'List Joined Private Archived Threads', query: ['before', 'limit'] },
+        { name: 'channels.threads.archived.listJoinedPrivate', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelUsersThreadsArchivedResult' }, method: 'GET', summary: 'List Joined Private Archived Threads', query: ['before', 'limit'], operationId: 'list_my_private_archived_threads' },
       ],
     },
     {
@@ -634,7 +676,55 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/{message_id}/threads',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.messages.threads.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelMessagesThreadsJSONBody', result: 'RESTPostAPIChannelMessagesThreadsResult' }, method: 'POST', summary: 'Start Thread from Message', body: 'required' },
+        { name: 'channels.messages.threads.create', auditLogReason: true, types: { body: 'RESTPostAPIChannelMessagesThreadsJSONBody', result: 'RESTPostAPIChannelMessagesThreadsResult' }, method: 'POST', summary: 'Start Thread from Message', body: 'required', operationId: 'create_thread_from_message' },
+      ],
+    },
+    {
+      key: 'ChannelsIdThreadsArchivedPrivate',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/threads/archived/private',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'channels.threads.archived.private.list',
+          method: 'GET',
+          summary: 'List Private Archived Threads',
+          query: ['before', 'limit'],
+          operationId: 'list_private_archived_threads',
+        },
+      ],
+    },
+    {
+      key: 'ChannelsIdThreadsArchivedPublic',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/threads/archived/public',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'channels.threads.archived.public.list',
+          method: 'GET',
+          summary: 'List Public Archived Threads',
+          query: ['before', 'limit'],
+          operationId: 'list_public_archived_threads',
+        },
+      ],
+    },
+    {
+      key: 'ChannelsIdThreadsSearch',
+      v10Only: true,
+      major: 'channel_id',
+      path: '/channels/{channel_id}/threads/search',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'channels.threads.search',
+          method: 'GET',
+          summary: 'Thread Search',
+          query: ['name', 'slop', 'min_id', 'max_id', 'tag', 'tag_setting', 'archived', 'sort_by', 'sort_order', 'limit', 'offset'],
+          operationId: 'thread_search',
+        },
       ],
     },
     // ── v10 routes beyond the seed spec (guild id as major parameter) ──────────────────────────
@@ -644,7 +734,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/preview',
       pathSource: 'documented',
-      operations: [{ name: 'guilds.preview.get', types: { result: 'RESTGetAPIGuildPreviewResult' }, method: 'GET', summary: 'Get Guild Preview' }],
+      operations: [{ name: 'guilds.preview.get', types: { result: 'RESTGetAPIGuildPreviewResult' }, method: 'GET', summary: 'Get Guild Preview', operationId: 'get_guild_preview' }],
     },
     {
       key: 'GuildsIdVanityUrl',
@@ -652,7 +742,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/vanity-url',
       pathSource: 'documented',
-      operations: [{ name: 'guilds.vanityUrl.get', types: { result: 'RESTGetAPIGuildVanityUrlResult' }, method: 'GET', summary: 'Get Guild Vanity URL' }],
+      operations: [{ name: 'guilds.vanityUrl.get', types: { result: 'RESTGetAPIGuildVanityUrlResult' }, method: 'GET', summary: 'Get Guild Vanity URL', operationId: 'get_guild_vanity_url' }],
     },
     {
       key: 'GuildsIdAuditLogs',
@@ -666,7 +756,8 @@ export const catalog: Catalog = {
           types: { query: 'RESTGetAPIAuditLogQuery', result: 'RESTGetAPIAuditLogResult' },
           method: 'GET',
           summary: 'Get Guild Audit Log',
-          query: ['user_id', 'action_type', 'before', 'after', 'limit'],
+          query: ['user_id', 'target_id', 'action_type', 'before', 'after', 'limit'],
+          operationId: 'list_guild_audit_log_entries',
         },
       ],
     },
@@ -676,7 +767,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/threads/active',
       pathSource: 'documented',
-      operations: [{ name: 'guilds.activeThreads.list', types: { result: 'RESTGetAPIGuildThreadsResult' }, method: 'GET', summary: 'List Active Guild Threads' }],
+      operations: [{ name: 'guilds.activeThreads.list', types: { result: 'RESTGetAPIGuildThreadsResult' }, method: 'GET', summary: 'List Active Guild Threads', operationId: 'get_active_guild_threads' }],
     },
     {
       key: 'GuildsIdMembersSearch',
@@ -692,6 +783,7 @@ export const catalog: Catalog = {
           summary: 'Search Guild Members',
           query: ['query', 'limit'],
           queryRequired: true,
+          operationId: 'search_guild_members',
         },
       ],
     },
@@ -702,8 +794,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/widget',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.widget.get', types: { result: 'RESTGetAPIGuildWidgetSettingsResult' }, method: 'GET', summary: 'Get Guild Widget Settings' },
-        { name: 'guilds.widget.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWidgetSettingsJSONBody', result: 'RESTPatchAPIGuildWidgetSettingsResult' }, method: 'PATCH', summary: 'Modify Guild Widget', body: 'required' },
+        { name: 'guilds.widget.get', types: { result: 'RESTGetAPIGuildWidgetSettingsResult' }, method: 'GET', summary: 'Get Guild Widget Settings', operationId: 'get_guild_widget_settings' },
+        { name: 'guilds.widget.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWidgetSettingsJSONBody', result: 'RESTPatchAPIGuildWidgetSettingsResult' }, method: 'PATCH', summary: 'Modify Guild Widget', body: 'required', operationId: 'update_guild_widget_settings' },
       ],
     },
     {
@@ -712,7 +804,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/widget.json',
       pathSource: 'documented',
-      operations: [{ name: 'guilds.widgetJson.get', types: { result: 'RESTGetAPIGuildWidgetJSONResult' }, method: 'GET', summary: 'Get Guild Widget', unauthenticated: true }],
+      operations: [{ name: 'guilds.widgetJson.get', types: { result: 'RESTGetAPIGuildWidgetJSONResult' }, method: 'GET', summary: 'Get Guild Widget', unauthenticated: true, operationId: 'get_guild_widget', auth: { bot: true, none: true } }],
     },
     {
       key: 'GuildsIdWidgetPng',
@@ -721,7 +813,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/widget.png',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.widgetImage.get', types: { query: 'RESTGetAPIGuildWidgetImageQuery', result: 'RESTGetAPIGuildWidgetImageResult' }, method: 'GET', summary: 'Get Guild Widget Image', query: ['style'], binaryResult: true, unauthenticated: true },
+        { name: 'guilds.widgetImage.get', types: { query: 'RESTGetAPIGuildWidgetImageQuery', result: 'RESTGetAPIGuildWidgetImageResult' }, method: 'GET', summary: 'Get Guild Widget Image', query: ['style'], binaryResult: true, unauthenticated: true, operationId: 'get_guild_widget_png', auth: { bot: true, none: true } },
       ],
     },
     {
@@ -731,7 +823,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/mfa',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.mfa.edit', auditLogReason: true, types: { body: 'RESTPostAPIGuildsMFAJSONBody', result: 'RESTPostAPIGuildsMFAResult' }, method: 'POST', summary: 'Modify Guild MFA Level', body: 'required' },
+        { name: 'guilds.mfa.edit', auditLogReason: true, types: { body: 'RESTPostAPIGuildsMFAJSONBody', result: 'RESTPostAPIGuildsMFAResult' }, method: 'POST', summary: 'Modify Guild MFA Level', body: 'required', operationId: 'set_guild_mfa_level', removedIn: '212061' },
       ],
     },
     {
@@ -741,7 +833,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/bulk-ban',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.bulkBan.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildBulkBanJSONBody', result: 'RESTPostAPIGuildBulkBanResult' }, method: 'POST', summary: 'Bulk Guild Ban', body: 'required' },
+        { name: 'guilds.bulkBan.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildBulkBanJSONBody', result: 'RESTPostAPIGuildBulkBanResult' }, method: 'POST', summary: 'Bulk Guild Ban', body: 'required', operationId: 'bulk_ban_users_from_guild' },
       ],
     },
     {
@@ -750,7 +842,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/roles/member-counts',
       pathSource: 'documented',
-      operations: [{ name: 'guilds.roles.memberCounts.get', types: { result: 'RESTGetAPIGuildRoleMemberCountsResult' }, method: 'GET', summary: 'Get Guild Role Member Counts' }],
+      operations: [{ name: 'guilds.roles.memberCounts.get', types: { result: 'RESTGetAPIGuildRoleMemberCountsResult' }, method: 'GET', summary: 'Get Guild Role Member Counts', operationId: 'guild_role_member_counts' }],
     },
     {
       key: 'GuildsIdVoiceStatesUserId',
@@ -759,10 +851,10 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/voice-states/{user_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.voiceStates.get', types: { result: 'RESTGetAPIGuildVoiceStateUserResult' }, method: 'GET', summary: 'Get User Voice State' },
-        { name: 'guilds.voiceStates.edit', types: { body: 'RESTPatchAPIGuildVoiceStateUserJSONBody', result: 'RESTPatchAPIGuildVoiceStateUserResult' }, method: 'PATCH', summary: 'Modify User Voice State', body: 'required' },
-        { name: 'guilds.voiceStates.me.get', types: { result: 'RESTGetAPIGuildVoiceStateCurrentMemberResult' }, method: 'GET', path: '/guilds/{guild_id}/voice-states/@me', summary: 'Get Current User Voice State' },
-        { name: 'guilds.voiceStates.me.edit', types: { body: 'RESTPatchAPIGuildVoiceStateCurrentMemberJSONBody', result: 'RESTPatchAPIGuildVoiceStateCurrentMemberResult' }, method: 'PATCH', path: '/guilds/{guild_id}/voice-states/@me', summary: 'Modify Current User Voice State', body: 'required' },
+        { name: 'guilds.voiceStates.get', types: { result: 'RESTGetAPIGuildVoiceStateUserResult' }, method: 'GET', summary: 'Get User Voice State', operationId: 'get_voice_state' },
+        { name: 'guilds.voiceStates.edit', types: { body: 'RESTPatchAPIGuildVoiceStateUserJSONBody', result: 'RESTPatchAPIGuildVoiceStateUserResult' }, method: 'PATCH', summary: 'Modify User Voice State', body: 'required', operationId: 'update_voice_state' },
+        { name: 'guilds.voiceStates.me.get', types: { result: 'RESTGetAPIGuildVoiceStateCurrentMemberResult' }, method: 'GET', path: '/guilds/{guild_id}/voice-states/@me', summary: 'Get Current User Voice State', operationId: 'get_self_voice_state' },
+        { name: 'guilds.voiceStates.me.edit', types: { body: 'RESTPatchAPIGuildVoiceStateCurrentMemberJSONBody', result: 'RESTPatchAPIGuildVoiceStateCurrentMemberResult' }, method: 'PATCH', path: '/guilds/{guild_id}/voice-states/@me', summary: 'Modify Current User Voice State', body: 'required', operationId: 'update_self_voice_state' },
       ],
     },
 
@@ -773,8 +865,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/stickers',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.stickers.list', types: { result: 'RESTGetAPIGuildStickersResult' }, method: 'GET', summary: 'List Guild Stickers' },
-        { name: 'guilds.stickers.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildStickerFormDataBody', result: 'RESTPostAPIGuildStickerResult' }, method: 'POST', summary: 'Create Guild Sticker', body: 'required', encoding: 'form-data' },
+        { name: 'guilds.stickers.list', types: { result: 'RESTGetAPIGuildStickersResult' }, method: 'GET', summary: 'List Guild Stickers', operationId: 'list_guild_stickers' },
+        { name: 'guilds.stickers.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildStickerFormDataBody', result: 'RESTPostAPIGuildStickerResult' }, method: 'POST', summary: 'Create Guild Sticker', body: 'required', encoding: 'form-data', operationId: 'create_guild_sticker' },
       ],
     },
     {
@@ -784,9 +876,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/stickers/{sticker_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.stickers.get', types: { result: 'RESTGetAPIGuildStickerResult' }, method: 'GET', summary: 'Get Guild Sticker' },
-        { name: 'guilds.stickers.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildStickerJSONBody', result: 'RESTPatchAPIGuildStickerResult' }, method: 'PATCH', summary: 'Modify Guild Sticker', body: 'required' },
-        { name: 'guilds.stickers.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildStickerResult' }, method: 'DELETE', summary: 'Delete Guild Sticker' },
+        { name: 'guilds.stickers.get', types: { result: 'RESTGetAPIGuildStickerResult' }, method: 'GET', summary: 'Get Guild Sticker', operationId: 'get_guild_sticker' },
+        { name: 'guilds.stickers.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildStickerJSONBody', result: 'RESTPatchAPIGuildStickerResult' }, method: 'PATCH', summary: 'Modify Guild Sticker', body: 'required', operationId: 'update_guild_sticker' },
+        { name: 'guilds.stickers.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildStickerResult' }, method: 'DELETE', summary: 'Delete Guild Sticker', operationId: 'delete_guild_sticker' },
       ],
     },
     {
@@ -796,8 +888,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/welcome-screen',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.welcomeScreen.get', types: { result: 'RESTGetAPIGuildWelcomeScreenResult' }, method: 'GET', summary: 'Get Guild Welcome Screen' },
-        { name: 'guilds.welcomeScreen.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWelcomeScreenJSONBody', result: 'RESTPatchAPIGuildWelcomeScreenResult' }, method: 'PATCH', summary: 'Modify Guild Welcome Screen', body: 'required' },
+        { name: 'guilds.welcomeScreen.get', types: { result: 'RESTGetAPIGuildWelcomeScreenResult' }, method: 'GET', summary: 'Get Guild Welcome Screen', operationId: 'get_guild_welcome_screen' },
+        { name: 'guilds.welcomeScreen.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildWelcomeScreenJSONBody', result: 'RESTPatchAPIGuildWelcomeScreenResult' }, method: 'PATCH', summary: 'Modify Guild Welcome Screen', body: 'required', operationId: 'update_guild_welcome_screen' },
       ],
     },
     {
@@ -807,8 +899,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/soundboard-sounds',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.soundboardSounds.list', types: { result: 'RESTGetAPIGuildSoundboardSoundsResult' }, method: 'GET', summary: 'List Guild Soundboard Sounds' },
-        { name: 'guilds.soundboardSounds.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildSoundboardSoundJSONBody', result: 'RESTPostAPIGuildSoundboardSoundResult' }, method: 'POST', summary: 'Create Guild Soundboard Sound', body: 'required' },
+        { name: 'guilds.soundboardSounds.list', types: { result: 'RESTGetAPIGuildSoundboardSoundsResult' }, method: 'GET', summary: 'List Guild Soundboard Sounds', operationId: 'list_guild_soundboard_sounds' },
+        { name: 'guilds.soundboardSounds.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildSoundboardSoundJSONBody', result: 'RESTPostAPIGuildSoundboardSoundResult' }, method: 'POST', summary: 'Create Guild Soundboard Sound', body: 'required', operationId: 'create_guild_soundboard_sound' },
       ],
     },
     {
@@ -818,9 +910,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/soundboard-sounds/{sound_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.soundboardSounds.get', types: { result: 'RESTGetAPIGuildSoundboardSoundResult' }, method: 'GET', summary: 'Get Guild Soundboard Sound' },
-        { name: 'guilds.soundboardSounds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildSoundboardSoundJSONBody', result: 'RESTPatchAPIGuildSoundboardSoundResult' }, method: 'PATCH', summary: 'Modify Guild Soundboard Sound', body: 'required' },
-        { name: 'guilds.soundboardSounds.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildSoundboardSoundResult' }, method: 'DELETE', summary: 'Delete Guild Soundboard Sound' },
+        { name: 'guilds.soundboardSounds.get', types: { result: 'RESTGetAPIGuildSoundboardSoundResult' }, method: 'GET', summary: 'Get Guild Soundboard Sound', operationId: 'get_guild_soundboard_sound' },
+        { name: 'guilds.soundboardSounds.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildSoundboardSoundJSONBody', result: 'RESTPatchAPIGuildSoundboardSoundResult' }, method: 'PATCH', summary: 'Modify Guild Soundboard Sound', body: 'required', operationId: 'update_guild_soundboard_sound' },
+        { name: 'guilds.soundboardSounds.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIGuildSoundboardSoundResult' }, method: 'DELETE', summary: 'Delete Guild Soundboard Sound', operationId: 'delete_guild_soundboard_sound' },
       ],
     },
     {
@@ -830,8 +922,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/scheduled-events',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.scheduledEvents.list', types: { query: 'RESTGetAPIGuildScheduledEventsQuery', result: 'RESTGetAPIGuildScheduledEventsResult' }, method: 'GET', summary: 'List Scheduled Events for Guild', query: ['with_user_count'] },
-        { name: 'guilds.scheduledEvents.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildScheduledEventJSONBody', result: 'RESTPostAPIGuildScheduledEventResult' }, method: 'POST', summary: 'Create Guild Scheduled Event', body: 'required' },
+        { name: 'guilds.scheduledEvents.list', types: { query: 'RESTGetAPIGuildScheduledEventsQuery', result: 'RESTGetAPIGuildScheduledEventsResult' }, method: 'GET', summary: 'List Scheduled Events for Guild', query: ['with_user_count'], operationId: 'list_guild_scheduled_events' },
+        { name: 'guilds.scheduledEvents.create', auditLogReason: true, types: { body: 'RESTPostAPIGuildScheduledEventJSONBody', result: 'RESTPostAPIGuildScheduledEventResult' }, method: 'POST', summary: 'Create Guild Scheduled Event', body: 'required', operationId: 'create_guild_scheduled_event' },
       ],
     },
     {
@@ -841,9 +933,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/scheduled-events/{event_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.scheduledEvents.get', types: { query: 'RESTGetAPIGuildScheduledEventQuery', result: 'RESTGetAPIGuildScheduledEventResult' }, method: 'GET', summary: 'Get Guild Scheduled Event', query: ['with_user_count'] },
-        { name: 'guilds.scheduledEvents.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildScheduledEventJSONBody', result: 'RESTPatchAPIGuildScheduledEventResult' }, method: 'PATCH', summary: 'Modify Guild Scheduled Event', body: 'required' },
-        { name: 'guilds.scheduledEvents.delete', types: { result: 'RESTDeleteAPIGuildScheduledEventResult' }, method: 'DELETE', summary: 'Delete Guild Scheduled Event' },
+        { name: 'guilds.scheduledEvents.get', types: { query: 'RESTGetAPIGuildScheduledEventQuery', result: 'RESTGetAPIGuildScheduledEventResult' }, method: 'GET', summary: 'Get Guild Scheduled Event', query: ['with_user_count'], operationId: 'get_guild_scheduled_event' },
+        { name: 'guilds.scheduledEvents.edit', auditLogReason: true, types: { body: 'RESTPatchAPIGuildScheduledEventJSONBody', result: 'RESTPatchAPIGuildScheduledEventResult' }, method: 'PATCH', summary: 'Modify Guild Scheduled Event', body: 'required', operationId: 'update_guild_scheduled_event' },
+        { name: 'guilds.scheduledEvents.delete', types: { result: 'RESTDeleteAPIGuildScheduledEventResult' }, method: 'DELETE', summary: 'Delete Guild Scheduled Event', operationId: 'delete_guild_scheduled_event' },
       ],
     },
     {
@@ -853,7 +945,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/scheduled-events/{event_id}/users',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.scheduledEvents.users.list', types: { query: 'RESTGetAPIGuildScheduledEventUsersQuery', result: 'RESTGetAPIGuildScheduledEventUsersResult' }, method: 'GET', summary: 'Get Guild Scheduled Event Users', query: ['limit', 'with_member', 'before', 'after'] },
+        { name: 'guilds.scheduledEvents.users.list', types: { query: 'RESTGetAPIGuildScheduledEventUsersQuery', result: 'RESTGetAPIGuildScheduledEventUsersResult' }, method: 'GET', summary: 'Get Guild Scheduled Event Users', query: ['limit', 'with_member', 'before', 'after'], operationId: 'list_guild_scheduled_event_users' },
       ],
     },
     {
@@ -863,8 +955,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/auto-moderation/rules',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.autoModeration.rules.list', types: { result: 'RESTGetAPIAutoModerationRulesResult' }, method: 'GET', summary: 'List Auto Moderation Rules for Guild' },
-        { name: 'guilds.autoModeration.rules.create', auditLogReason: true, types: { body: 'RESTPostAPIAutoModerationRuleJSONBody', result: 'RESTPostAPIAutoModerationRuleResult' }, method: 'POST', summary: 'Create Auto Moderation Rule', body: 'required' },
+        { name: 'guilds.autoModeration.rules.list', types: { result: 'RESTGetAPIAutoModerationRulesResult' }, method: 'GET', summary: 'List Auto Moderation Rules for Guild', operationId: 'list_auto_moderation_rules' },
+        { name: 'guilds.autoModeration.rules.create', auditLogReason: true, types: { body: 'RESTPostAPIAutoModerationRuleJSONBody', result: 'RESTPostAPIAutoModerationRuleResult' }, method: 'POST', summary: 'Create Auto Moderation Rule', body: 'required', operationId: 'create_auto_moderation_rule' },
       ],
     },
     {
@@ -874,9 +966,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/auto-moderation/rules/{rule_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.autoModeration.rules.get', types: { result: 'RESTGetAPIAutoModerationRuleResult' }, method: 'GET', summary: 'Get Auto Moderation Rule' },
-        { name: 'guilds.autoModeration.rules.edit', auditLogReason: true, types: { body: 'RESTPatchAPIAutoModerationRuleJSONBody', result: 'RESTPatchAPIAutoModerationRuleResult' }, method: 'PATCH', summary: 'Modify Auto Moderation Rule', body: 'required' },
-        { name: 'guilds.autoModeration.rules.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIAutoModerationRuleResult' }, method: 'DELETE', summary: 'Delete Auto Moderation Rule' },
+        { name: 'guilds.autoModeration.rules.get', types: { result: 'RESTGetAPIAutoModerationRuleResult' }, method: 'GET', summary: 'Get Auto Moderation Rule', operationId: 'get_auto_moderation_rule' },
+        { name: 'guilds.autoModeration.rules.edit', auditLogReason: true, types: { body: 'RESTPatchAPIAutoModerationRuleJSONBody', result: 'RESTPatchAPIAutoModerationRuleResult' }, method: 'PATCH', summary: 'Modify Auto Moderation Rule', body: 'required', operationId: 'update_auto_moderation_rule' },
+        { name: 'guilds.autoModeration.rules.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIAutoModerationRuleResult' }, method: 'DELETE', summary: 'Delete Auto Moderation Rule', operationId: 'delete_auto_moderation_rule' },
       ],
     },
     {
@@ -886,8 +978,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/onboarding',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.onboarding.get', types: { result: 'RESTGetAPIGuildOnboardingResult' }, method: 'GET', summary: 'Get Guild Onboarding' },
-        { name: 'guilds.onboarding.replace', auditLogReason: true, types: { body: 'RESTPutAPIGuildOnboardingJSONBody', result: 'RESTPutAPIGuildOnboardingResult' }, method: 'PUT', summary: 'Modify Guild Onboarding', body: 'required' },
+        { name: 'guilds.onboarding.get', types: { result: 'RESTGetAPIGuildOnboardingResult' }, method: 'GET', summary: 'Get Guild Onboarding', operationId: 'get_guilds_onboarding' },
+        { name: 'guilds.onboarding.replace', auditLogReason: true, types: { body: 'RESTPutAPIGuildOnboardingJSONBody', result: 'RESTPutAPIGuildOnboardingResult' }, method: 'PUT', summary: 'Modify Guild Onboarding', body: 'required', operationId: 'put_guilds_onboarding' },
       ],
     },
     {
@@ -919,8 +1011,8 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/templates',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.templates.list', types: { result: 'RESTGetAPIGuildTemplatesResult' }, method: 'GET', summary: 'Get Guild Templates' },
-        { name: 'guilds.templates.create', types: { body: 'RESTPostAPIGuildTemplatesJSONBody', result: 'RESTPostAPIGuildTemplatesResult' }, method: 'POST', summary: 'Create Guild Template', body: 'required' },
+        { name: 'guilds.templates.list', types: { result: 'RESTGetAPIGuildTemplatesResult' }, method: 'GET', summary: 'Get Guild Templates', operationId: 'list_guild_templates' },
+        { name: 'guilds.templates.create', types: { body: 'RESTPostAPIGuildTemplatesJSONBody', result: 'RESTPostAPIGuildTemplatesResult' }, method: 'POST', summary: 'Create Guild Template', body: 'required', operationId: 'create_guild_template' },
       ],
     },
     {
@@ -930,9 +1022,9 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/templates/{code}',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.templates.sync', types: { result: 'RESTPutAPIGuildTemplateSyncResult' }, method: 'PUT', summary: 'Sync Guild Template' },
-        { name: 'guilds.templates.edit', types: { body: 'RESTPatchAPIGuildTemplateJSONBody', result: 'RESTPatchAPIGuildTemplateResult' }, method: 'PATCH', summary: 'Modify Guild Template', body: 'required' },
-        { name: 'guilds.templates.delete', types: { result: 'RESTDeleteAPIGuildTemplateResult' }, method: 'DELETE', summary: 'Delete Guild Template' },
+        { name: 'guilds.templates.sync', types: { result: 'RESTPutAPIGuildTemplateSyncResult' }, method: 'PUT', summary: 'Sync Guild Template', operationId: 'sync_guild_template' },
+        { name: 'guilds.templates.edit', types: { body: 'RESTPatchAPIGuildTemplateJSONBody', result: 'RESTPatchAPIGuildTemplateResult' }, method: 'PATCH', summary: 'Modify Guild Template', body: 'required', operationId: 'update_guild_template' },
+        { name: 'guilds.templates.delete', types: { result: 'RESTDeleteAPIGuildTemplateResult' }, method: 'DELETE', summary: 'Delete Guild Template', operationId: 'delete_guild_template' },
       ],
     },
     // ── No major parameter: one bucket each ──────────────────────────────────────────────────
@@ -941,21 +1033,21 @@ export const catalog: Catalog = {
       major: null,
       path: '/gateway',
       pathSource: 'spec',
-      operations: [{ name: 'gateway.get', types: { result: 'RESTGetAPIGatewayResult' }, method: 'GET', summary: 'Get Gateway' }],
+      operations: [{ name: 'gateway.get', types: { result: 'RESTGetAPIGatewayResult' }, method: 'GET', summary: 'Get Gateway', operationId: 'get_gateway', auth: { bot: true, none: true } }],
     },
     {
       key: 'GatewayBot',
       major: null,
       path: '/gateway/bot',
       pathSource: 'spec',
-      operations: [{ name: 'gateway.bot.get', types: { result: 'RESTGetAPIGatewayBotResult' }, method: 'GET', summary: 'Get Gateway Bot' }],
+      operations: [{ name: 'gateway.bot.get', types: { result: 'RESTGetAPIGatewayBotResult' }, method: 'GET', summary: 'Get Gateway Bot', operationId: 'get_bot_gateway' }],
     },
     {
       key: 'Guilds',
       major: null,
       path: '/guilds',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.create', types: { body: 'RESTPostAPIGuildsJSONBody', result: 'RESTPostAPIGuildsResult' }, method: 'POST', summary: 'Create Guild', body: 'required' }],
+      operations: [{ name: 'guilds.create', types: { body: 'RESTPostAPIGuildsJSONBody', result: 'RESTPostAPIGuildsResult' }, method: 'POST', summary: 'Create Guild', body: 'required', deprecated: 'The service no longer lets apps create guilds.', operationId: 'create_guild', removedIn: '212061' }],
     },
     {
       key: 'InvitesCode',
@@ -963,8 +1055,8 @@ export const catalog: Catalog = {
       path: '/invites/{code}',
       pathSource: 'spec',
       operations: [
-        { name: 'invites.get', types: { query: 'RESTGetAPIInviteQuery', result: 'RESTGetAPIInviteResult' }, method: 'GET', summary: 'Get Invite', query: ['with_counts'] },
-        { name: 'invites.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIInviteResult' }, method: 'DELETE', summary: 'Delete Invite' },
+        { name: 'invites.get', types: { query: 'RESTGetAPIInviteQuery', result: 'RESTGetAPIInviteResult' }, method: 'GET', summary: 'Get Invite', query: ['with_counts', 'guild_scheduled_event_id'], operationId: 'invite_resolve', auth: { bot: true, none: true } },
+        { name: 'invites.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIInviteResult' }, method: 'DELETE', summary: 'Delete Invite', operationId: 'invite_revoke' },
       ],
     },
     {
@@ -972,7 +1064,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/users/{user_id}',
       pathSource: 'spec',
-      operations: [{ name: 'users.get', types: { result: 'RESTGetAPIUserResult' }, method: 'GET', summary: 'Get User' }],
+      operations: [{ name: 'users.get', types: { result: 'RESTGetAPIUserResult' }, method: 'GET', summary: 'Get User', operationId: 'get_user' }],
     },
     {
       key: 'UsersMe',
@@ -980,8 +1072,8 @@ export const catalog: Catalog = {
       path: '/users/@me',
       pathSource: 'spec',
       operations: [
-        { name: 'users.me.get', types: { result: 'RESTGetAPICurrentUserResult' }, method: 'GET', summary: 'Get Current User' },
-        { name: 'users.me.edit', types: { body: 'RESTPatchAPICurrentUserJSONBody', result: 'RESTPatchAPICurrentUserResult' }, method: 'PATCH', summary: 'Modify Current User', body: 'required' },
+        { name: 'users.me.get', types: { result: 'RESTGetAPICurrentUserResult' }, method: 'GET', summary: 'Get Current User', operationId: 'get_my_user', auth: { bot: true, oauth2: ['identify'] } },
+        { name: 'users.me.edit', types: { body: 'RESTPatchAPICurrentUserJSONBody', result: 'RESTPatchAPICurrentUserResult' }, method: 'PATCH', summary: 'Modify Current User', body: 'required', operationId: 'update_my_user' },
       ],
     },
     {
@@ -991,7 +1083,7 @@ export const catalog: Catalog = {
       pathSource: 'spec',
       operations: [
         { name: 'users.me.channels.list', method: 'GET', summary: 'Get User DMs' },
-        { name: 'users.me.channels.create', types: { body: 'RESTPostAPICurrentUserCreateDMChannelJSONBody', result: 'RESTPostAPICurrentUserCreateDMChannelResult' }, method: 'POST', summary: 'Create DM', body: 'required' },
+        { name: 'users.me.channels.create', types: { body: 'RESTPostAPICurrentUserCreateDMChannelJSONBody', result: 'RESTPostAPICurrentUserCreateDMChannelResult' }, method: 'POST', summary: 'Create DM', body: 'required', operationId: 'create_dm' },
       ],
     },
     {
@@ -1000,7 +1092,7 @@ export const catalog: Catalog = {
       path: '/users/@me/connections',
       pathSource: 'documented',
       note: 'The spec does not show this path; it is the documented Get User Connections endpoint.',
-      operations: [{ name: 'users.me.connections.list', types: { result: 'RESTGetAPICurrentUserConnectionsResult' }, method: 'GET', summary: 'Get User Connections' }],
+      operations: [{ name: 'users.me.connections.list', types: { result: 'RESTGetAPICurrentUserConnectionsResult' }, method: 'GET', summary: 'Get User Connections', operationId: 'list_my_connections', auth: { bot: true, oauth2: ['connections'] } }],
     },
     {
       key: 'UsersMeGuilds',
@@ -1012,7 +1104,9 @@ export const catalog: Catalog = {
           name: 'users.me.guilds.list', types: { query: 'RESTGetAPICurrentUserGuildsQuery', result: 'RESTGetAPICurrentUserGuildsResult' },
           method: 'GET',
           summary: 'Get Current User Guilds',
-          query: ['before', 'after', 'limit'],
+          query: ['before', 'after', 'limit', 'with_counts'],
+          operationId: 'list_my_guilds',
+          auth: { bot: true, oauth2: ['guilds'] },
         },
       ],
     },
@@ -1022,14 +1116,14 @@ export const catalog: Catalog = {
       path: '/users/@me/guilds/{guild_id}',
       pathSource: 'spec',
       note: 'The guild id here is not a major parameter: the spec lists the key without one.',
-      operations: [{ name: 'users.me.guilds.leave', types: { result: 'RESTDeleteAPICurrentUserGuildResult' }, method: 'DELETE', summary: 'Leave Guild' }],
+      operations: [{ name: 'users.me.guilds.leave', types: { result: 'RESTDeleteAPICurrentUserGuildResult' }, method: 'DELETE', summary: 'Leave Guild', operationId: 'leave_guild' }],
     },
     {
       key: 'VoiceRegions',
       major: null,
       path: '/voice/regions',
       pathSource: 'spec',
-      operations: [{ name: 'voice.regions.list', types: { result: 'RESTGetAPIVoiceRegionsResult' }, method: 'GET', summary: 'List Voice Regions' }],
+      operations: [{ name: 'voice.regions.list', types: { result: 'RESTGetAPIVoiceRegionsResult' }, method: 'GET', summary: 'List Voice Regions', operationId: 'list_voice_regions' }],
     },
     {
       key: 'WebhooksId',
@@ -1039,15 +1133,17 @@ export const catalog: Catalog = {
       aliases: ['/webhooks/{webhook_id}/{webhook_token}'],
       note: 'Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.',
       operations: [
-        { name: 'webhooks.get', types: { result: 'RESTGetAPIWebhookResult' }, method: 'GET', summary: 'Get Webhook' },
-        { name: 'webhooks.edit', auditLogReason: true, types: { body: 'RESTPatchAPIWebhookJSONBody', result: 'RESTPatchAPIWebhookResult' }, method: 'PATCH', summary: 'Modify Webhook', body: 'required' },
-        { name: 'webhooks.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIWebhookResult' }, method: 'DELETE', summary: 'Delete Webhook' },
+        { name: 'webhooks.get', types: { result: 'RESTGetAPIWebhookResult' }, method: 'GET', summary: 'Get Webhook', operationId: 'get_webhook' },
+        { name: 'webhooks.edit', auditLogReason: true, types: { body: 'RESTPatchAPIWebhookJSONBody', result: 'RESTPatchAPIWebhookResult' }, method: 'PATCH', summary: 'Modify Webhook', body: 'required', operationId: 'update_webhook' },
+        { name: 'webhooks.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIWebhookResult' }, method: 'DELETE', summary: 'Delete Webhook', operationId: 'delete_webhook' },
         {
           name: 'webhooks.getWithToken', types: { result: 'RESTGetAPIWebhookWithTokenResult' },
           method: 'GET',
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Get Webhook with Token',
           unauthenticated: true,
+          operationId: 'get_webhook_by_token',
+          auth: { bot: true, none: true },
         },
         {
           name: 'webhooks.editWithToken', types: { body: 'RESTPatchAPIWebhookWithTokenJSONBody', result: 'RESTPatchAPIWebhookWithTokenResult' },
@@ -1056,6 +1152,8 @@ export const catalog: Catalog = {
           summary: 'Modify Webhook with Token',
           body: 'required',
           unauthenticated: true,
+          operationId: 'update_webhook_by_token',
+          auth: { bot: true, none: true },
         },
         {
           name: 'webhooks.deleteWithToken', types: { result: 'RESTDeleteAPIWebhookWithTokenResult' },
@@ -1063,6 +1161,8 @@ export const catalog: Catalog = {
           path: '/webhooks/{webhook_id}/{webhook_token}',
           summary: 'Delete Webhook with Token',
           unauthenticated: true,
+          operationId: 'delete_webhook_by_token',
+          auth: { bot: true, none: true },
         },
         {
           name: 'webhooks.execute', types: { body: 'RESTPostAPIWebhookWithTokenJSONBody', query: 'RESTPostAPIWebhookWithTokenQuery', result: 'RESTPostAPIWebhookWithTokenResult' },
@@ -1071,8 +1171,10 @@ export const catalog: Catalog = {
           summary: 'Execute Webhook',
           body: 'required',
           encoding: 'json+files',
-          query: ['wait'],
+          query: ['wait', 'thread_id', 'with_components'],
           unauthenticated: true,
+          operationId: 'execute_webhook',
+          auth: { bot: true, none: true },
         },
       ],
     },
@@ -1083,7 +1185,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/users/@me/guilds/{guild_id}/member',
       pathSource: 'documented',
-      operations: [{ name: 'users.me.guilds.member.get', types: { result: 'RESTGetCurrentUserGuildMemberResult' }, method: 'GET', summary: 'Get Current User Guild Member' }],
+      operations: [{ name: 'users.me.guilds.member.get', types: { result: 'RESTGetCurrentUserGuildMemberResult' }, method: 'GET', summary: 'Get Current User Guild Member', operationId: 'get_my_guild_member', auth: { bot: false, oauth2: ['guilds.members.read'] } }],
     },
     {
       key: 'InteractionsIdTokenCallback',
@@ -1103,6 +1205,8 @@ export const catalog: Catalog = {
           attachmentsIn: 'data',
           query: ['with_response'],
           unauthenticated: true,
+          operationId: 'create_interaction_response',
+          auth: { bot: true, none: true },
         },
       ],
     },
@@ -1113,12 +1217,12 @@ export const catalog: Catalog = {
       path: '/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'webhooks.messages.getWithToken', types: { query: 'RESTGetAPIWebhookWithTokenMessageQuery', result: 'RESTGetAPIWebhookWithTokenMessageResult' }, method: 'GET', summary: 'Get Webhook Message', query: ['thread_id'], unauthenticated: true },
-        { name: 'webhooks.messages.editWithToken', types: { body: 'RESTPatchAPIWebhookWithTokenMessageJSONBody', query: 'RESTPatchAPIWebhookWithTokenMessageQuery', result: 'RESTPatchAPIWebhookWithTokenMessageResult' }, method: 'PATCH', summary: 'Edit Webhook Message', body: 'required', encoding: 'json+files', query: ['thread_id', 'with_components'], unauthenticated: true },
-        { name: 'webhooks.messages.deleteWithToken', types: { query: 'RESTDeleteAPIWebhookWithTokenMessageQuery', result: 'RESTDeleteAPIWebhookWithTokenMessageResult' }, method: 'DELETE', summary: 'Delete Webhook Message', query: ['thread_id'], unauthenticated: true },
-        { name: 'interactions.original.get', types: { result: 'RESTGetAPIInteractionOriginalResponseResult' }, method: 'GET', path: '/webhooks/{application_id}/{interaction_token}/messages/@original', summary: 'Get Original Interaction Response', unauthenticated: true },
-        { name: 'interactions.original.edit', types: { body: 'RESTPatchAPIInteractionOriginalResponseJSONBody', result: 'RESTPatchAPIInteractionOriginalResponseResult' }, method: 'PATCH', path: '/webhooks/{application_id}/{interaction_token}/messages/@original', summary: 'Edit Original Interaction Response', body: 'required', encoding: 'json+files', unauthenticated: true },
-        { name: 'interactions.original.delete', types: { result: 'RESTDeleteAPIInteractionOriginalResponseResult' }, method: 'DELETE', path: '/webhooks/{application_id}/{interaction_token}/messages/@original', summary: 'Delete Original Interaction Response', unauthenticated: true },
+        { name: 'webhooks.messages.getWithToken', types: { query: 'RESTGetAPIWebhookWithTokenMessageQuery', result: 'RESTGetAPIWebhookWithTokenMessageResult' }, method: 'GET', summary: 'Get Webhook Message', query: ['thread_id'], unauthenticated: true, operationId: 'get_webhook_message', auth: { bot: true, none: true } },
+        { name: 'webhooks.messages.editWithToken', types: { body: 'RESTPatchAPIWebhookWithTokenMessageJSONBody', query: 'RESTPatchAPIWebhookWithTokenMessageQuery', result: 'RESTPatchAPIWebhookWithTokenMessageResult' }, method: 'PATCH', summary: 'Edit Webhook Message', body: 'required', encoding: 'json+files', query: ['thread_id', 'with_components'], unauthenticated: true, operationId: 'update_webhook_message', auth: { bot: true, none: true } },
+        { name: 'webhooks.messages.deleteWithToken', types: { query: 'RESTDeleteAPIWebhookWithTokenMessageQuery', result: 'RESTDeleteAPIWebhookWithTokenMessageResult' }, method: 'DELETE', summary: 'Delete Webhook Message', query: ['thread_id'], unauthenticated: true, operationId: 'delete_webhook_message', auth: { bot: true, none: true } },
+        { name: 'interactions.original.get', types: { result: 'RESTGetAPIInteractionOriginalResponseResult' }, method: 'GET', path: '/webhooks/{application_id}/{interaction_token}/messages/@original', summary: 'Get Original Interaction Response', unauthenticated: true, operationId: 'get_original_webhook_message', query: ['thread_id'], auth: { bot: true, none: true } },
+        { name: 'interactions.original.edit', types: { body: 'RESTPatchAPIInteractionOriginalResponseJSONBody', result: 'RESTPatchAPIInteractionOriginalResponseResult' }, method: 'PATCH', path: '/webhooks/{application_id}/{interaction_token}/messages/@original', summary: 'Edit Original Interaction Response', body: 'required', encoding: 'json+files', unauthenticated: true, operationId: 'update_original_webhook_message', query: ['thread_id', 'with_components'], auth: { bot: true, none: true } },
+        { name: 'interactions.original.delete', types: { result: 'RESTDeleteAPIInteractionOriginalResponseResult' }, method: 'DELETE', path: '/webhooks/{application_id}/{interaction_token}/messages/@original', summary: 'Delete Original Interaction Response', unauthenticated: true, operationId: 'delete_original_webhook_message', query: ['thread_id'], auth: { bot: true, none: true } },
       ],
     },
     {
@@ -1128,9 +1232,9 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/commands',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.commands.list', types: { query: 'RESTGetAPIApplicationCommandsQuery', result: 'RESTGetAPIApplicationCommandsResult' }, method: 'GET', summary: 'Get Global Application Commands', query: ['with_localizations'] },
-        { name: 'applications.commands.create', types: { body: 'RESTPostAPIApplicationCommandsJSONBody', result: 'RESTPostAPIApplicationCommandsResult' }, method: 'POST', summary: 'Create Global Application Command', body: 'required' },
-        { name: 'applications.commands.replace', types: { body: 'RESTPutAPIApplicationCommandsJSONBody', result: 'RESTPutAPIApplicationCommandsResult' }, method: 'PUT', summary: 'Bulk Overwrite Global Application Commands', body: 'required' },
+        { name: 'applications.commands.list', types: { query: 'RESTGetAPIApplicationCommandsQuery', result: 'RESTGetAPIApplicationCommandsResult' }, method: 'GET', summary: 'Get Global Application Commands', query: ['with_localizations'], operationId: 'list_application_commands', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.commands.create', types: { body: 'RESTPostAPIApplicationCommandsJSONBody', result: 'RESTPostAPIApplicationCommandsResult' }, method: 'POST', summary: 'Create Global Application Command', body: 'required', operationId: 'create_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.commands.replace', types: { body: 'RESTPutAPIApplicationCommandsJSONBody', result: 'RESTPutAPIApplicationCommandsResult' }, method: 'PUT', summary: 'Bulk Overwrite Global Application Commands', body: 'required', operationId: 'bulk_set_application_commands', auth: { bot: true, oauth2: ['applications.commands.update'] } },
       ],
     },
     {
@@ -1140,9 +1244,9 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/commands/{command_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.commands.get', types: { result: 'RESTGetAPIApplicationCommandResult' }, method: 'GET', summary: 'Get Global Application Command' },
-        { name: 'applications.commands.edit', types: { body: 'RESTPatchAPIApplicationCommandJSONBody', result: 'RESTPatchAPIApplicationCommandResult' }, method: 'PATCH', summary: 'Edit Global Application Command', body: 'required' },
-        { name: 'applications.commands.delete', types: { result: 'undefined' }, method: 'DELETE', summary: 'Delete Global Application Command' },
+        { name: 'applications.commands.get', types: { result: 'RESTGetAPIApplicationCommandResult' }, method: 'GET', summary: 'Get Global Application Command', operationId: 'get_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.commands.edit', types: { body: 'RESTPatchAPIApplicationCommandJSONBody', result: 'RESTPatchAPIApplicationCommandResult' }, method: 'PATCH', summary: 'Edit Global Application Command', body: 'required', operationId: 'update_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.commands.delete', types: { result: 'undefined' }, method: 'DELETE', summary: 'Delete Global Application Command', operationId: 'delete_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
       ],
     },
     {
@@ -1152,9 +1256,9 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/guilds/{guild_id}/commands',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.guilds.commands.list', types: { query: 'RESTGetAPIApplicationGuildCommandsQuery', result: 'RESTGetAPIApplicationGuildCommandsResult' }, method: 'GET', summary: 'Get Guild Application Commands', query: ['with_localizations'] },
-        { name: 'applications.guilds.commands.create', types: { body: 'RESTPostAPIApplicationGuildCommandsJSONBody', result: 'RESTPostAPIApplicationGuildCommandsResult' }, method: 'POST', summary: 'Create Guild Application Command', body: 'required' },
-        { name: 'applications.guilds.commands.replace', types: { body: 'RESTPutAPIApplicationGuildCommandsJSONBody', result: 'RESTPutAPIApplicationGuildCommandsResult' }, method: 'PUT', summary: 'Bulk Overwrite Guild Application Commands', body: 'required' },
+        { name: 'applications.guilds.commands.list', types: { query: 'RESTGetAPIApplicationGuildCommandsQuery', result: 'RESTGetAPIApplicationGuildCommandsResult' }, method: 'GET', summary: 'Get Guild Application Commands', query: ['with_localizations'], operationId: 'list_guild_application_commands', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.guilds.commands.create', types: { body: 'RESTPostAPIApplicationGuildCommandsJSONBody', result: 'RESTPostAPIApplicationGuildCommandsResult' }, method: 'POST', summary: 'Create Guild Application Command', body: 'required', operationId: 'create_guild_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.guilds.commands.replace', types: { body: 'RESTPutAPIApplicationGuildCommandsJSONBody', result: 'RESTPutAPIApplicationGuildCommandsResult' }, method: 'PUT', summary: 'Bulk Overwrite Guild Application Commands', body: 'required', operationId: 'bulk_set_guild_application_commands', auth: { bot: true, oauth2: ['applications.commands.update'] } },
       ],
     },
     {
@@ -1164,9 +1268,9 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/guilds/{guild_id}/commands/{command_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.guilds.commands.get', types: { result: 'RESTGetAPIApplicationGuildCommandResult' }, method: 'GET', summary: 'Get Guild Application Command' },
-        { name: 'applications.guilds.commands.edit', types: { body: 'RESTPatchAPIApplicationGuildCommandJSONBody', result: 'RESTPatchAPIApplicationGuildCommandResult' }, method: 'PATCH', summary: 'Edit Guild Application Command', body: 'required' },
-        { name: 'applications.guilds.commands.delete', types: { result: 'undefined' }, method: 'DELETE', summary: 'Delete Guild Application Command' },
+        { name: 'applications.guilds.commands.get', types: { result: 'RESTGetAPIApplicationGuildCommandResult' }, method: 'GET', summary: 'Get Guild Application Command', operationId: 'get_guild_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.guilds.commands.edit', types: { body: 'RESTPatchAPIApplicationGuildCommandJSONBody', result: 'RESTPatchAPIApplicationGuildCommandResult' }, method: 'PATCH', summary: 'Edit Guild Application Command', body: 'required', operationId: 'update_guild_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
+        { name: 'applications.guilds.commands.delete', types: { result: 'undefined' }, method: 'DELETE', summary: 'Delete Guild Application Command', operationId: 'delete_guild_application_command', auth: { bot: true, oauth2: ['applications.commands.update'] } },
       ],
     },
     {
@@ -1175,7 +1279,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/stickers/{sticker_id}',
       pathSource: 'documented',
-      operations: [{ name: 'stickers.get', types: { result: 'RESTGetAPIStickerResult' }, method: 'GET', summary: 'Get Sticker' }],
+      operations: [{ name: 'stickers.get', types: { result: 'RESTGetAPIStickerResult' }, method: 'GET', summary: 'Get Sticker', operationId: 'get_sticker' }],
     },
     {
       key: 'StickerPacks',
@@ -1183,7 +1287,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/sticker-packs',
       pathSource: 'documented',
-      operations: [{ name: 'stickerPacks.list', types: { result: 'RESTGetStickerPacksResult' }, method: 'GET', summary: 'List Sticker Packs' }],
+      operations: [{ name: 'stickerPacks.list', types: { result: 'RESTGetStickerPacksResult' }, method: 'GET', summary: 'List Sticker Packs', operationId: 'list_sticker_packs', auth: { bot: true, none: true } }],
     },
     {
       key: 'StickerPacksId',
@@ -1191,7 +1295,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/sticker-packs/{pack_id}',
       pathSource: 'documented',
-      operations: [{ name: 'stickerPacks.get', types: { result: 'RESTGetAPIStickerPackResult' }, method: 'GET', summary: 'Get Sticker Pack' }],
+      operations: [{ name: 'stickerPacks.get', types: { result: 'RESTGetAPIStickerPackResult' }, method: 'GET', summary: 'Get Sticker Pack', operationId: 'get_sticker_pack' }],
     },
     {
       key: 'ApplicationsIdEmojis',
@@ -1200,8 +1304,8 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/emojis',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.emojis.list', types: { result: 'RESTGetAPIApplicationEmojisResult' }, method: 'GET', summary: 'List Application Emojis' },
-        { name: 'applications.emojis.create', types: { body: 'RESTPostAPIApplicationEmojiJSONBody', result: 'RESTPostAPIApplicationEmojiResult' }, method: 'POST', summary: 'Create Application Emoji', body: 'required' },
+        { name: 'applications.emojis.list', types: { result: 'RESTGetAPIApplicationEmojisResult' }, method: 'GET', summary: 'List Application Emojis', operationId: 'list_application_emojis' },
+        { name: 'applications.emojis.create', types: { body: 'RESTPostAPIApplicationEmojiJSONBody', result: 'RESTPostAPIApplicationEmojiResult' }, method: 'POST', summary: 'Create Application Emoji', body: 'required', operationId: 'create_application_emoji' },
       ],
     },
     {
@@ -1211,9 +1315,9 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/emojis/{emoji_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.emojis.get', types: { result: 'RESTGetAPIApplicationEmojiResult' }, method: 'GET', summary: 'Get Application Emoji' },
-        { name: 'applications.emojis.edit', types: { body: 'RESTPatchAPIApplicationEmojiJSONBody', result: 'RESTPatchAPIApplicationEmojiResult' }, method: 'PATCH', summary: 'Modify Application Emoji', body: 'required' },
-        { name: 'applications.emojis.delete', types: { result: 'RESTDeleteAPIApplicationEmojiResult' }, method: 'DELETE', summary: 'Delete Application Emoji' },
+        { name: 'applications.emojis.get', types: { result: 'RESTGetAPIApplicationEmojiResult' }, method: 'GET', summary: 'Get Application Emoji', operationId: 'get_application_emoji' },
+        { name: 'applications.emojis.edit', types: { body: 'RESTPatchAPIApplicationEmojiJSONBody', result: 'RESTPatchAPIApplicationEmojiResult' }, method: 'PATCH', summary: 'Modify Application Emoji', body: 'required', operationId: 'update_application_emoji' },
+        { name: 'applications.emojis.delete', types: { result: 'RESTDeleteAPIApplicationEmojiResult' }, method: 'DELETE', summary: 'Delete Application Emoji', operationId: 'delete_application_emoji' },
       ],
     },
     {
@@ -1223,7 +1327,7 @@ export const catalog: Catalog = {
       path: '/stage-instances',
       pathSource: 'documented',
       operations: [
-        { name: 'stageInstances.create', auditLogReason: true, types: { body: 'RESTPostAPIStageInstanceJSONBody', result: 'RESTPostAPIStageInstanceResult' }, method: 'POST', summary: 'Create Stage Instance', body: 'required' },
+        { name: 'stageInstances.create', auditLogReason: true, types: { body: 'RESTPostAPIStageInstanceJSONBody', result: 'RESTPostAPIStageInstanceResult' }, method: 'POST', summary: 'Create Stage Instance', body: 'required', operationId: 'create_stage_instance' },
       ],
     },
     {
@@ -1233,9 +1337,9 @@ export const catalog: Catalog = {
       path: '/stage-instances/{channel_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'stageInstances.get', types: { result: 'RESTGetAPIStageInstanceResult' }, method: 'GET', summary: 'Get Stage Instance' },
-        { name: 'stageInstances.edit', auditLogReason: true, types: { body: 'RESTPatchAPIStageInstanceJSONBody', result: 'RESTPatchAPIStageInstanceResult' }, method: 'PATCH', summary: 'Modify Stage Instance', body: 'required' },
-        { name: 'stageInstances.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIStageInstanceResult' }, method: 'DELETE', summary: 'Delete Stage Instance' },
+        { name: 'stageInstances.get', types: { result: 'RESTGetAPIStageInstanceResult' }, method: 'GET', summary: 'Get Stage Instance', operationId: 'get_stage_instance' },
+        { name: 'stageInstances.edit', auditLogReason: true, types: { body: 'RESTPatchAPIStageInstanceJSONBody', result: 'RESTPatchAPIStageInstanceResult' }, method: 'PATCH', summary: 'Modify Stage Instance', body: 'required', operationId: 'update_stage_instance' },
+        { name: 'stageInstances.delete', auditLogReason: true, types: { result: 'RESTDeleteAPIStageInstanceResult' }, method: 'DELETE', summary: 'Delete Stage Instance', operationId: 'delete_stage_instance' },
       ],
     },
     {
@@ -1244,7 +1348,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/soundboard-default-sounds',
       pathSource: 'documented',
-      operations: [{ name: 'soundboardDefaultSounds.list', types: { result: 'RESTGetAPISoundboardDefaultSoundsResult' }, method: 'GET', summary: 'List Default Soundboard Sounds' }],
+      operations: [{ name: 'soundboardDefaultSounds.list', types: { result: 'RESTGetAPISoundboardDefaultSoundsResult' }, method: 'GET', summary: 'List Default Soundboard Sounds', operationId: 'get_soundboard_default_sounds' }],
     },
     {
       key: 'ApplicationsIdRoleConnectionsMetadata',
@@ -1253,8 +1357,8 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/role-connections/metadata',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.roleConnections.metadata.list', types: { result: 'RESTGetAPIApplicationRoleConnectionMetadataResult' }, method: 'GET', summary: 'Get Application Role Connection Metadata Records' },
-        { name: 'applications.roleConnections.metadata.replace', types: { body: 'RESTPutAPIApplicationRoleConnectionMetadataJSONBody', result: 'RESTPutAPIApplicationRoleConnectionMetadataResult' }, method: 'PUT', summary: 'Update Application Role Connection Metadata Records', body: 'required' },
+        { name: 'applications.roleConnections.metadata.list', types: { result: 'RESTGetAPIApplicationRoleConnectionMetadataResult' }, method: 'GET', summary: 'Get Application Role Connection Metadata Records', operationId: 'get_application_role_connections_metadata' },
+        { name: 'applications.roleConnections.metadata.replace', types: { body: 'RESTPutAPIApplicationRoleConnectionMetadataJSONBody', result: 'RESTPutAPIApplicationRoleConnectionMetadataResult' }, method: 'PUT', summary: 'Update Application Role Connection Metadata Records', body: 'required', operationId: 'update_application_role_connections_metadata' },
       ],
     },
     {
@@ -1264,7 +1368,7 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/guilds/{guild_id}/commands/permissions',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.guilds.commands.permissions.list', types: { result: 'RESTGetAPIGuildApplicationCommandsPermissionsResult' }, method: 'GET', summary: 'Get Guild Application Command Permissions' },
+        { name: 'applications.guilds.commands.permissions.list', types: { result: 'RESTGetAPIGuildApplicationCommandsPermissionsResult' }, method: 'GET', summary: 'Get Guild Application Command Permissions', operationId: 'list_guild_application_command_permissions', auth: { bot: true, oauth2: ['applications.commands.permissions.update'] } },
         {
           name: 'applications.guilds.commands.permissions.replace', types: { body: 'RESTPutAPIGuildApplicationCommandsPermissionsJSONBody', result: 'RESTPutAPIGuildApplicationCommandsPermissionsResult' },
           method: 'PUT',
@@ -1281,8 +1385,8 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.guilds.commands.permissions.get', types: { result: 'RESTGetAPIApplicationCommandPermissionsResult' }, method: 'GET', summary: 'Get Application Command Permissions' },
-        { name: 'applications.guilds.commands.permissions.edit', types: { body: 'RESTPutAPIApplicationCommandPermissionsJSONBody', result: 'RESTPutAPIApplicationCommandPermissionsResult' }, method: 'PUT', summary: 'Edit Application Command Permissions', body: 'required' },
+        { name: 'applications.guilds.commands.permissions.get', types: { result: 'RESTGetAPIApplicationCommandPermissionsResult' }, method: 'GET', summary: 'Get Application Command Permissions', operationId: 'get_guild_application_command_permissions', auth: { bot: true, oauth2: ['applications.commands.permissions.update'] } },
+        { name: 'applications.guilds.commands.permissions.edit', types: { body: 'RESTPutAPIApplicationCommandPermissionsJSONBody', result: 'RESTPutAPIApplicationCommandPermissionsResult' }, method: 'PUT', summary: 'Edit Application Command Permissions', body: 'required', operationId: 'set_guild_application_command_permissions', auth: { bot: true, oauth2: ['applications.commands.permissions.update'] } },
       ],
     },
     {
@@ -1292,9 +1396,9 @@ export const catalog: Catalog = {
       path: '/users/@me/applications/{application_id}/role-connection',
       pathSource: 'documented',
       operations: [
-        { name: 'users.me.applications.roleConnection.get', types: { result: 'RESTGetAPICurrentUserApplicationRoleConnectionResult' }, method: 'GET', summary: 'Get Current User Application Role Connection' },
-        { name: 'users.me.applications.roleConnection.replace', types: { body: 'RESTPutAPICurrentUserApplicationRoleConnectionJSONBody', result: 'RESTPutAPICurrentUserApplicationRoleConnectionResult' }, method: 'PUT', summary: 'Update Current User Application Role Connection', body: 'required' },
-        { name: 'users.me.applications.roleConnection.delete', types: { result: 'RESTDeleteAPICurrentUserApplicationRoleConnectionResult' }, method: 'DELETE', summary: 'Delete Current User Application Role Connection' },
+        { name: 'users.me.applications.roleConnection.get', types: { result: 'RESTGetAPICurrentUserApplicationRoleConnectionResult' }, method: 'GET', summary: 'Get Current User Application Role Connection', operationId: 'get_application_user_role_connection', auth: { bot: false, oauth2: ['role_connections.write'] } },
+        { name: 'users.me.applications.roleConnection.replace', types: { body: 'RESTPutAPICurrentUserApplicationRoleConnectionJSONBody', result: 'RESTPutAPICurrentUserApplicationRoleConnectionResult' }, method: 'PUT', summary: 'Update Current User Application Role Connection', body: 'required', operationId: 'update_application_user_role_connection', auth: { bot: false, oauth2: ['role_connections.write'] } },
+        { name: 'users.me.applications.roleConnection.delete', types: { result: 'RESTDeleteAPICurrentUserApplicationRoleConnectionResult' }, method: 'DELETE', summary: 'Delete Current User Application Role Connection', operationId: 'delete_application_user_role_connection', auth: { bot: false, oauth2: ['role_connections.write'] } },
       ],
     },
     {
@@ -1304,8 +1408,8 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/entitlements',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.entitlements.list', types: { query: 'RESTGetAPIEntitlementsQuery', result: 'RESTGetAPIEntitlementsResult' }, method: 'GET', summary: 'List Entitlements', query: ['user_id', 'sku_ids', 'before', 'after', 'limit', 'guild_id', 'exclude_ended', 'exclude_deleted'] },
-        { name: 'applications.entitlements.create', types: { body: 'RESTPostAPIEntitlementJSONBody', result: 'RESTPostAPIEntitlementResult' }, method: 'POST', summary: 'Create Test Entitlement', body: 'required' },
+        { name: 'applications.entitlements.list', types: { query: 'RESTGetAPIEntitlementsQuery', result: 'RESTGetAPIEntitlementsResult' }, method: 'GET', summary: 'List Entitlements', query: ['user_id', 'sku_ids', 'guild_id', 'before', 'after', 'limit', 'exclude_ended', 'exclude_deleted', 'only_active'], operationId: 'get_entitlements', auth: { bot: true, oauth2: ['applications.entitlements'] } },
+        { name: 'applications.entitlements.create', types: { body: 'RESTPostAPIEntitlementJSONBody', result: 'RESTPostAPIEntitlementResult' }, method: 'POST', summary: 'Create Test Entitlement', body: 'required', operationId: 'create_entitlement' },
       ],
     },
     {
@@ -1315,8 +1419,8 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/entitlements/{entitlement_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.entitlements.get', types: { result: 'RESTGetAPIEntitlementResult' }, method: 'GET', summary: 'Get Entitlement' },
-        { name: 'applications.entitlements.delete', types: { result: 'RESTDeleteAPIEntitlementResult' }, method: 'DELETE', summary: 'Delete Test Entitlement' },
+        { name: 'applications.entitlements.get', types: { result: 'RESTGetAPIEntitlementResult' }, method: 'GET', summary: 'Get Entitlement', operationId: 'get_entitlement', auth: { bot: true, oauth2: ['applications.entitlements'] } },
+        { name: 'applications.entitlements.delete', types: { result: 'RESTDeleteAPIEntitlementResult' }, method: 'DELETE', summary: 'Delete Test Entitlement', operationId: 'delete_entitlement', auth: { bot: true, oauth2: ['applications.entitlements'] } },
       ],
     },
     {
@@ -1325,7 +1429,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/applications/{application_id}/entitlements/{entitlement_id}/consume',
       pathSource: 'documented',
-      operations: [{ name: 'applications.entitlements.consume', types: { result: 'RESTPostAPIEntitlementConsumeResult' }, method: 'POST', summary: 'Consume an Entitlement' }],
+      operations: [{ name: 'applications.entitlements.consume', types: { result: 'RESTPostAPIEntitlementConsumeResult' }, method: 'POST', summary: 'Consume an Entitlement', operationId: 'consume_entitlement', auth: { bot: true, oauth2: ['applications.entitlements'] } }],
     },
     {
       key: 'ApplicationsIdSkus',
@@ -1360,14 +1464,26 @@ export const catalog: Catalog = {
       path: '/guilds/templates/{code}',
       pathSource: 'documented',
       operations: [
-        { name: 'guildTemplates.get', types: { result: 'RESTGetAPITemplateResult' }, method: 'GET', summary: 'Get Guild Template' },
+        { name: 'guildTemplates.get', types: { result: 'RESTGetAPITemplateResult' }, method: 'GET', summary: 'Get Guild Template', operationId: 'get_guild_template', auth: { bot: true, none: true } },
         {
           name: 'guildTemplates.guilds.create', types: { body: 'RESTPostAPITemplateCreateGuildJSONBody', result: 'RESTPostAPITemplateCreateGuildResult' },
           method: 'POST',
           summary: 'Create Guild from Guild Template',
           body: 'required',
           deprecated: 'The service no longer lets apps create guilds from templates.',
+          operationId: 'create_guild_from_template',
+          removedIn: '212061',
         },
+      ],
+    },
+    {
+      key: 'GuildsIdNewMemberWelcome',
+      v10Only: true,
+      major: 'guild_id',
+      path: '/guilds/{guild_id}/new-member-welcome',
+      pathSource: 'openapi',
+      operations: [
+        { name: 'guilds.newMemberWelcome.get', method: 'GET', summary: 'Get Guild New Member Welcome', operationId: 'get_guild_new_member_welcome' },
       ],
     },
     {
@@ -1390,6 +1506,45 @@ export const catalog: Catalog = {
       ],
     },
     {
+      key: 'WebhooksIdTokenGithub',
+      v10Only: true,
+      major: null,
+      path: '/webhooks/{webhook_id}/{webhook_token}/github',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'webhooks.github.execute',
+          types: { result: 'undefined' },
+          method: 'POST',
+          summary: 'Execute Github Compatible Webhook',
+          body: 'required',
+          query: ['wait', 'thread_id'],
+          unauthenticated: true,
+          operationId: 'execute_github_compatible_webhook',
+          auth: { bot: true, none: true },
+        },
+      ],
+    },
+    {
+      key: 'WebhooksIdTokenSlack',
+      v10Only: true,
+      major: null,
+      path: '/webhooks/{webhook_id}/{webhook_token}/slack',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'webhooks.slack.execute',
+          method: 'POST',
+          summary: 'Execute Slack Compatible Webhook',
+          body: 'required',
+          query: ['wait', 'thread_id'],
+          unauthenticated: true,
+          operationId: 'execute_slack_compatible_webhook',
+          auth: { bot: true, none: true },
+        },
+      ],
+    },
+    {
       key: 'InvitesCodeTargetUsers',
       v10Only: true,
       major: null,
@@ -1397,8 +1552,8 @@ export const catalog: Catalog = {
       pathSource: 'documented',
       note: 'The list is a CSV file with one column of user ids.',
       operations: [
-        { name: 'invites.targetUsers.get', types: { result: 'RESTGetAPIInviteTargetUsersResult' }, method: 'GET', summary: 'Get Target Users', binaryResult: true },
-        { name: 'invites.targetUsers.replace', types: { body: 'RESTPutAPIInviteTargetUsersFormDataBody', result: 'RESTPutAPIInviteTargetUsersResult' }, method: 'PUT', summary: 'Update Target Users', body: 'required', encoding: 'form-data' },
+        { name: 'invites.targetUsers.get', types: { result: 'RESTGetAPIInviteTargetUsersResult' }, method: 'GET', summary: 'Get Target Users', binaryResult: true, operationId: 'get_invite_target_users' },
+        { name: 'invites.targetUsers.replace', types: { body: 'RESTPutAPIInviteTargetUsersFormDataBody', result: 'RESTPutAPIInviteTargetUsersResult' }, method: 'PUT', summary: 'Update Target Users', body: 'required', encoding: 'form-data', operationId: 'update_invite_target_users' },
       ],
     },
     {
@@ -1407,7 +1562,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/invites/{code}/target-users/job-status',
       pathSource: 'documented',
-      operations: [{ name: 'invites.targetUsers.jobStatus.get', types: { result: 'RESTGetAPIInviteTargetUsersJobStatusResult' }, method: 'GET', summary: 'Get Target Users Job Status' }],
+      operations: [{ name: 'invites.targetUsers.jobStatus.get', types: { result: 'RESTGetAPIInviteTargetUsersJobStatusResult' }, method: 'GET', summary: 'Get Target Users Job Status', operationId: 'get_invite_target_users_job_status' }],
     },
     // ── Applications: the current one, activities, identities of external accounts ────────────
     {
@@ -1417,8 +1572,8 @@ export const catalog: Catalog = {
       path: '/applications/@me',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.me.get', types: { result: 'RESTGetCurrentApplicationResult' }, method: 'GET', summary: 'Get Current Application' },
-        { name: 'applications.me.edit', types: { body: 'RESTPatchCurrentApplicationJSONBody', result: 'RESTPatchCurrentApplicationResult' }, method: 'PATCH', summary: 'Edit Current Application', body: 'required' },
+        { name: 'applications.me.get', types: { result: 'RESTGetCurrentApplicationResult' }, method: 'GET', summary: 'Get Current Application', operationId: 'get_my_application' },
+        { name: 'applications.me.edit', types: { body: 'RESTPatchCurrentApplicationJSONBody', result: 'RESTPatchCurrentApplicationResult' }, method: 'PATCH', summary: 'Edit Current Application', body: 'required', operationId: 'update_my_application' },
       ],
     },
     {
@@ -1427,7 +1582,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/applications/{application_id}/activity-instances/{instance_id}',
       pathSource: 'documented',
-      operations: [{ name: 'applications.activityInstances.get', types: { result: 'RESTGetAPIApplicationActivityInstanceResult' }, method: 'GET', summary: 'Get Application Activity Instance' }],
+      operations: [{ name: 'applications.activityInstances.get', types: { result: 'RESTGetAPIApplicationActivityInstanceResult' }, method: 'GET', summary: 'Get Application Activity Instance', operationId: 'applications_get_activity_instance' }],
     },
     {
       key: 'ApplicationsIdApplicationIdentitiesTypeId',
@@ -1451,6 +1606,35 @@ export const catalog: Catalog = {
       ],
     },
     {
+      key: 'ApplicationsId',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}',
+      pathSource: 'openapi',
+      operations: [
+        { name: 'applications.get', method: 'GET', summary: 'Get Application', operationId: 'get_application' },
+        { name: 'applications.edit', method: 'PATCH', summary: 'Update Application', body: 'required', operationId: 'update_application' },
+      ],
+    },
+    {
+      key: 'ApplicationsIdAttachment',
+      v10Only: true,
+      major: null,
+      path: '/applications/{application_id}/attachment',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'applications.attachment.create',
+          method: 'POST',
+          summary: 'Upload Application Attachment',
+          body: 'required',
+          encoding: 'form-data',
+          operationId: 'upload_application_attachment',
+          auth: { bot: true, oauth2: [] },
+        },
+      ],
+    },
+    {
       key: 'UsersIdApplicationIdentitiesId',
       v10Only: true,
       major: null,
@@ -1469,6 +1653,23 @@ export const catalog: Catalog = {
         { name: 'users.applicationIdentities.delete', types: { body: 'RESTPostAPIApplicationIdentityDeleteJSONBody', result: 'RESTPostAPIApplicationIdentityDeleteResult' }, method: 'POST', summary: 'Delete Application Identity', body: 'optional' },
       ],
     },
+    {
+      key: 'UsersMeApplicationsIdEntitlements',
+      v10Only: true,
+      major: null,
+      path: '/users/@me/applications/{application_id}/entitlements',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'users.me.applications.entitlements.list',
+          method: 'GET',
+          summary: 'Get Current User Application Entitlements',
+          query: ['sku_ids', 'exclude_consumed'],
+          operationId: 'get_current_user_application_entitlements',
+          auth: { bot: false, oauth2: [] },
+        },
+      ],
+    },
     // ── OAuth2 ──────────────────────────────────────────────────────────────────────────────────
     {
       key: 'Oauth2ApplicationsMe',
@@ -1476,7 +1677,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/oauth2/applications/@me',
       pathSource: 'documented',
-      operations: [{ name: 'oauth2.applications.me.get', types: { result: 'RESTGetAPIOAuth2CurrentApplicationResult' }, method: 'GET', summary: 'Get Current Bot Application Information' }],
+      operations: [{ name: 'oauth2.applications.me.get', types: { result: 'RESTGetAPIOAuth2CurrentApplicationResult' }, method: 'GET', summary: 'Get Current Bot Application Information', operationId: 'get_my_oauth2_application' }],
     },
     {
       key: 'Oauth2Me',
@@ -1485,7 +1686,7 @@ export const catalog: Catalog = {
       path: '/oauth2/@me',
       pathSource: 'documented',
       note: 'Called with a user\'s OAuth2 access token (`token: \'Bearer …\'`).',
-      operations: [{ name: 'oauth2.me.get', types: { result: 'RESTGetAPIOAuth2CurrentAuthorizationResult' }, method: 'GET', summary: 'Get Current Authorization Information' }],
+      operations: [{ name: 'oauth2.me.get', types: { result: 'RESTGetAPIOAuth2CurrentAuthorizationResult' }, method: 'GET', summary: 'Get Current Authorization Information', operationId: 'get_my_oauth2_authorization', auth: { bot: true, oauth2: [] } }],
     },
     {
       key: 'Oauth2Authorize',
@@ -1535,6 +1736,289 @@ export const catalog: Catalog = {
       note: 'The app authenticates with its client id and secret: in the body, or as HTTP Basic in `headers`; the bot token is not sent.',
       operations: [
         { name: 'oauth2.token.revoke', types: { body: 'RESTPostOAuth2TokenRevocationQuery' }, method: 'POST', summary: 'Token Revocation', body: 'required', encoding: 'urlencoded', unauthenticated: true },
+      ],
+    },
+    {
+      key: 'Oauth2Keys',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/keys',
+      pathSource: 'openapi',
+      operations: [
+        { name: 'oauth2.keys.get', method: 'GET', summary: 'Get Public Keys', operationId: 'get_public_keys', auth: { bot: true, none: true } },
+      ],
+    },
+    {
+      key: 'Oauth2Userinfo',
+      v10Only: true,
+      major: null,
+      path: '/oauth2/userinfo',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'oauth2.userinfo.get',
+          method: 'GET',
+          summary: 'Get Openid Connect Userinfo',
+          operationId: 'get_openid_connect_userinfo',
+          auth: { bot: true, oauth2: ['openid'] },
+        },
+      ],
+    },
+    {
+      key: 'Lobbies',
+      v10Only: true,
+      major: null,
+      path: '/lobbies',
+      pathSource: 'openapi',
+      operations: [
+        { name: 'lobbies.create', method: 'POST', summary: 'Create Lobby', body: 'required', operationId: 'create_lobby' },
+        {
+          name: 'lobbies.join',
+          method: 'PUT',
+          summary: 'Create Or Join Lobby',
+          body: 'required',
+          operationId: 'create_or_join_lobby',
+          auth: { bot: true, oauth2: [] },
+        },
+      ],
+    },
+    {
+      key: 'LobbiesId',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}',
+      pathSource: 'openapi',
+      operations: [
+        { name: 'lobbies.get', method: 'GET', summary: 'Get Lobby', operationId: 'get_lobby' },
+        { name: 'lobbies.edit', method: 'PATCH', summary: 'Edit Lobby', body: 'required', operationId: 'edit_lobby' },
+      ],
+    },
+    {
+      key: 'LobbiesIdChannelLinking',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/channel-linking',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.channelLinking.edit',
+          method: 'PATCH',
+          summary: 'Edit Lobby Channel Link',
+          body: 'required',
+          operationId: 'edit_lobby_channel_link',
+          auth: { bot: true, oauth2: [] },
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMembersMe',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/members/@me',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.members.me.leave',
+          types: { result: 'undefined' },
+          method: 'DELETE',
+          summary: 'Leave Lobby',
+          operationId: 'leave_lobby',
+          auth: { bot: true, oauth2: [] },
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMembersMeInvites',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/members/@me/invites',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.members.me.invites.create',
+          method: 'POST',
+          summary: 'Create Linked Lobby Guild Invite For Self',
+          operationId: 'create_linked_lobby_guild_invite_for_self',
+          auth: { bot: true, oauth2: [] },
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMembersBulk',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/members/bulk',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.members.bulk.create',
+          method: 'POST',
+          summary: 'Bulk Update Lobby Members',
+          body: 'required',
+          operationId: 'bulk_update_lobby_members',
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMembersId',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/members/{user_id}',
+      pathSource: 'openapi',
+      operations: [
+        { name: 'lobbies.members.add', method: 'PUT', summary: 'Add Lobby Member', body: 'required', operationId: 'add_lobby_member' },
+        {
+          name: 'lobbies.members.remove',
+          types: { result: 'undefined' },
+          method: 'DELETE',
+          summary: 'Delete Lobby Member',
+          operationId: 'delete_lobby_member',
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMembersIdInvites',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/members/{user_id}/invites',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.members.invites.create',
+          method: 'POST',
+          summary: 'Create Linked Lobby Guild Invite For User',
+          operationId: 'create_linked_lobby_guild_invite_for_user',
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMessages',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/messages',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.messages.list',
+          method: 'GET',
+          summary: 'Get Lobby Messages',
+          query: ['limit'],
+          operationId: 'get_lobby_messages',
+          auth: { bot: true, oauth2: [] },
+        },
+        {
+          name: 'lobbies.messages.create',
+          method: 'POST',
+          summary: 'Create Lobby Message',
+          body: 'required',
+          encoding: 'json+files',
+          operationId: 'create_lobby_message',
+          auth: { bot: true, oauth2: [] },
+        },
+      ],
+    },
+    {
+      key: 'LobbiesIdMessagesIdModerationMetadata',
+      v10Only: true,
+      major: null,
+      path: '/lobbies/{lobby_id}/messages/{message_id}/moderation-metadata',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'lobbies.messages.moderationMetadata.replace',
+          types: { result: 'undefined' },
+          method: 'PUT',
+          summary: 'Update the external moderation metadata for a lobby message',
+          body: 'required',
+          operationId: 'update_lobby_message_external_moderation_metadata',
+        },
+      ],
+    },
+    {
+      key: 'PartnerSdkDmsIdIdMessagesIdModerationMetadata',
+      v10Only: true,
+      major: null,
+      path: '/partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'partnerSdk.dms.messages.moderationMetadata.replace',
+          types: { result: 'undefined' },
+          method: 'PUT',
+          summary: 'Update the external moderation metadata for a user message (DM)',
+          body: 'required',
+          operationId: 'update_user_message_external_moderation_metadata',
+        },
+      ],
+    },
+    {
+      key: 'PartnerSdkProvisionalAccountsUnmerge',
+      v10Only: true,
+      major: null,
+      path: '/partner-sdk/provisional-accounts/unmerge',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'partnerSdk.provisionalAccounts.unmerge.create',
+          types: { result: 'undefined' },
+          method: 'POST',
+          summary: 'Partner Sdk Unmerge Provisional Account',
+          body: 'required',
+          unauthenticated: true,
+          operationId: 'partner_sdk_unmerge_provisional_account',
+          auth: { bot: true, none: true },
+        },
+      ],
+    },
+    {
+      key: 'PartnerSdkProvisionalAccountsUnmergeBot',
+      v10Only: true,
+      major: null,
+      path: '/partner-sdk/provisional-accounts/unmerge/bot',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'partnerSdk.provisionalAccounts.unmerge.bot.create',
+          types: { result: 'undefined' },
+          method: 'POST',
+          summary: 'Bot Partner Sdk Unmerge Provisional Account',
+          body: 'required',
+          operationId: 'bot_partner_sdk_unmerge_provisional_account',
+        },
+      ],
+    },
+    {
+      key: 'PartnerSdkToken',
+      v10Only: true,
+      major: null,
+      path: '/partner-sdk/token',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'partnerSdk.token.create',
+          method: 'POST',
+          summary: 'Partner Sdk Token',
+          body: 'required',
+          unauthenticated: true,
+          operationId: 'partner_sdk_token',
+          auth: { bot: true, none: true },
+        },
+      ],
+    },
+    {
+      key: 'PartnerSdkTokenBot',
+      v10Only: true,
+      major: null,
+      path: '/partner-sdk/token/bot',
+      pathSource: 'openapi',
+      operations: [
+        {
+          name: 'partnerSdk.token.bot.create',
+          method: 'POST',
+          summary: 'Bot Partner Sdk Token',
+          body: 'required',
+          operationId: 'bot_partner_sdk_token',
+        },
       ],
     },
   ],

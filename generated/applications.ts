@@ -2,7 +2,14 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { FormFields, OperationCaller, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  GetApplicationResult,
+  UpdateApplicationBody,
+  UpdateApplicationResult,
+  UploadApplicationAttachmentBody,
+  UploadApplicationAttachmentResult,
+} from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `applications.commands.list` (Get Global Application Commands). */
@@ -14,8 +21,9 @@ export type ApplicationsEntitlementsListQuery = QueryOf<v10.RESTGetAPIEntitlemen
 /** Query parameters of `applications.identities.list` (Get Application Identities by External ID). */
 export type ApplicationsIdentitiesListQuery = QueryOf<v10.RESTGetAPIApplicationIdentitiesQuery>;
 
-/** `client.applications`: operations on route keys `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`, `ApplicationsIdSkus`, `ApplicationsMe`, `ApplicationsIdActivityInstancesId`, `ApplicationsIdApplicationIdentitiesTypeId`, `ApplicationsIdUsersIdIdentitiesIdProfile`. */
+/** `client.applications`: operations on route keys `ApplicationsId`, `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`, `ApplicationsIdSkus`, `ApplicationsMe`, `ApplicationsIdActivityInstancesId`, `ApplicationsIdApplicationIdentitiesTypeId`, `ApplicationsIdUsersIdIdentitiesIdProfile`, `ApplicationsIdAttachment`. */
 export class ApplicationsApi {
+  readonly #call: OperationCaller;
   /** `client.applications.commands` */
   readonly commands: ApplicationsCommandsApi;
   /** `client.applications.guilds` */
@@ -36,9 +44,12 @@ export class ApplicationsApi {
   readonly identities: ApplicationsIdentitiesApi;
   /** `client.applications.users` */
   readonly users: ApplicationsUsersApi;
+  /** `client.applications.attachment` */
+  readonly attachment: ApplicationsAttachmentApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
+    this.#call = call;
     this.commands = new ApplicationsCommandsApi(call);
     this.guilds = new ApplicationsGuildsApi(call);
     this.emojis = new ApplicationsEmojisApi(call);
@@ -49,6 +60,54 @@ export class ApplicationsApi {
     this.activityInstances = new ApplicationsActivityInstancesApi(call);
     this.identities = new ApplicationsIdentitiesApi(call);
     this.users = new ApplicationsUsersApi(call);
+    this.attachment = new ApplicationsAttachmentApi(call);
+  }
+
+  /**
+   * Get Application.
+   *
+   * `GET /applications/{application_id}` · route key `ApplicationsId` · bucket `ApplicationsId`
+   *
+   * Discord's OpenAPI document: `get_application`.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.applications.get('157730590492196864');
+   * ```
+   */
+  get<T = GetApplicationResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['applications.get'], [applicationId], undefined, options) as Promise<T>;
+  }
+
+  /**
+   * Update Application.
+   *
+   * `PATCH /applications/{application_id}` · route key `ApplicationsId` · bucket `ApplicationsId`
+   *
+   * Discord's OpenAPI document: `update_application`.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.edit('157730590492196864', body);
+   * ```
+   */
+  edit<T = UpdateApplicationResult>(
+    applicationId: Snowflake,
+    body: UpdateApplicationBody,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.edit'], [applicationId], { body }, options) as Promise<T>;
   }
 }
 
@@ -65,6 +124,10 @@ export class ApplicationsCommandsApi {
    * Get Global Application Commands.
    *
    * `GET /applications/{application_id}/commands` · route key `ApplicationsIdCommands` · bucket `ApplicationsIdCommands`
+   *
+   * Discord's OpenAPI document: `list_application_commands`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -90,6 +153,10 @@ export class ApplicationsCommandsApi {
    *
    * `POST /applications/{application_id}/commands` · route key `ApplicationsIdCommands` · bucket `ApplicationsIdCommands`
    *
+   * Discord's OpenAPI document: `create_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -114,6 +181,10 @@ export class ApplicationsCommandsApi {
    *
    * `PUT /applications/{application_id}/commands` · route key `ApplicationsIdCommands` · bucket `ApplicationsIdCommands`
    *
+   * Discord's OpenAPI document: `bulk_set_application_commands`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -137,6 +208,10 @@ export class ApplicationsCommandsApi {
    * Get Global Application Command.
    *
    * `GET /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId` · bucket `ApplicationsIdCommandsId`
+   *
+   * Discord's OpenAPI document: `get_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -166,6 +241,10 @@ export class ApplicationsCommandsApi {
    * Edit Global Application Command.
    *
    * `PATCH /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId` · bucket `ApplicationsIdCommandsId`
+   *
+   * Discord's OpenAPI document: `update_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -197,6 +276,10 @@ export class ApplicationsCommandsApi {
    * Delete Global Application Command.
    *
    * `DELETE /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId` · bucket `ApplicationsIdCommandsId`
+   *
+   * Discord's OpenAPI document: `delete_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -247,6 +330,10 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands` · bucket `ApplicationsIdGuildsIdCommands:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_application_commands`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -277,6 +364,10 @@ export class ApplicationsGuildsCommandsApi {
    * Create Guild Application Command.
    *
    * `POST /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands` · bucket `ApplicationsIdGuildsIdCommands:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -309,6 +400,10 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `PUT /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands` · bucket `ApplicationsIdGuildsIdCommands:{guild_id}`
    *
+   * Discord's OpenAPI document: `bulk_set_guild_application_commands`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -340,6 +435,10 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId` · bucket `ApplicationsIdGuildsIdCommandsId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -370,6 +469,10 @@ export class ApplicationsGuildsCommandsApi {
    * Edit Guild Application Command.
    *
    * `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId` · bucket `ApplicationsIdGuildsIdCommandsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -403,6 +506,10 @@ export class ApplicationsGuildsCommandsApi {
    * Delete Guild Application Command.
    *
    * `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId` · bucket `ApplicationsIdGuildsIdCommandsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_application_command`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -444,6 +551,10 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * Get Guild Application Command Permissions.
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions` · bucket `ApplicationsIdGuildsIdCommandsPermissions:{guild_id}`
+   *
+   * Discord's OpenAPI document: `list_guild_application_command_permissions`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.permissions.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -506,6 +617,10 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions` · bucket `ApplicationsIdGuildsIdCommandsIdPermissions:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_application_command_permissions`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.permissions.update`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -536,6 +651,10 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * Edit Application Command Permissions.
    *
    * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions` · bucket `ApplicationsIdGuildsIdCommandsIdPermissions:{guild_id}`
+   *
+   * Discord's OpenAPI document: `set_guild_application_command_permissions`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.commands.permissions.update`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -580,6 +699,8 @@ export class ApplicationsEmojisApi {
    *
    * `GET /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis` · bucket `ApplicationsIdEmojis`
    *
+   * Discord's OpenAPI document: `list_application_emojis`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -598,6 +719,8 @@ export class ApplicationsEmojisApi {
    * Create Application Emoji.
    *
    * `POST /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis` · bucket `ApplicationsIdEmojis`
+   *
+   * Discord's OpenAPI document: `create_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -622,6 +745,8 @@ export class ApplicationsEmojisApi {
    * Get Application Emoji.
    *
    * `GET /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   *
+   * Discord's OpenAPI document: `get_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -651,6 +776,8 @@ export class ApplicationsEmojisApi {
    * Modify Application Emoji.
    *
    * `PATCH /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   *
+   * Discord's OpenAPI document: `update_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -682,6 +809,8 @@ export class ApplicationsEmojisApi {
    * Delete Application Emoji.
    *
    * `DELETE /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   *
+   * Discord's OpenAPI document: `delete_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -733,6 +862,8 @@ export class ApplicationsRoleConnectionsMetadataApi {
    *
    * `GET /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata` · bucket `ApplicationsIdRoleConnectionsMetadata`
    *
+   * Discord's OpenAPI document: `get_application_role_connections_metadata`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -759,6 +890,8 @@ export class ApplicationsRoleConnectionsMetadataApi {
    * Update Application Role Connection Metadata Records.
    *
    * `PUT /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata` · bucket `ApplicationsIdRoleConnectionsMetadata`
+   *
+   * Discord's OpenAPI document: `update_application_role_connections_metadata`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -799,10 +932,14 @@ export class ApplicationsEntitlementsApi {
    *
    * `GET /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements` · bucket `ApplicationsIdEntitlements`
    *
+   * Discord's OpenAPI document: `get_entitlements`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `user_id`, `sku_ids`, `before`, `after`, `limit`, `guild_id`, `exclude_ended`, `exclude_deleted`.
+   * @param query - Query parameters: `user_id`, `sku_ids`, `guild_id`, `before`, `after`, `limit`, `exclude_ended`, `exclude_deleted`, `only_active`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -822,6 +959,8 @@ export class ApplicationsEntitlementsApi {
    * Create Test Entitlement.
    *
    * `POST /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements` · bucket `ApplicationsIdEntitlements`
+   *
+   * Discord's OpenAPI document: `create_entitlement`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -846,6 +985,10 @@ export class ApplicationsEntitlementsApi {
    * Get Entitlement.
    *
    * `GET /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId` · bucket `ApplicationsIdEntitlementsId`
+   *
+   * Discord's OpenAPI document: `get_entitlement`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -876,6 +1019,10 @@ export class ApplicationsEntitlementsApi {
    *
    * `DELETE /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId` · bucket `ApplicationsIdEntitlementsId`
    *
+   * Discord's OpenAPI document: `delete_entitlement`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -904,6 +1051,10 @@ export class ApplicationsEntitlementsApi {
    * Consume an Entitlement.
    *
    * `POST /applications/{application_id}/entitlements/{entitlement_id}/consume` · route key `ApplicationsIdEntitlementsIdConsume` · bucket `ApplicationsIdEntitlementsIdConsume`
+   *
+   * Discord's OpenAPI document: `consume_entitlement`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -973,6 +1124,8 @@ export class ApplicationsMeApi {
    *
    * `GET /applications/@me` · route key `ApplicationsMe` · bucket `ApplicationsMe`
    *
+   * Discord's OpenAPI document: `get_my_application`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param options - `signal`, `headers`, `maxWait`.
@@ -990,6 +1143,8 @@ export class ApplicationsMeApi {
    * Edit Current Application.
    *
    * `PATCH /applications/@me` · route key `ApplicationsMe` · bucket `ApplicationsMe`
+   *
+   * Discord's OpenAPI document: `update_my_application`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1022,6 +1177,8 @@ export class ApplicationsActivityInstancesApi {
    * Get Application Activity Instance.
    *
    * `GET /applications/{application_id}/activity-instances/{instance_id}` · route key `ApplicationsIdActivityInstancesId` · bucket `ApplicationsIdActivityInstancesId`
+   *
+   * Discord's OpenAPI document: `applications_get_activity_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1173,5 +1330,46 @@ export class ApplicationsUsersIdentityProfileApi {
       { body },
       options,
     ) as Promise<T>;
+  }
+}
+
+/** `client.applications.attachment`: operations on route key `ApplicationsIdAttachment`. */
+export class ApplicationsAttachmentApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Upload Application Attachment.
+   *
+   * `POST /applications/{application_id}/attachment` · route key `ApplicationsIdAttachment` · bucket `ApplicationsIdAttachment`
+   *
+   * Discord's OpenAPI document: `upload_application_attachment`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (any scope).
+   *
+   * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
+   * sent as it is.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.applications.attachment.create('157730590492196864', body);
+   * ```
+   */
+  create<T = UploadApplicationAttachmentResult>(
+    applicationId: Snowflake,
+    body: FormFields<UploadApplicationAttachmentBody> | FormData,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.attachment.create'], [applicationId], { body }, options) as Promise<T>;
   }
 }

@@ -11,6 +11,15 @@ import type {
   Snowflake,
   WithFiles,
 } from '../src/sdk.ts';
+import type {
+  AddGroupDmUserResult,
+  ListPrivateArchivedThreadsQuery,
+  ListPrivateArchivedThreadsResult,
+  ListPublicArchivedThreadsQuery,
+  ListPublicArchivedThreadsResult,
+  ThreadSearchQuery,
+  ThreadSearchResult,
+} from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `channels.messages.list` (Get Channel Messages). */
@@ -34,14 +43,20 @@ export type ChannelsMessagesPinsListQuery = QueryOf<v10.RESTGetAPIChannelMessage
 export type ChannelsThreadMembersGetQuery = QueryOf<v10.RESTGetAPIChannelThreadMemberQuery>;
 /** Query parameters of `channels.threadMembers.list` (List Thread Members). */
 export type ChannelsThreadMembersListQuery = QueryOf<v10.RESTGetAPIChannelThreadMembersQuery>;
+/** Query parameters of `channels.threads.search` (Thread Search). */
+export type ChannelsThreadsSearchQuery = QueryOf<ThreadSearchQuery>;
 /** Query parameters of `channels.threads.archived.list` (List Public or Private Archived Threads). */
 export type ChannelsThreadsArchivedListQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 /** Query parameters of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads). */
 export type ChannelsThreadsArchivedListJoinedPrivateQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
+/** Query parameters of `channels.threads.archived.private.list` (List Private Archived Threads). */
+export type ChannelsThreadsArchivedPrivateListQuery = QueryOf<ListPrivateArchivedThreadsQuery>;
+/** Query parameters of `channels.threads.archived.public.list` (List Public Archived Threads). */
+export type ChannelsThreadsArchivedPublicListQuery = QueryOf<ListPublicArchivedThreadsQuery>;
 /** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
 export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
 
-/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdThreadMembers`, `ChannelsIdThreads`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`. */
+/** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdThreadMembers`, `ChannelsIdThreads`, `ChannelsIdThreadsSearch`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPublic`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`. */
 export class ChannelsApi {
   readonly #call: OperationCaller;
   /** `client.channels.invites` */
@@ -94,6 +109,8 @@ export class ChannelsApi {
    *
    * `GET /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
    *
+   * Discord's OpenAPI document: `get_channel`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -110,6 +127,8 @@ export class ChannelsApi {
    * Modify Channel.
    *
    * `PATCH /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `update_channel`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -156,6 +175,8 @@ export class ChannelsApi {
    *
    * `DELETE /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
    *
+   * Discord's OpenAPI document: `delete_channel`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -183,6 +204,8 @@ export class ChannelsInvitesApi {
    *
    * `GET /channels/{channel_id}/invites` · route key `ChannelsIdInvites` · bucket `ChannelsIdInvites:{channel_id}`
    *
+   * Discord's OpenAPI document: `list_channel_invites`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -199,6 +222,8 @@ export class ChannelsInvitesApi {
    * Create Channel Invite.
    *
    * `POST /channels/{channel_id}/invites` · route key `ChannelsIdInvites` · bucket `ChannelsIdInvites:{channel_id}`
+   *
+   * Discord's OpenAPI document: `create_channel_invite`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
@@ -241,6 +266,8 @@ export class ChannelsMessagesApi {
    *
    * `GET /channels/{channel_id}/messages` · route key `ChannelsIdMessages` · bucket `ChannelsIdMessages:{channel_id}`
    *
+   * Discord's OpenAPI document: `list_messages`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `around`, `before`, `after`.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -262,6 +289,8 @@ export class ChannelsMessagesApi {
    * Create Message.
    *
    * `POST /channels/{channel_id}/messages` · route key `ChannelsIdMessages` · bucket `ChannelsIdMessages:{channel_id}`
+   *
+   * Discord's OpenAPI document: `create_message`.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -288,6 +317,8 @@ export class ChannelsMessagesApi {
    *
    * `POST /channels/{channel_id}/messages/bulk-delete` · route key `ChannelsIdMessagesBulkDelete` · bucket `ChannelsIdMessagesBulkDelete:{channel_id}`
    *
+   * Discord's OpenAPI document: `bulk_delete_messages`.
+   *
    * The service also accepts the older alias `bulk_delete`; both share the bucket.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -312,6 +343,8 @@ export class ChannelsMessagesApi {
    *
    * `GET /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:GET:{channel_id}`
    *
+   * Discord's OpenAPI document: `get_message`.
+   *
    * The bucket key holds the method: deleting a message has its own, higher limit.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -335,6 +368,8 @@ export class ChannelsMessagesApi {
    * Edit Message.
    *
    * `PATCH /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:PATCH:{channel_id}`
+   *
+   * Discord's OpenAPI document: `update_message`.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -364,6 +399,8 @@ export class ChannelsMessagesApi {
    * Delete Message.
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:DELETE:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_message`.
    *
    * The bucket key holds the method: deleting a message has its own, higher limit.
    *
@@ -433,6 +470,8 @@ export class ChannelsMessagesApi {
    *
    * `POST /channels/{channel_id}/messages/{message_id}/crosspost` · route key `ChannelsIdMessagesIdCrosspost` · bucket `ChannelsIdMessagesIdCrosspost:{channel_id}`
    *
+   * Discord's OpenAPI document: `crosspost_message`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -472,6 +511,8 @@ export class ChannelsMessagesReactionsApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions` · route key `ChannelsIdMessagesIdReactions` · bucket `ChannelsIdMessagesIdReactions:{channel_id}`
    *
+   * Discord's OpenAPI document: `delete_all_message_reactions`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -498,6 +539,8 @@ export class ChannelsMessagesReactionsApi {
    * Create Reaction.
    *
    * `PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   *
+   * Discord's OpenAPI document: `add_my_message_reaction`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -530,6 +573,8 @@ export class ChannelsMessagesReactionsApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
    *
+   * Discord's OpenAPI document: `delete_my_message_reaction`.
+   *
    * One key covers four paths, including the list path that has no user segment.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -560,6 +605,8 @@ export class ChannelsMessagesReactionsApi {
    * Delete User Reaction.
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_user_message_reaction`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -594,12 +641,14 @@ export class ChannelsMessagesReactionsApi {
    *
    * `GET /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
    *
+   * Discord's OpenAPI document: `list_message_reactions_by_emoji`.
+   *
    * One key covers four paths, including the list path that has no user segment.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
-   * @param query - Query parameters: `limit`, `before`, `after`.
+   * @param query - Query parameters: `after`, `limit`, `type`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -626,6 +675,8 @@ export class ChannelsMessagesReactionsApi {
    * Delete All Reactions for Emoji.
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_all_message_reactions_by_emoji`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -668,6 +719,8 @@ export class ChannelsMessagesPinsApi {
    *
    * `GET /channels/{channel_id}/messages/pins` · route key `ChannelsIdMessagesPins` · bucket `ChannelsIdMessagesPins:{channel_id}`
    *
+   * Discord's OpenAPI document: `list_pins`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -691,6 +744,8 @@ export class ChannelsMessagesPinsApi {
    * Pin Message.
    *
    * `PUT /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId` · bucket `ChannelsIdMessagesPinsMessageId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `create_pin`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -720,6 +775,8 @@ export class ChannelsMessagesPinsApi {
    * Unpin Message.
    *
    * `DELETE /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId` · bucket `ChannelsIdMessagesPinsMessageId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_pin`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -759,6 +816,8 @@ export class ChannelsMessagesThreadsApi {
    * Start Thread from Message.
    *
    * `POST /channels/{channel_id}/messages/{message_id}/threads` · route key `ChannelsIdMessagesIdThreads` · bucket `ChannelsIdMessagesIdThreads:{channel_id}`
+   *
+   * Discord's OpenAPI document: `create_thread_from_message`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -801,6 +860,8 @@ export class ChannelsPermissionsApi {
    *
    * `PUT /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId` · bucket `ChannelsIdPermissionsOverwriteId:{channel_id}`
    *
+   * Discord's OpenAPI document: `set_channel_permission_overwrite`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -829,6 +890,8 @@ export class ChannelsPermissionsApi {
    * Delete Channel Permission.
    *
    * `DELETE /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId` · bucket `ChannelsIdPermissionsOverwriteId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_channel_permission_overwrite`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
@@ -867,6 +930,8 @@ export class ChannelsPinsApi {
    *
    * `GET /channels/{channel_id}/pins` · route key `ChannelsIdPins` · bucket `ChannelsIdPins:{channel_id}`
    *
+   * Discord's OpenAPI document: `deprecated_list_pins`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -874,6 +939,7 @@ export class ChannelsPinsApi {
    * ```ts
    * const result = await client.channels.pins.list('81384788765712384');
    * ```
+   * @deprecated Use `channels.messages.pins.list`, which pages through every pin.
    */
   list<T = v10.RESTGetAPIChannelPinsResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['channels.pins.list'], [channelId], undefined, options) as Promise<T>;
@@ -884,6 +950,8 @@ export class ChannelsPinsApi {
    *
    * `PUT /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId` · bucket `ChannelsIdPinsMessageId:{channel_id}`
    *
+   * Discord's OpenAPI document: `deprecated_create_pin`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
@@ -892,6 +960,7 @@ export class ChannelsPinsApi {
    * ```ts
    * await client.channels.pins.add('81384788765712384', '334385199974967042');
    * ```
+   * @deprecated Use `channels.messages.pins.add`.
    */
   add<T = v10.RESTPutAPIChannelPinResult>(
     channelId: Snowflake,
@@ -906,6 +975,8 @@ export class ChannelsPinsApi {
    *
    * `DELETE /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId` · bucket `ChannelsIdPinsMessageId:{channel_id}`
    *
+   * Discord's OpenAPI document: `deprecated_delete_pin`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
@@ -914,6 +985,7 @@ export class ChannelsPinsApi {
    * ```ts
    * await client.channels.pins.remove('81384788765712384', '334385199974967042');
    * ```
+   * @deprecated Use `channels.messages.pins.remove`.
    */
   remove<T = v10.RESTDeleteAPIChannelPinResult>(
     channelId: Snowflake,
@@ -937,6 +1009,8 @@ export class ChannelsTypingApi {
    * Trigger Typing Indicator.
    *
    * `POST /channels/{channel_id}/typing` · route key `ChannelsIdTyping` · bucket `ChannelsIdTyping:{channel_id}`
+   *
+   * Discord's OpenAPI document: `trigger_typing_indicator`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -965,6 +1039,8 @@ export class ChannelsWebhooksApi {
    *
    * `GET /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks` · bucket `ChannelsIdWebhooks:{channel_id}`
    *
+   * Discord's OpenAPI document: `list_channel_webhooks`.
+   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -981,6 +1057,8 @@ export class ChannelsWebhooksApi {
    * Create Webhook.
    *
    * `POST /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks` · bucket `ChannelsIdWebhooks:{channel_id}`
+   *
+   * Discord's OpenAPI document: `create_webhook`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -1013,6 +1091,8 @@ export class ChannelsFollowersApi {
    * Follow Announcement Channel.
    *
    * `POST /channels/{channel_id}/followers` · route key `ChannelsIdFollowers` · bucket `ChannelsIdFollowers:{channel_id}`
+   *
+   * Discord's OpenAPI document: `follow_channel`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1048,6 +1128,8 @@ export class ChannelsRecipientsApi {
    *
    * `PUT /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId` · bucket `ChannelsIdRecipientsUserId:{channel_id}`
    *
+   * Discord's OpenAPI document: `add_group_dm_user`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1060,7 +1142,7 @@ export class ChannelsRecipientsApi {
    * await client.channels.recipients.add('81384788765712384', '80351110224678912', body);
    * ```
    */
-  add<T = unknown>(
+  add<T = AddGroupDmUserResult>(
     channelId: Snowflake,
     userId: Snowflake,
     body: v10.RESTPutAPIChannelRecipientJSONBody,
@@ -1074,6 +1156,8 @@ export class ChannelsRecipientsApi {
    *
    * `DELETE /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId` · bucket `ChannelsIdRecipientsUserId:{channel_id}`
    *
+   * Discord's OpenAPI document: `delete_group_dm_user`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1085,7 +1169,7 @@ export class ChannelsRecipientsApi {
    * await client.channels.recipients.remove('81384788765712384', '80351110224678912');
    * ```
    */
-  remove<T = unknown>(channelId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
+  remove<T = undefined>(channelId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['channels.recipients.remove'], [channelId, userId], undefined, options) as Promise<T>;
   }
 }
@@ -1103,6 +1187,8 @@ export class ChannelsVoiceStatusApi {
    * Set Voice Channel Status.
    *
    * `PUT /channels/{channel_id}/voice-status` · route key `ChannelsIdVoiceStatus` · bucket `ChannelsIdVoiceStatus:{channel_id}`
+   *
+   * Discord's OpenAPI document: `update_voice_channel_status`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1141,6 +1227,8 @@ export class ChannelsThreadMembersApi {
    *
    * `GET /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
    *
+   * Discord's OpenAPI document: `get_thread_member`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1167,6 +1255,8 @@ export class ChannelsThreadMembersApi {
    *
    * `PUT /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
    *
+   * Discord's OpenAPI document: `add_thread_member`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1190,6 +1280,8 @@ export class ChannelsThreadMembersApi {
    * Remove Thread Member.
    *
    * `DELETE /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_thread_member`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1219,6 +1311,8 @@ export class ChannelsThreadMembersApi {
    * List Thread Members.
    *
    * `GET /channels/{channel_id}/thread-members` · route key `ChannelsIdThreadMembers` · bucket `ChannelsIdThreadMembers:{channel_id}`
+   *
+   * Discord's OpenAPI document: `list_thread_members`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1254,6 +1348,8 @@ export class ChannelsThreadMembersMeApi {
    *
    * `PUT /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
    *
+   * Discord's OpenAPI document: `join_thread`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1273,6 +1369,8 @@ export class ChannelsThreadMembersMeApi {
    *
    * `DELETE /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
    *
+   * Discord's OpenAPI document: `leave_thread`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1288,7 +1386,7 @@ export class ChannelsThreadMembersMeApi {
   }
 }
 
-/** `client.channels.threads`: operations on route keys `ChannelsIdThreads`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+/** `client.channels.threads`: operations on route keys `ChannelsIdThreads`, `ChannelsIdThreadsSearch`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPublic`. */
 export class ChannelsThreadsApi {
   readonly #call: OperationCaller;
   /** `client.channels.threads.archived` */
@@ -1304,6 +1402,8 @@ export class ChannelsThreadsApi {
    * Start Thread without Message.
    *
    * `POST /channels/{channel_id}/threads` · route key `ChannelsIdThreads` · bucket `ChannelsIdThreads:{channel_id}`
+   *
+   * Discord's OpenAPI document: `create_thread`.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -1329,15 +1429,47 @@ export class ChannelsThreadsApi {
   ): Promise<T> {
     return this.#call(operations['channels.threads.create'], [channelId], { body }, options) as Promise<T>;
   }
+
+  /**
+   * Thread Search.
+   *
+   * `GET /channels/{channel_id}/threads/search` · route key `ChannelsIdThreadsSearch` · bucket `ChannelsIdThreadsSearch:{channel_id}`
+   *
+   * Discord's OpenAPI document: `thread_search`.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `name`, `slop`, `min_id`, `max_id`, `tag`, `tag_setting`, `archived`, `sort_by`, `sort_order`, `limit`, `offset`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.search('81384788765712384');
+   * ```
+   */
+  search<T = ThreadSearchResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsSearchQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threads.search'], [channelId], { query }, options) as Promise<T>;
+  }
 }
 
-/** `client.channels.threads.archived`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`. */
+/** `client.channels.threads.archived`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPublic`. */
 export class ChannelsThreadsArchivedApi {
   readonly #call: OperationCaller;
+  /** `client.channels.threads.archived.private` */
+  readonly private: ChannelsThreadsArchivedPrivateApi;
+  /** `client.channels.threads.archived.public` */
+  readonly public: ChannelsThreadsArchivedPublicApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
+    this.private = new ChannelsThreadsArchivedPrivateApi(call);
+    this.public = new ChannelsThreadsArchivedPublicApi(call);
   }
 
   /**
@@ -1378,6 +1510,8 @@ export class ChannelsThreadsArchivedApi {
    *
    * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate` · bucket `ChannelsIdUsersMeThreadsArchivedPrivate:{channel_id}`
    *
+   * Discord's OpenAPI document: `list_my_private_archived_threads`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -1403,6 +1537,88 @@ export class ChannelsThreadsArchivedApi {
   }
 }
 
+/** `client.channels.threads.archived.private`: operations on route key `ChannelsIdThreadsArchivedPrivate`. */
+export class ChannelsThreadsArchivedPrivateApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Private Archived Threads.
+   *
+   * `GET /channels/{channel_id}/threads/archived/private` · route key `ChannelsIdThreadsArchivedPrivate` · bucket `ChannelsIdThreadsArchivedPrivate:{channel_id}`
+   *
+   * Discord's OpenAPI document: `list_private_archived_threads`.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.archived.private.list('81384788765712384');
+   * ```
+   */
+  list<T = ListPrivateArchivedThreadsResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedPrivateListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threads.archived.private.list'],
+      [channelId],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.channels.threads.archived.public`: operations on route key `ChannelsIdThreadsArchivedPublic`. */
+export class ChannelsThreadsArchivedPublicApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * List Public Archived Threads.
+   *
+   * `GET /channels/{channel_id}/threads/archived/public` · route key `ChannelsIdThreadsArchivedPublic` · bucket `ChannelsIdThreadsArchivedPublic:{channel_id}`
+   *
+   * Discord's OpenAPI document: `list_public_archived_threads`.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `before`, `limit`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.channels.threads.archived.public.list('81384788765712384');
+   * ```
+   */
+  list<T = ListPublicArchivedThreadsResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedPublicListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['channels.threads.archived.public.list'],
+      [channelId],
+      { query },
+      options,
+    ) as Promise<T>;
+  }
+}
+
 /** `client.channels.polls`: operations on route keys `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`. */
 export class ChannelsPollsApi {
   readonly #call: OperationCaller;
@@ -1419,6 +1635,8 @@ export class ChannelsPollsApi {
    * End Poll.
    *
    * `POST /channels/{channel_id}/polls/{message_id}/expire` · route key `ChannelsIdPollsIdExpire` · bucket `ChannelsIdPollsIdExpire:{channel_id}`
+   *
+   * Discord's OpenAPI document: `poll_expire`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1453,6 +1671,8 @@ export class ChannelsPollsAnswersApi {
    * Get Answer Voters.
    *
    * `GET /channels/{channel_id}/polls/{message_id}/answers/{answer_id}` · route key `ChannelsIdPollsIdAnswersId` · bucket `ChannelsIdPollsIdAnswersId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `get_answer_voters`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1496,6 +1716,8 @@ export class ChannelsSoundboardSoundsApi {
    * Send Soundboard Sound.
    *
    * `POST /channels/{channel_id}/send-soundboard-sound` · route key `ChannelsIdSendSoundboardSound` · bucket `ChannelsIdSendSoundboardSound:{channel_id}`
+   *
+   * Discord's OpenAPI document: `send_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

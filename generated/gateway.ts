@@ -22,6 +22,10 @@ export class GatewayApi {
    *
    * `GET /gateway` · route key `Gateway` · bucket `Gateway`
    *
+   * Discord's OpenAPI document: `get_gateway`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -47,6 +51,8 @@ export class GatewayBotApi {
    * Get Gateway Bot.
    *
    * `GET /gateway/bot` · route key `GatewayBot` · bucket `GatewayBot`
+   *
+   * Discord's OpenAPI document: `get_bot_gateway`.
    *
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.

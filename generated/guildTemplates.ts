@@ -22,6 +22,10 @@ export class GuildTemplatesApi {
    *
    * `GET /guilds/templates/{code}` · route key `GuildsTemplatesCode` · bucket `GuildsTemplatesCode`
    *
+   * Discord's OpenAPI document: `get_guild_template`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param code - `{code}`, percent-encoded for you.
@@ -51,6 +55,8 @@ export class GuildTemplatesGuildsApi {
    *
    * `POST /guilds/templates/{code}` · route key `GuildsTemplatesCode` · bucket `GuildsTemplatesCode`
    *
+   * Discord's OpenAPI document: `create_guild_from_template`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param code - `{code}`, percent-encoded for you.
@@ -61,7 +67,7 @@ export class GuildTemplatesGuildsApi {
    * ```ts
    * await client.guildTemplates.guilds.create('0vCdhLbwjZZTWZLD', body);
    * ```
-   * @deprecated The service no longer lets apps create guilds from templates.
+   * @deprecated The service no longer lets apps create guilds from templates. Not in Discord's OpenAPI document since build 212061; still callable while the service answers.
    */
   create<T = v10.RESTPostAPITemplateCreateGuildResult>(
     code: string,

@@ -13,8 +13,13 @@ import type {
   RequestOptionsWithQuery,
   Snowflake,
 } from '../src/sdk.ts';
+import type { GetGuildNewMemberWelcomeResult, GetGuildQuery, ListGuildBansQuery } from './spec-types.ts';
 import { operations } from './routes.ts';
 
+/** Query parameters of `guilds.get` (Get Guild). */
+export type GuildsGetQuery = QueryOf<GetGuildQuery>;
+/** Query parameters of `guilds.bans.list` (Get Guild Bans). */
+export type GuildsBansListQuery = QueryOf<ListGuildBansQuery>;
 /** Query parameters of `guilds.bans.create` (Create Guild Ban). */
 export type GuildsBansCreateQuery = { 'delete-message-days'?: QueryValue; reason?: QueryValue };
 /** Query parameters of `guilds.members.list` (List Guild Members). */
@@ -38,7 +43,7 @@ export type GuildsScheduledEventsGetQuery = QueryOf<v10.RESTGetAPIGuildScheduled
 /** Query parameters of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users). */
 export type GuildsScheduledEventsUsersListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventUsersQuery>;
 
-/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMe`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdWidgetPng`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`, `GuildsIdTemplates`, `GuildsIdTemplatesCode`. */
+/** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMe`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdWidgetPng`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`, `GuildsIdTemplates`, `GuildsIdTemplatesCode`, `GuildsIdNewMemberWelcome`. */
 export class GuildsApi {
   readonly #call: OperationCaller;
   /** `client.guilds.bans` */
@@ -103,6 +108,8 @@ export class GuildsApi {
   readonly memberVerification: GuildsMemberVerificationApi;
   /** `client.guilds.templates` */
   readonly templates: GuildsTemplatesApi;
+  /** `client.guilds.newMemberWelcome` */
+  readonly newMemberWelcome: GuildsNewMemberWelcomeApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -138,6 +145,7 @@ export class GuildsApi {
     this.incidentActions = new GuildsIncidentActionsApi(call);
     this.memberVerification = new GuildsMemberVerificationApi(call);
     this.templates = new GuildsTemplatesApi(call);
+    this.newMemberWelcome = new GuildsNewMemberWelcomeApi(call);
   }
 
   /**
@@ -145,7 +153,10 @@ export class GuildsApi {
    *
    * `GET /guilds/{guild_id}` · route key `GuildsId` · bucket `GuildsId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `with_counts`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -153,14 +164,16 @@ export class GuildsApi {
    * const result = await client.guilds.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildResult>(guildId: Snowflake, query?: GuildsGetQuery, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.get'], [guildId], { query }, options) as Promise<T>;
   }
 
   /**
    * Modify Guild.
    *
    * `PATCH /guilds/{guild_id}` · route key `GuildsId` · bucket `GuildsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -184,6 +197,8 @@ export class GuildsApi {
    *
    * `DELETE /guilds/{guild_id}` · route key `GuildsId` · bucket `GuildsId:{guild_id}`
    *
+   * Discord's OpenAPI document: `delete_guild`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -191,6 +206,7 @@ export class GuildsApi {
    * ```ts
    * await client.guilds.delete('41771983423143937');
    * ```
+   * @deprecated Apps can no longer own guilds, so they cannot delete one. Not in Discord's OpenAPI document since build 212061; still callable while the service answers.
    */
   delete<T = v10.RESTDeleteAPIGuildResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
     return this.#call(operations['guilds.delete'], [guildId], undefined, options) as Promise<T>;
@@ -201,6 +217,8 @@ export class GuildsApi {
    *
    * `POST /guilds` · route key `Guilds` · bucket `Guilds`
    *
+   * Discord's OpenAPI document: `create_guild`.
+   *
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -208,6 +226,7 @@ export class GuildsApi {
    * ```ts
    * await client.guilds.create(body);
    * ```
+   * @deprecated The service no longer lets apps create guilds. Not in Discord's OpenAPI document since build 212061; still callable while the service answers.
    */
   create<T = v10.RESTPostAPIGuildsResult>(body: v10.RESTPostAPIGuildsJSONBody, options?: RequestOptions): Promise<T> {
     return this.#call(operations['guilds.create'], [], { body }, options) as Promise<T>;
@@ -228,7 +247,10 @@ export class GuildsBansApi {
    *
    * `GET /guilds/{guild_id}/bans` · route key `GuildsIdBans` · bucket `GuildsIdBans:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_bans`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `limit`, `before`, `after`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -236,14 +258,20 @@ export class GuildsBansApi {
    * const result = await client.guilds.bans.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildBansResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.bans.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildBansResult>(
+    guildId: Snowflake,
+    query?: GuildsBansListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.bans.list'], [guildId], { query }, options) as Promise<T>;
   }
 
   /**
    * Get Guild Ban.
    *
    * `GET /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `get_guild_ban`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -262,6 +290,8 @@ export class GuildsBansApi {
    * Create Guild Ban.
    *
    * `PUT /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `ban_user_from_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -286,6 +316,8 @@ export class GuildsBansApi {
    * Remove Guild Ban.
    *
    * `DELETE /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `unban_user_from_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -319,6 +351,10 @@ export class GuildsChannelsApi {
    *
    * `GET /guilds/{guild_id}/channels` · route key `GuildsIdChannels` · bucket `GuildsIdChannels:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_channels`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (any scope).
+   *
    * The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -337,6 +373,8 @@ export class GuildsChannelsApi {
    * Create Guild Channel.
    *
    * `POST /guilds/{guild_id}/channels` · route key `GuildsIdChannels` · bucket `GuildsIdChannels:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_channel`.
    *
    * The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.
    *
@@ -361,6 +399,8 @@ export class GuildsChannelsApi {
    * Modify Guild Channel Positions.
    *
    * `PATCH /guilds/{guild_id}/channels` · route key `GuildsIdChannels` · bucket `GuildsIdChannels:{guild_id}`
+   *
+   * Discord's OpenAPI document: `bulk_update_guild_channels`.
    *
    * The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.
    *
@@ -445,6 +485,8 @@ export class GuildsEmojisApi {
    *
    * `GET /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis` · bucket `GuildsIdEmojis:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_emojis`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -461,6 +503,8 @@ export class GuildsEmojisApi {
    * Create Guild Emoji.
    *
    * `POST /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis` · bucket `GuildsIdEmojis:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -484,6 +528,8 @@ export class GuildsEmojisApi {
    *
    * `GET /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId` · bucket `GuildsIdEmojisId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_emoji`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -505,6 +551,8 @@ export class GuildsEmojisApi {
    * Modify Guild Emoji.
    *
    * `PATCH /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId` · bucket `GuildsIdEmojisId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
@@ -529,6 +577,8 @@ export class GuildsEmojisApi {
    * Delete Guild Emoji.
    *
    * `DELETE /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId` · bucket `GuildsIdEmojisId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
@@ -561,6 +611,8 @@ export class GuildsIntegrationsApi {
    * Get Guild Integrations.
    *
    * `GET /guilds/{guild_id}/integrations` · route key `GuildsIdIntegrations` · bucket `GuildsIdIntegrations:{guild_id}`
+   *
+   * Discord's OpenAPI document: `list_guild_integrations`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -630,6 +682,8 @@ export class GuildsIntegrationsApi {
    *
    * `DELETE /guilds/{guild_id}/integrations/{integration_id}` · route key `GuildsIdIntegrationsId` · bucket `GuildsIdIntegrationsId:{guild_id}`
    *
+   * Discord's OpenAPI document: `delete_guild_integration`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
@@ -694,6 +748,8 @@ export class GuildsInvitesApi {
    *
    * `GET /guilds/{guild_id}/invites` · route key `GuildsIdInvites` · bucket `GuildsIdInvites:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_invites`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -727,6 +783,8 @@ export class GuildsMembersApi {
    *
    * `GET /guilds/{guild_id}/members` · route key `GuildsIdMembers` · bucket `GuildsIdMembers:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_members`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `after`.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -749,6 +807,8 @@ export class GuildsMembersApi {
    *
    * `GET /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_member`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -770,6 +830,8 @@ export class GuildsMembersApi {
    * Add Guild Member.
    *
    * `PUT /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `add_guild_member`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -795,6 +857,8 @@ export class GuildsMembersApi {
    *
    * `PATCH /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
    *
+   * Discord's OpenAPI document: `update_guild_member`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -819,6 +883,8 @@ export class GuildsMembersApi {
    *
    * `DELETE /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
    *
+   * Discord's OpenAPI document: `delete_guild_member`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
@@ -840,6 +906,8 @@ export class GuildsMembersApi {
    * Search Guild Members.
    *
    * `GET /guilds/{guild_id}/members/search` · route key `GuildsIdMembersSearch` · bucket `GuildsIdMembersSearch:{guild_id}`
+   *
+   * Discord's OpenAPI document: `search_guild_members`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -875,6 +943,8 @@ export class GuildsMembersRolesApi {
    *
    * `PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId` · bucket `GuildsIdMembersIdRolesId:{guild_id}`
    *
+   * Discord's OpenAPI document: `add_guild_member_role`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
@@ -903,6 +973,8 @@ export class GuildsMembersRolesApi {
    * Remove Guild Member Role.
    *
    * `DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId` · bucket `GuildsIdMembersIdRolesId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_member_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -945,6 +1017,8 @@ export class GuildsMembersMeApi {
    * Modify Current Member.
    *
    * `PATCH /guilds/{guild_id}/members/@me` · route key `GuildsIdMembersMe` · bucket `GuildsIdMembersMe:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_my_guild_member`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1012,6 +1086,8 @@ export class GuildsMessagesApi {
    *
    * `GET /guilds/{guild_id}/messages/search` · route key `GuildsIdMessagesSearch` · bucket `GuildsIdMessagesSearch:{guild_id}`
    *
+   * Discord's OpenAPI document: `guild_search`.
+   *
    * Only user accounts may call this endpoint.
    *
    * The spec does not show this path; it is the one the service used. Never documented.
@@ -1019,7 +1095,7 @@ export class GuildsMessagesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `content`, `author_id`, `mentions`, `has`, `channel_id`, `max_id`, `min_id`, `offset`, `limit`.
+   * @param query - Query parameters: `sort_by`, `sort_order`, `content`, `slop`, `author_id`, `author_type`, `mentions`, `mentions_role_id`, `replied_to_user_id`, `replied_to_message_id`, `mention_everyone`, `min_id`, `max_id`, `limit`, `offset`, `has`, `link_hostname`, `embed_provider`, `embed_type`, `attachment_extension`, `attachment_filename`, `pinned`, `include_nsfw`, `channel_id`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1050,8 +1126,10 @@ export class GuildsPruneApi {
    *
    * `GET /guilds/{guild_id}/prune` · route key `GuildsIdPrune` · bucket `GuildsIdPrune:{guild_id}`
    *
+   * Discord's OpenAPI document: `preview_prune_guild`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `days`.
+   * @param query - Query parameters: `days`, `include_roles`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1071,6 +1149,8 @@ export class GuildsPruneApi {
    * Begin Guild Prune.
    *
    * `POST /guilds/{guild_id}/prune` · route key `GuildsIdPrune` · bucket `GuildsIdPrune:{guild_id}`
+   *
+   * Discord's OpenAPI document: `prune_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
@@ -1104,6 +1184,8 @@ export class GuildsRegionsApi {
    *
    * `GET /guilds/{guild_id}/regions` · route key `GuildsIdRegions` · bucket `GuildsIdRegions:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_voice_regions`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -1134,6 +1216,8 @@ export class GuildsRolesApi {
    *
    * `GET /guilds/{guild_id}/roles` · route key `GuildsIdRoles` · bucket `GuildsIdRoles:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_roles`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -1150,6 +1234,8 @@ export class GuildsRolesApi {
    * Create Guild Role.
    *
    * `POST /guilds/{guild_id}/roles` · route key `GuildsIdRoles` · bucket `GuildsIdRoles:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
@@ -1173,6 +1259,8 @@ export class GuildsRolesApi {
    *
    * `PATCH /guilds/{guild_id}/roles` · route key `GuildsIdRoles` · bucket `GuildsIdRoles:{guild_id}`
    *
+   * Discord's OpenAPI document: `bulk_update_guild_roles`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
@@ -1195,6 +1283,8 @@ export class GuildsRolesApi {
    *
    * `GET /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_role`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -1212,6 +1302,8 @@ export class GuildsRolesApi {
    * Modify Guild Role.
    *
    * `PATCH /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
@@ -1236,6 +1328,8 @@ export class GuildsRolesApi {
    * Delete Guild Role.
    *
    * `DELETE /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
@@ -1269,6 +1363,8 @@ export class GuildsRolesMemberCountsApi {
    *
    * `GET /guilds/{guild_id}/roles/member-counts` · route key `GuildsIdRolesMemberCounts` · bucket `GuildsIdRolesMemberCounts:{guild_id}`
    *
+   * Discord's OpenAPI document: `guild_role_member_counts`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1298,6 +1394,8 @@ export class GuildsWebhooksApi {
    *
    * `GET /guilds/{guild_id}/webhooks` · route key `GuildsIdWebhooks` · bucket `GuildsIdWebhooks:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_webhooks`.
+   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -1324,6 +1422,8 @@ export class GuildsPreviewApi {
    * Get Guild Preview.
    *
    * `GET /guilds/{guild_id}/preview` · route key `GuildsIdPreview` · bucket `GuildsIdPreview:{guild_id}`
+   *
+   * Discord's OpenAPI document: `get_guild_preview`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1354,6 +1454,8 @@ export class GuildsVanityUrlApi {
    *
    * `GET /guilds/{guild_id}/vanity-url` · route key `GuildsIdVanityUrl` · bucket `GuildsIdVanityUrl:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_vanity_url`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1383,10 +1485,12 @@ export class GuildsAuditLogsApi {
    *
    * `GET /guilds/{guild_id}/audit-logs` · route key `GuildsIdAuditLogs` · bucket `GuildsIdAuditLogs:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_audit_log_entries`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
-   * @param query - Query parameters: `user_id`, `action_type`, `before`, `after`, `limit`.
+   * @param query - Query parameters: `user_id`, `target_id`, `action_type`, `before`, `after`, `limit`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1417,6 +1521,8 @@ export class GuildsActiveThreadsApi {
    *
    * `GET /guilds/{guild_id}/threads/active` · route key `GuildsIdThreadsActive` · bucket `GuildsIdThreadsActive:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_active_guild_threads`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1446,6 +1552,8 @@ export class GuildsWidgetApi {
    *
    * `GET /guilds/{guild_id}/widget` · route key `GuildsIdWidget` · bucket `GuildsIdWidget:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_widget_settings`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1464,6 +1572,8 @@ export class GuildsWidgetApi {
    * Modify Guild Widget.
    *
    * `PATCH /guilds/{guild_id}/widget` · route key `GuildsIdWidget` · bucket `GuildsIdWidget:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_widget_settings`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1499,6 +1609,10 @@ export class GuildsWidgetJsonApi {
    *
    * `GET /guilds/{guild_id}/widget.json` · route key `GuildsIdWidgetJson` · bucket `GuildsIdWidgetJson:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_widget`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
    * The spec does not show this path; it is the service's documented one.
@@ -1529,6 +1643,10 @@ export class GuildsWidgetImageApi {
    * Get Guild Widget Image.
    *
    * `GET /guilds/{guild_id}/widget.png` · route key `GuildsIdWidgetPng` · bucket `GuildsIdWidgetPng:{guild_id}`
+   *
+   * Discord's OpenAPI document: `get_guild_widget_png`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
@@ -1566,6 +1684,8 @@ export class GuildsMfaApi {
    *
    * `POST /guilds/{guild_id}/mfa` · route key `GuildsIdMfa` · bucket `GuildsIdMfa:{guild_id}`
    *
+   * Discord's OpenAPI document: `set_guild_mfa_level`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1576,6 +1696,7 @@ export class GuildsMfaApi {
    * ```ts
    * await client.guilds.mfa.edit('41771983423143937', body);
    * ```
+   * @deprecated Not in Discord's OpenAPI document since build 212061; still callable while the service answers.
    */
   edit<T = v10.RESTPostAPIGuildsMFAResult>(
     guildId: Snowflake,
@@ -1599,6 +1720,8 @@ export class GuildsBulkBanApi {
    * Bulk Guild Ban.
    *
    * `POST /guilds/{guild_id}/bulk-ban` · route key `GuildsIdBulkBan` · bucket `GuildsIdBulkBan:{guild_id}`
+   *
+   * Discord's OpenAPI document: `bulk_ban_users_from_guild`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1637,6 +1760,8 @@ export class GuildsVoiceStatesApi {
    *
    * `GET /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_voice_state`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1660,6 +1785,8 @@ export class GuildsVoiceStatesApi {
    * Modify User Voice State.
    *
    * `PATCH /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_voice_state`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1697,6 +1824,8 @@ export class GuildsVoiceStatesMeApi {
    *
    * `GET /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_self_voice_state`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1715,6 +1844,8 @@ export class GuildsVoiceStatesMeApi {
    * Modify Current User Voice State.
    *
    * `PATCH /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_self_voice_state`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1750,6 +1881,8 @@ export class GuildsStickersApi {
    *
    * `GET /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_stickers`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1768,6 +1901,8 @@ export class GuildsStickersApi {
    * Create Guild Sticker.
    *
    * `POST /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_sticker`.
    *
    * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
    * sent as it is.
@@ -1796,6 +1931,8 @@ export class GuildsStickersApi {
    *
    * `GET /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_sticker`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1819,6 +1956,8 @@ export class GuildsStickersApi {
    * Modify Guild Sticker.
    *
    * `PATCH /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_sticker`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1845,6 +1984,8 @@ export class GuildsStickersApi {
    * Delete Guild Sticker.
    *
    * `DELETE /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_sticker`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1880,6 +2021,8 @@ export class GuildsWelcomeScreenApi {
    *
    * `GET /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen` · bucket `GuildsIdWelcomeScreen:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_welcome_screen`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1898,6 +2041,8 @@ export class GuildsWelcomeScreenApi {
    * Modify Guild Welcome Screen.
    *
    * `PATCH /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen` · bucket `GuildsIdWelcomeScreen:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_welcome_screen`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1933,6 +2078,8 @@ export class GuildsSoundboardSoundsApi {
    *
    * `GET /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds` · bucket `GuildsIdSoundboardSounds:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_soundboard_sounds`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1951,6 +2098,8 @@ export class GuildsSoundboardSoundsApi {
    * Create Guild Soundboard Sound.
    *
    * `POST /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds` · bucket `GuildsIdSoundboardSounds:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1976,6 +2125,8 @@ export class GuildsSoundboardSoundsApi {
    *
    * `GET /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guild_soundboard_sound`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -1999,6 +2150,8 @@ export class GuildsSoundboardSoundsApi {
    * Modify Guild Soundboard Sound.
    *
    * `PATCH /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2025,6 +2178,8 @@ export class GuildsSoundboardSoundsApi {
    * Delete Guild Soundboard Sound.
    *
    * `DELETE /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2068,6 +2223,8 @@ export class GuildsScheduledEventsApi {
    *
    * `GET /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents` · bucket `GuildsIdScheduledEvents:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_scheduled_events`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2092,6 +2249,8 @@ export class GuildsScheduledEventsApi {
    *
    * `POST /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents` · bucket `GuildsIdScheduledEvents:{guild_id}`
    *
+   * Discord's OpenAPI document: `create_guild_scheduled_event`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2115,6 +2274,8 @@ export class GuildsScheduledEventsApi {
    * Get Guild Scheduled Event.
    *
    * `GET /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `get_guild_scheduled_event`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2142,6 +2303,8 @@ export class GuildsScheduledEventsApi {
    *
    * `PATCH /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
    *
+   * Discord's OpenAPI document: `update_guild_scheduled_event`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2167,6 +2330,8 @@ export class GuildsScheduledEventsApi {
    * Delete Guild Scheduled Event.
    *
    * `DELETE /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_guild_scheduled_event`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2206,6 +2371,8 @@ export class GuildsScheduledEventsUsersApi {
    * Get Guild Scheduled Event Users.
    *
    * `GET /guilds/{guild_id}/scheduled-events/{event_id}/users` · route key `GuildsIdScheduledEventsIdUsers` · bucket `GuildsIdScheduledEventsIdUsers:{guild_id}`
+   *
+   * Discord's OpenAPI document: `list_guild_scheduled_event_users`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2259,6 +2426,8 @@ export class GuildsAutoModerationRulesApi {
    *
    * `GET /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules` · bucket `GuildsIdAutoModerationRules:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_auto_moderation_rules`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2277,6 +2446,8 @@ export class GuildsAutoModerationRulesApi {
    * Create Auto Moderation Rule.
    *
    * `POST /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules` · bucket `GuildsIdAutoModerationRules:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2301,6 +2472,8 @@ export class GuildsAutoModerationRulesApi {
    * Get Auto Moderation Rule.
    *
    * `GET /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `get_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2330,6 +2503,8 @@ export class GuildsAutoModerationRulesApi {
    * Modify Auto Moderation Rule.
    *
    * `PATCH /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2361,6 +2536,8 @@ export class GuildsAutoModerationRulesApi {
    * Delete Auto Moderation Rule.
    *
    * `DELETE /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   *
+   * Discord's OpenAPI document: `delete_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2401,6 +2578,8 @@ export class GuildsOnboardingApi {
    *
    * `GET /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding` · bucket `GuildsIdOnboarding:{guild_id}`
    *
+   * Discord's OpenAPI document: `get_guilds_onboarding`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2419,6 +2598,8 @@ export class GuildsOnboardingApi {
    * Modify Guild Onboarding.
    *
    * `PUT /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding` · bucket `GuildsIdOnboarding:{guild_id}`
+   *
+   * Discord's OpenAPI document: `put_guilds_onboarding`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2545,6 +2726,8 @@ export class GuildsTemplatesApi {
    *
    * `GET /guilds/{guild_id}/templates` · route key `GuildsIdTemplates` · bucket `GuildsIdTemplates:{guild_id}`
    *
+   * Discord's OpenAPI document: `list_guild_templates`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2563,6 +2746,8 @@ export class GuildsTemplatesApi {
    * Create Guild Template.
    *
    * `POST /guilds/{guild_id}/templates` · route key `GuildsIdTemplates` · bucket `GuildsIdTemplates:{guild_id}`
+   *
+   * Discord's OpenAPI document: `create_guild_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2588,6 +2773,8 @@ export class GuildsTemplatesApi {
    *
    * `PUT /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
    *
+   * Discord's OpenAPI document: `sync_guild_template`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2611,6 +2798,8 @@ export class GuildsTemplatesApi {
    * Modify Guild Template.
    *
    * `PATCH /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   *
+   * Discord's OpenAPI document: `update_guild_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2638,6 +2827,8 @@ export class GuildsTemplatesApi {
    *
    * `DELETE /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
    *
+   * Discord's OpenAPI document: `delete_guild_template`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -2655,5 +2846,36 @@ export class GuildsTemplatesApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.templates.delete'], [guildId, code], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.guilds.newMemberWelcome`: operations on route key `GuildsIdNewMemberWelcome`. */
+export class GuildsNewMemberWelcomeApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Guild New Member Welcome.
+   *
+   * `GET /guilds/{guild_id}/new-member-welcome` · route key `GuildsIdNewMemberWelcome` · bucket `GuildsIdNewMemberWelcome:{guild_id}`
+   *
+   * Discord's OpenAPI document: `get_guild_new_member_welcome`.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.guilds.newMemberWelcome.get('41771983423143937');
+   * ```
+   */
+  get<T = GetGuildNewMemberWelcomeResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.newMemberWelcome.get'], [guildId], undefined, options) as Promise<T>;
   }
 }

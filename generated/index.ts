@@ -18,6 +18,8 @@ import { SoundboardDefaultSoundsApi } from './soundboardDefaultSounds.ts';
 import { SkusApi } from './skus.ts';
 import { GuildTemplatesApi } from './guildTemplates.ts';
 import { Oauth2Api } from './oauth2.ts';
+import { LobbiesApi } from './lobbies.ts';
+import { PartnerSdkApi } from './partnerSdk.ts';
 
 export { operations, routeTable } from './routes.ts';
 export { cdnEndpoints } from './cdn.ts';
@@ -74,6 +76,11 @@ export type {
   ChannelsThreadsArchivedApi,
   ChannelsThreadsArchivedListJoinedPrivateQuery,
   ChannelsThreadsArchivedListQuery,
+  ChannelsThreadsArchivedPrivateApi,
+  ChannelsThreadsArchivedPrivateListQuery,
+  ChannelsThreadsArchivedPublicApi,
+  ChannelsThreadsArchivedPublicListQuery,
+  ChannelsThreadsSearchQuery,
   ChannelsTypingApi,
   ChannelsVoiceStatusApi,
   ChannelsWebhooksApi,
@@ -87,10 +94,12 @@ export type {
   GuildsAutoModerationRulesApi,
   GuildsBansApi,
   GuildsBansCreateQuery,
+  GuildsBansListQuery,
   GuildsBulkBanApi,
   GuildsChannelsApi,
   GuildsEmbedApi,
   GuildsEmojisApi,
+  GuildsGetQuery,
   GuildsIncidentActionsApi,
   GuildsIntegrationsApi,
   GuildsInvitesApi,
@@ -104,6 +113,7 @@ export type {
   GuildsMessagesApi,
   GuildsMessagesSearchQuery,
   GuildsMfaApi,
+  GuildsNewMemberWelcomeApi,
   GuildsOnboardingApi,
   GuildsPreviewApi,
   GuildsPruneApi,
@@ -137,6 +147,8 @@ export type {
   UsersApplicationIdentitiesApi,
   UsersMeApi,
   UsersMeApplicationsApi,
+  UsersMeApplicationsEntitlementsApi,
+  UsersMeApplicationsEntitlementsListQuery,
   UsersMeApplicationsRoleConnectionApi,
   UsersMeChannelsApi,
   UsersMeConnectionsApi,
@@ -148,22 +160,30 @@ export type { VoiceApi, VoiceRegionsApi } from './voice.ts';
 export type {
   WebhooksApi,
   WebhooksExecuteQuery,
+  WebhooksGithubApi,
+  WebhooksGithubExecuteQuery,
   WebhooksMessagesApi,
   WebhooksMessagesDeleteWithTokenQuery,
   WebhooksMessagesEditWithTokenQuery,
   WebhooksMessagesGetWithTokenQuery,
   WebhooksPlatformApi,
   WebhooksPlatformExecuteQuery,
+  WebhooksSlackApi,
+  WebhooksSlackExecuteQuery,
 } from './webhooks.ts';
 export type {
   InteractionsApi,
   InteractionsCallbackApi,
   InteractionsCallbackCreateQuery,
   InteractionsOriginalApi,
+  InteractionsOriginalDeleteQuery,
+  InteractionsOriginalEditQuery,
+  InteractionsOriginalGetQuery,
 } from './interactions.ts';
 export type {
   ApplicationsActivityInstancesApi,
   ApplicationsApi,
+  ApplicationsAttachmentApi,
   ApplicationsCommandsApi,
   ApplicationsCommandsListQuery,
   ApplicationsEmojisApi,
@@ -194,9 +214,34 @@ export type {
   Oauth2ApplicationsMeApi,
   Oauth2AuthorizationApi,
   Oauth2AuthorizationUrlQuery,
+  Oauth2KeysApi,
   Oauth2MeApi,
   Oauth2TokenApi,
+  Oauth2UserinfoApi,
 } from './oauth2.ts';
+export type {
+  LobbiesApi,
+  LobbiesChannelLinkingApi,
+  LobbiesMembersApi,
+  LobbiesMembersBulkApi,
+  LobbiesMembersInvitesApi,
+  LobbiesMembersMeApi,
+  LobbiesMembersMeInvitesApi,
+  LobbiesMessagesApi,
+  LobbiesMessagesListQuery,
+  LobbiesMessagesModerationMetadataApi,
+} from './lobbies.ts';
+export type {
+  PartnerSdkApi,
+  PartnerSdkDmsApi,
+  PartnerSdkDmsMessagesApi,
+  PartnerSdkDmsMessagesModerationMetadataApi,
+  PartnerSdkProvisionalAccountsApi,
+  PartnerSdkProvisionalAccountsUnmergeApi,
+  PartnerSdkProvisionalAccountsUnmergeBotApi,
+  PartnerSdkTokenApi,
+  PartnerSdkTokenBotApi,
+} from './partnerSdk.ts';
 
 /** The typed methods of a client, grouped by resource. */
 export interface Resources {
@@ -216,6 +261,8 @@ export interface Resources {
   readonly skus: SkusApi;
   readonly guildTemplates: GuildTemplatesApi;
   readonly oauth2: Oauth2Api;
+  readonly lobbies: LobbiesApi;
+  readonly partnerSdk: PartnerSdkApi;
 }
 
 /** @internal Builds the resource tree over one operation caller. */
@@ -237,5 +284,7 @@ export function createResources(call: OperationCaller): Resources {
     skus: new SkusApi(call),
     guildTemplates: new GuildTemplatesApi(call),
     oauth2: new Oauth2Api(call),
+    lobbies: new LobbiesApi(call),
+    partnerSdk: new PartnerSdkApi(call),
   };
 }

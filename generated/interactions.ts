@@ -10,10 +10,21 @@ import type {
   Snowflake,
   WithFiles,
 } from '../src/sdk.ts';
+import type {
+  DeleteOriginalWebhookMessageQuery,
+  GetOriginalWebhookMessageQuery,
+  UpdateOriginalWebhookMessageQuery,
+} from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `interactions.callback.create` (Create Interaction Response). */
 export type InteractionsCallbackCreateQuery = QueryOf<v10.RESTPostAPIInteractionCallbackQuery>;
+/** Query parameters of `interactions.original.get` (Get Original Interaction Response). */
+export type InteractionsOriginalGetQuery = QueryOf<GetOriginalWebhookMessageQuery>;
+/** Query parameters of `interactions.original.edit` (Edit Original Interaction Response). */
+export type InteractionsOriginalEditQuery = QueryOf<UpdateOriginalWebhookMessageQuery>;
+/** Query parameters of `interactions.original.delete` (Delete Original Interaction Response). */
+export type InteractionsOriginalDeleteQuery = QueryOf<DeleteOriginalWebhookMessageQuery>;
 
 /** `client.interactions`: operations on route keys `InteractionsIdTokenCallback`, `WebhooksIdTokenMessagesId`. */
 export class InteractionsApi {
@@ -42,6 +53,10 @@ export class InteractionsCallbackApi {
    * Create Interaction Response.
    *
    * `POST /interactions/{interaction_id}/{interaction_token}/callback` · route key `InteractionsIdTokenCallback` · bucket `InteractionsIdTokenCallback`
+   *
+   * Discord's OpenAPI document: `create_interaction_response`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -92,12 +107,17 @@ export class InteractionsOriginalApi {
    *
    * `GET /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
+   * Discord's OpenAPI document: `get_original_webhook_message`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param query - Query parameters: `thread_id`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -108,12 +128,13 @@ export class InteractionsOriginalApi {
   get<T = v10.RESTGetAPIInteractionOriginalResponseResult>(
     applicationId: Snowflake,
     interactionToken: string,
+    query?: InteractionsOriginalGetQuery,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['interactions.original.get'],
       [applicationId, interactionToken],
-      undefined,
+      { query },
       options,
     ) as Promise<T>;
   }
@@ -122,6 +143,10 @@ export class InteractionsOriginalApi {
    * Edit Original Interaction Response.
    *
    * `PATCH /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Discord's OpenAPI document: `update_original_webhook_message`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -133,7 +158,7 @@ export class InteractionsOriginalApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `query`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
    * ```ts
@@ -144,7 +169,7 @@ export class InteractionsOriginalApi {
     applicationId: Snowflake,
     interactionToken: string,
     body: WithFiles<v10.RESTPatchAPIInteractionOriginalResponseJSONBody> | FormData,
-    options?: RequestOptions,
+    options?: RequestOptionsWithQuery<InteractionsOriginalEditQuery>,
   ): Promise<T> {
     return this.#call(
       operations['interactions.original.edit'],
@@ -159,12 +184,17 @@ export class InteractionsOriginalApi {
    *
    * `DELETE /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
+   * Discord's OpenAPI document: `delete_original_webhook_message`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param query - Query parameters: `thread_id`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -175,12 +205,13 @@ export class InteractionsOriginalApi {
   delete<T = v10.RESTDeleteAPIInteractionOriginalResponseResult>(
     applicationId: Snowflake,
     interactionToken: string,
+    query?: InteractionsOriginalDeleteQuery,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['interactions.original.delete'],
       [applicationId, interactionToken],
-      undefined,
+      { query },
       options,
     ) as Promise<T>;
   }

@@ -25,8 +25,12 @@ export class InvitesApi {
    *
    * `GET /invites/{code}` · route key `InvitesCode` · bucket `InvitesCode`
    *
+   * Discord's OpenAPI document: `invite_resolve`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * @param code - `{code}`, percent-encoded for you.
-   * @param query - Query parameters: `with_counts`.
+   * @param query - Query parameters: `with_counts`, `guild_scheduled_event_id`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -42,6 +46,8 @@ export class InvitesApi {
    * Delete Invite.
    *
    * `DELETE /invites/{code}` · route key `InvitesCode` · bucket `InvitesCode`
+   *
+   * Discord's OpenAPI document: `invite_revoke`.
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
@@ -73,6 +79,8 @@ export class InvitesTargetUsersApi {
    *
    * `GET /invites/{code}/target-users` · route key `InvitesCodeTargetUsers` · bucket `InvitesCodeTargetUsers`
    *
+   * Discord's OpenAPI document: `get_invite_target_users`.
+   *
    * The list is a CSV file with one column of user ids.
    *
    * The spec does not show this path; it is the service's documented one.
@@ -93,6 +101,8 @@ export class InvitesTargetUsersApi {
    * Update Target Users.
    *
    * `PUT /invites/{code}/target-users` · route key `InvitesCodeTargetUsers` · bucket `InvitesCodeTargetUsers`
+   *
+   * Discord's OpenAPI document: `update_invite_target_users`.
    *
    * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
    * sent as it is.
@@ -132,6 +142,8 @@ export class InvitesTargetUsersJobStatusApi {
    * Get Target Users Job Status.
    *
    * `GET /invites/{code}/target-users/job-status` · route key `InvitesCodeTargetUsersJobStatus` · bucket `InvitesCodeTargetUsersJobStatus`
+   *
+   * Discord's OpenAPI document: `get_invite_target_users_job_status`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -3,6 +3,7 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type { OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type { GetOpenidConnectUserinfoResult, GetPublicKeysResult } from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `oauth2.authorization.url` (Authorization URL). */
@@ -10,7 +11,7 @@ export type Oauth2AuthorizationUrlQuery = QueryOf<
   v10.RESTOAuth2AuthorizationQuery | v10.RESTOAuth2BotAuthorizationQuery | v10.RESTOAuth2AdvancedBotAuthorizationQuery
 >;
 
-/** `client.oauth2`: operations on route keys `Oauth2ApplicationsMe`, `Oauth2Me`, `Oauth2Authorize`, `Oauth2Token`, `Oauth2TokenRevoke`. */
+/** `client.oauth2`: operations on route keys `Oauth2ApplicationsMe`, `Oauth2Me`, `Oauth2Authorize`, `Oauth2Token`, `Oauth2TokenRevoke`, `Oauth2Keys`, `Oauth2Userinfo`. */
 export class Oauth2Api {
   /** `client.oauth2.applications` */
   readonly applications: Oauth2ApplicationsApi;
@@ -20,6 +21,10 @@ export class Oauth2Api {
   readonly authorization: Oauth2AuthorizationApi;
   /** `client.oauth2.token` */
   readonly token: Oauth2TokenApi;
+  /** `client.oauth2.keys` */
+  readonly keys: Oauth2KeysApi;
+  /** `client.oauth2.userinfo` */
+  readonly userinfo: Oauth2UserinfoApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
@@ -27,6 +32,8 @@ export class Oauth2Api {
     this.me = new Oauth2MeApi(call);
     this.authorization = new Oauth2AuthorizationApi(call);
     this.token = new Oauth2TokenApi(call);
+    this.keys = new Oauth2KeysApi(call);
+    this.userinfo = new Oauth2UserinfoApi(call);
   }
 }
 
@@ -55,6 +62,8 @@ export class Oauth2ApplicationsMeApi {
    *
    * `GET /oauth2/applications/@me` · route key `Oauth2ApplicationsMe` · bucket `Oauth2ApplicationsMe`
    *
+   * Discord's OpenAPI document: `get_my_oauth2_application`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param options - `signal`, `headers`, `maxWait`.
@@ -82,6 +91,10 @@ export class Oauth2MeApi {
    * Get Current Authorization Information.
    *
    * `GET /oauth2/@me` · route key `Oauth2Me` · bucket `Oauth2Me`
+   *
+   * Discord's OpenAPI document: `get_my_oauth2_authorization`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
    * Called with a user's OAuth2 access token (`token: 'Bearer …'`).
    *
@@ -192,5 +205,69 @@ export class Oauth2TokenApi {
    */
   revoke<T = unknown>(body: v10.RESTPostOAuth2TokenRevocationQuery, options?: RequestOptions): Promise<T> {
     return this.#call(operations['oauth2.token.revoke'], [], { body }, options) as Promise<T>;
+  }
+}
+
+/** `client.oauth2.keys`: operations on route key `Oauth2Keys`. */
+export class Oauth2KeysApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Public Keys.
+   *
+   * `GET /oauth2/keys` · route key `Oauth2Keys` · bucket `Oauth2Keys`
+   *
+   * Discord's OpenAPI document: `get_public_keys`.
+   *
+   * Takes a bot token or no token at all.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.oauth2.keys.get();
+   * ```
+   */
+  get<T = GetPublicKeysResult>(options?: RequestOptions): Promise<T> {
+    return this.#call(operations['oauth2.keys.get'], [], undefined, options) as Promise<T>;
+  }
+}
+
+/** `client.oauth2.userinfo`: operations on route key `Oauth2Userinfo`. */
+export class Oauth2UserinfoApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Openid Connect Userinfo.
+   *
+   * `GET /oauth2/userinfo` · route key `Oauth2Userinfo` · bucket `Oauth2Userinfo`
+   *
+   * Discord's OpenAPI document: `get_openid_connect_userinfo`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`openid`).
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.oauth2.userinfo.get();
+   * ```
+   */
+  get<T = GetOpenidConnectUserinfoResult>(options?: RequestOptions): Promise<T> {
+    return this.#call(operations['oauth2.userinfo.get'], [], undefined, options) as Promise<T>;
   }
 }

@@ -19,6 +19,8 @@ export class SoundboardDefaultSoundsApi {
    *
    * `GET /soundboard-default-sounds` · route key `SoundboardDefaultSounds` · bucket `SoundboardDefaultSounds`
    *
+   * Discord's OpenAPI document: `get_soundboard_default_sounds`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param options - `signal`, `headers`, `maxWait`.

@@ -19,6 +19,8 @@ export class StageInstancesApi {
    *
    * `POST /stage-instances` · route key `StageInstances` · bucket `StageInstances`
    *
+   * Discord's OpenAPI document: `create_stage_instance`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param body - The request body.
@@ -41,6 +43,8 @@ export class StageInstancesApi {
    *
    * `GET /stage-instances/{channel_id}` · route key `StageInstancesChannelId` · bucket `StageInstancesChannelId:{channel_id}`
    *
+   * Discord's OpenAPI document: `get_stage_instance`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
@@ -59,6 +63,8 @@ export class StageInstancesApi {
    * Modify Stage Instance.
    *
    * `PATCH /stage-instances/{channel_id}` · route key `StageInstancesChannelId` · bucket `StageInstancesChannelId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `update_stage_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -83,6 +89,8 @@ export class StageInstancesApi {
    * Delete Stage Instance.
    *
    * `DELETE /stage-instances/{channel_id}` · route key `StageInstancesChannelId` · bucket `StageInstancesChannelId:{channel_id}`
+   *
+   * Discord's OpenAPI document: `delete_stage_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -19,6 +19,10 @@ export class StickerPacksApi {
    *
    * `GET /sticker-packs` · route key `StickerPacks` · bucket `StickerPacks`
    *
+   * Discord's OpenAPI document: `list_sticker_packs`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param options - `signal`, `headers`, `maxWait`.
@@ -36,6 +40,8 @@ export class StickerPacksApi {
    * Get Sticker Pack.
    *
    * `GET /sticker-packs/{pack_id}` · route key `StickerPacksId` · bucket `StickerPacksId`
+   *
+   * Discord's OpenAPI document: `get_sticker_pack`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -19,6 +19,8 @@ export class StickersApi {
    *
    * `GET /stickers/{sticker_id}` · route key `StickersId` · bucket `StickersId`
    *
+   * Discord's OpenAPI document: `get_sticker`.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.

@@ -3,12 +3,18 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type { OperationCaller, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  GetCurrentUserApplicationEntitlementsQuery,
+  GetCurrentUserApplicationEntitlementsResult,
+} from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `users.me.guilds.list` (Get Current User Guilds). */
 export type UsersMeGuildsListQuery = QueryOf<v10.RESTGetAPICurrentUserGuildsQuery>;
+/** Query parameters of `users.me.applications.entitlements.list` (Get Current User Application Entitlements). */
+export type UsersMeApplicationsEntitlementsListQuery = QueryOf<GetCurrentUserApplicationEntitlementsQuery>;
 
-/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`, `UsersIdApplicationIdentitiesId`, `UsersIdApplicationIdentitiesIdTypeIdDelete`. */
+/** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`, `UsersMeApplicationsIdEntitlements`, `UsersIdApplicationIdentitiesId`, `UsersIdApplicationIdentitiesIdTypeIdDelete`. */
 export class UsersApi {
   readonly #call: OperationCaller;
   /** `client.users.me` */
@@ -28,6 +34,8 @@ export class UsersApi {
    *
    * `GET /users/{user_id}` · route key `UsersId` · bucket `UsersId`
    *
+   * Discord's OpenAPI document: `get_user`.
+   *
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -41,7 +49,7 @@ export class UsersApi {
   }
 }
 
-/** `client.users.me`: operations on route keys `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`. */
+/** `client.users.me`: operations on route keys `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`, `UsersMeApplicationsIdEntitlements`. */
 export class UsersMeApi {
   readonly #call: OperationCaller;
   /** `client.users.me.channels` */
@@ -67,6 +75,10 @@ export class UsersMeApi {
    *
    * `GET /users/@me` · route key `UsersMe` · bucket `UsersMe`
    *
+   * Discord's OpenAPI document: `get_my_user`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`identify`).
+   *
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -82,6 +94,8 @@ export class UsersMeApi {
    * Modify Current User.
    *
    * `PATCH /users/@me` · route key `UsersMe` · bucket `UsersMe`
+   *
+   * Discord's OpenAPI document: `update_my_user`.
    *
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -129,6 +143,8 @@ export class UsersMeChannelsApi {
    *
    * `POST /users/@me/channels` · route key `UsersMeChannels` · bucket `UsersMeChannels`
    *
+   * Discord's OpenAPI document: `create_dm`.
+   *
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
@@ -158,6 +174,10 @@ export class UsersMeConnectionsApi {
    * Get User Connections.
    *
    * `GET /users/@me/connections` · route key `UsersMeConnections` · bucket `UsersMeConnections`
+   *
+   * Discord's OpenAPI document: `list_my_connections`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`connections`).
    *
    * The spec does not show this path; it is the documented Get User Connections endpoint.
    *
@@ -192,7 +212,11 @@ export class UsersMeGuildsApi {
    *
    * `GET /users/@me/guilds` · route key `UsersMeGuilds` · bucket `UsersMeGuilds`
    *
-   * @param query - Query parameters: `before`, `after`, `limit`.
+   * Discord's OpenAPI document: `list_my_guilds`.
+   *
+   * Takes a bot token or an OAuth2 Bearer token (`guilds`).
+   *
+   * @param query - Query parameters: `before`, `after`, `limit`, `with_counts`.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -211,6 +235,8 @@ export class UsersMeGuildsApi {
    * Leave Guild.
    *
    * `DELETE /users/@me/guilds/{guild_id}` · route key `UsersMeGuildsId` · bucket `UsersMeGuildsId`
+   *
+   * Discord's OpenAPI document: `leave_guild`.
    *
    * The guild id here is not a major parameter: the spec lists the key without one.
    *
@@ -241,6 +267,10 @@ export class UsersMeGuildsMemberApi {
    *
    * `GET /users/@me/guilds/{guild_id}/member` · route key `UsersMeGuildsIdMember` · bucket `UsersMeGuildsIdMember`
    *
+   * Discord's OpenAPI document: `get_my_guild_member`.
+   *
+   * Takes an OAuth2 Bearer token (`guilds.members.read`). A bot token is refused.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
@@ -256,14 +286,17 @@ export class UsersMeGuildsMemberApi {
   }
 }
 
-/** `client.users.me.applications`: operations on route key `UsersMeApplicationsIdRoleConnection`. */
+/** `client.users.me.applications`: operations on route keys `UsersMeApplicationsIdRoleConnection`, `UsersMeApplicationsIdEntitlements`. */
 export class UsersMeApplicationsApi {
   /** `client.users.me.applications.roleConnection` */
   readonly roleConnection: UsersMeApplicationsRoleConnectionApi;
+  /** `client.users.me.applications.entitlements` */
+  readonly entitlements: UsersMeApplicationsEntitlementsApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.roleConnection = new UsersMeApplicationsRoleConnectionApi(call);
+    this.entitlements = new UsersMeApplicationsEntitlementsApi(call);
   }
 }
 
@@ -280,6 +313,10 @@ export class UsersMeApplicationsRoleConnectionApi {
    * Get Current User Application Role Connection.
    *
    * `GET /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   *
+   * Discord's OpenAPI document: `get_application_user_role_connection`.
+   *
+   * Takes an OAuth2 Bearer token (`role_connections.write`). A bot token is refused.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -307,6 +344,10 @@ export class UsersMeApplicationsRoleConnectionApi {
    * Update Current User Application Role Connection.
    *
    * `PUT /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   *
+   * Discord's OpenAPI document: `update_application_user_role_connection`.
+   *
+   * Takes an OAuth2 Bearer token (`role_connections.write`). A bot token is refused.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -337,6 +378,10 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * `DELETE /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
    *
+   * Discord's OpenAPI document: `delete_application_user_role_connection`.
+   *
+   * Takes an OAuth2 Bearer token (`role_connections.write`). A bot token is refused.
+   *
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
@@ -355,6 +400,49 @@ export class UsersMeApplicationsRoleConnectionApi {
       operations['users.me.applications.roleConnection.delete'],
       [applicationId],
       undefined,
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.users.me.applications.entitlements`: operations on route key `UsersMeApplicationsIdEntitlements`. */
+export class UsersMeApplicationsEntitlementsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Get Current User Application Entitlements.
+   *
+   * `GET /users/@me/applications/{application_id}/entitlements` · route key `UsersMeApplicationsIdEntitlements` · bucket `UsersMeApplicationsIdEntitlements`
+   *
+   * Discord's OpenAPI document: `get_current_user_application_entitlements`.
+   *
+   * Takes an OAuth2 Bearer token (any scope). A bot token is refused.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `sku_ids`, `exclude_consumed`.
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * const result = await client.users.me.applications.entitlements.list('157730590492196864');
+   * ```
+   */
+  list<T = GetCurrentUserApplicationEntitlementsResult>(
+    applicationId: Snowflake,
+    query?: UsersMeApplicationsEntitlementsListQuery,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(
+      operations['users.me.applications.entitlements.list'],
+      [applicationId],
+      { query },
       options,
     ) as Promise<T>;
   }

@@ -30,6 +30,8 @@ export class VoiceRegionsApi {
    *
    * `GET /voice/regions` · route key `VoiceRegions` · bucket `VoiceRegions`
    *
+   * Discord's OpenAPI document: `list_voice_regions`.
+   *
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example

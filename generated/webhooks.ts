@@ -12,6 +12,13 @@ import type {
   Snowflake,
   WithFiles,
 } from '../src/sdk.ts';
+import type {
+  ExecuteGithubCompatibleWebhookBody,
+  ExecuteGithubCompatibleWebhookQuery,
+  ExecuteSlackCompatibleWebhookBody,
+  ExecuteSlackCompatibleWebhookQuery,
+  ExecuteSlackCompatibleWebhookResult,
+} from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `webhooks.execute` (Execute Webhook). */
@@ -24,26 +31,38 @@ export type WebhooksMessagesEditWithTokenQuery = QueryOf<v10.RESTPatchAPIWebhook
 export type WebhooksMessagesDeleteWithTokenQuery = QueryOf<v10.RESTDeleteAPIWebhookWithTokenMessageQuery>;
 /** Query parameters of `webhooks.platform.execute` (Execute Slack-Compatible or GitHub-Compatible Webhook). */
 export type WebhooksPlatformExecuteQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenSlackQuery>;
+/** Query parameters of `webhooks.github.execute` (Execute Github Compatible Webhook). */
+export type WebhooksGithubExecuteQuery = QueryOf<ExecuteGithubCompatibleWebhookQuery>;
+/** Query parameters of `webhooks.slack.execute` (Execute Slack Compatible Webhook). */
+export type WebhooksSlackExecuteQuery = QueryOf<ExecuteSlackCompatibleWebhookQuery>;
 
-/** `client.webhooks`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`, `WebhooksIdTokenPlatform`. */
+/** `client.webhooks`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`, `WebhooksIdTokenPlatform`, `WebhooksIdTokenGithub`, `WebhooksIdTokenSlack`. */
 export class WebhooksApi {
   readonly #call: OperationCaller;
   /** `client.webhooks.messages` */
   readonly messages: WebhooksMessagesApi;
   /** `client.webhooks.platform` */
   readonly platform: WebhooksPlatformApi;
+  /** `client.webhooks.github` */
+  readonly github: WebhooksGithubApi;
+  /** `client.webhooks.slack` */
+  readonly slack: WebhooksSlackApi;
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
     this.#call = call;
     this.messages = new WebhooksMessagesApi(call);
     this.platform = new WebhooksPlatformApi(call);
+    this.github = new WebhooksGithubApi(call);
+    this.slack = new WebhooksSlackApi(call);
   }
 
   /**
    * Get Webhook.
    *
    * `GET /webhooks/{webhook_id}` · route key `WebhooksId` · bucket `WebhooksId`
+   *
+   * Discord's OpenAPI document: `get_webhook`.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
@@ -63,6 +82,8 @@ export class WebhooksApi {
    * Modify Webhook.
    *
    * `PATCH /webhooks/{webhook_id}` · route key `WebhooksId` · bucket `WebhooksId`
+   *
+   * Discord's OpenAPI document: `update_webhook`.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
@@ -88,6 +109,8 @@ export class WebhooksApi {
    *
    * `DELETE /webhooks/{webhook_id}` · route key `WebhooksId` · bucket `WebhooksId`
    *
+   * Discord's OpenAPI document: `delete_webhook`.
+   *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
@@ -106,6 +129,10 @@ export class WebhooksApi {
    * Get Webhook with Token.
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   *
+   * Discord's OpenAPI document: `get_webhook_by_token`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -132,6 +159,10 @@ export class WebhooksApi {
    * Modify Webhook with Token.
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   *
+   * Discord's OpenAPI document: `update_webhook_by_token`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -160,6 +191,10 @@ export class WebhooksApi {
    * Delete Webhook with Token.
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   *
+   * Discord's OpenAPI document: `delete_webhook_by_token`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -191,6 +226,10 @@ export class WebhooksApi {
    * Execute Webhook.
    *
    * `POST /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   *
+   * Discord's OpenAPI document: `execute_webhook`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -233,6 +272,10 @@ export class WebhooksMessagesApi {
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
    *
+   * Discord's OpenAPI document: `get_webhook_message`.
+   *
+   * Takes a bot token or no token at all.
+   *
    * Sent without the Authorization header: the token in the path is the credential.
    *
    * The spec does not show this path; it is the service's documented one.
@@ -267,6 +310,10 @@ export class WebhooksMessagesApi {
    * Edit Webhook Message.
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Discord's OpenAPI document: `update_webhook_message`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -305,6 +352,10 @@ export class WebhooksMessagesApi {
    * Delete Webhook Message.
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   *
+   * Discord's OpenAPI document: `delete_webhook_message`.
+   *
+   * Takes a bot token or no token at all.
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -381,5 +432,94 @@ export class WebhooksPlatformApi {
       { body },
       options,
     ) as Promise<T>;
+  }
+}
+
+/** `client.webhooks.github`: operations on route key `WebhooksIdTokenGithub`. */
+export class WebhooksGithubApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Execute Github Compatible Webhook.
+   *
+   * `POST /webhooks/{webhook_id}/{webhook_token}/github` · route key `WebhooksIdTokenGithub` · bucket `WebhooksIdTokenGithub`
+   *
+   * Discord's OpenAPI document: `execute_github_compatible_webhook`.
+   *
+   * Takes a bot token or no token at all.
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `query`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.webhooks.github.execute('223704706495545344', webhookToken, body);
+   * ```
+   */
+  execute<T = undefined>(
+    webhookId: Snowflake,
+    webhookToken: string,
+    body: ExecuteGithubCompatibleWebhookBody,
+    options?: RequestOptionsWithQuery<WebhooksGithubExecuteQuery>,
+  ): Promise<T> {
+    return this.#call(
+      operations['webhooks.github.execute'],
+      [webhookId, webhookToken],
+      { body },
+      options,
+    ) as Promise<T>;
+  }
+}
+
+/** `client.webhooks.slack`: operations on route key `WebhooksIdTokenSlack`. */
+export class WebhooksSlackApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Execute Slack Compatible Webhook.
+   *
+   * `POST /webhooks/{webhook_id}/{webhook_token}/slack` · route key `WebhooksIdTokenSlack` · bucket `WebhooksIdTokenSlack`
+   *
+   * Discord's OpenAPI document: `execute_slack_compatible_webhook`.
+   *
+   * Takes a bot token or no token at all.
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
+   *
+   * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `query`.
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @example
+   * ```ts
+   * await client.webhooks.slack.execute('223704706495545344', webhookToken, body);
+   * ```
+   */
+  execute<T = ExecuteSlackCompatibleWebhookResult>(
+    webhookId: Snowflake,
+    webhookToken: string,
+    body: ExecuteSlackCompatibleWebhookBody,
+    options?: RequestOptionsWithQuery<WebhooksSlackExecuteQuery>,
+  ): Promise<T> {
+    return this.#call(operations['webhooks.slack.execute'], [webhookId, webhookToken], { body }, options) as Promise<T>;
   }
 }

@@ -64,17 +64,17 @@ describe('scripts/generate', () => {
   it('adding a route is one catalog entry', async () => {
     const extended: Catalog = structuredClone(catalog);
     extended.routes.push({
-      key: 'Lobbies',
+      key: 'Quests',
       v10Only: true,
       major: null,
-      path: '/lobbies',
+      path: '/quests',
       pathSource: 'documented',
-      operations: [{ name: 'lobbies.create', method: 'POST', summary: 'Create Lobby', body: 'required' }],
+      operations: [{ name: 'quests.create', method: 'POST', summary: 'Create Quest', body: 'required' }],
     });
     const result = await run(false, extended);
     expect(result.routeKeys).toBe(catalog.routes.length + 1); // and None
-    expect(await readFile(join(outDir, 'lobbies.ts'), 'utf8')).toContain('export class LobbiesApi');
-    expect(await readFile(join(outDir, 'index.ts'), 'utf8')).toContain('lobbies: new LobbiesApi(call)');
+    expect(await readFile(join(outDir, 'quests.ts'), 'utf8')).toContain('export class QuestsApi');
+    expect(await readFile(join(outDir, 'index.ts'), 'utf8')).toContain('quests: new QuestsApi(call)');
     await run(false);
   }, 60_000);
 });

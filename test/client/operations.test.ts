@@ -26,8 +26,8 @@ const sample = (name: string) => SAMPLE[name] ?? { value: '334385199974967042', 
 const cases = catalog.routes.flatMap((route) =>
   route.operations.map((operation) => {
     const path = operation.path ?? route.path;
-    const parameters = [...path.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]!);
-    const expectedPath = path.replace(/\{([a-z_]+)\}/g, (_, name: string) => sample(name).encoded);
+    const parameters = [...path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!);
+    const expectedPath = path.replace(/\{([a-z0-9_]+)\}/g, (_, name: string) => sample(name).encoded);
     const majorId = route.major === null ? undefined : sample(route.major).value;
     // v6: a route beyond the spec's keys is None, and None makes no bucket.
     const bucketKey = route.v10Only
@@ -46,7 +46,7 @@ const handlers = [...cases]
   .sort((a, b) => a.parameters.length - b.parameters.length)
   .map(({ operation, path }) =>
     http[operation.method.toLowerCase() as 'get'](
-      `${ORIGIN}/api/:version${path.replace(/\{([a-z_]+)\}/g, ':$1')}`,
+      `${ORIGIN}/api/:version${path.replace(/\{([a-z0-9_]+)\}/g, ':$1')}`,
       async ({ request }) => {
         const url = new URL(request.url);
         return HttpResponse.json(
