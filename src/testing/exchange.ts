@@ -21,6 +21,8 @@ export interface Exchange {
   readonly fault: Fault | undefined;
   /** v10: the route is served without Authorization (routing.ts `openRoute`). */
   readonly open: boolean;
+  /** v10: the operation takes the kind of token sent (routing.ts `acceptsToken`). */
+  readonly tokenAccepted: boolean;
   /** The call's answer once it goes through (a message create makes its message only then). */
   readonly answer: () => Promise<Answer>;
   /** Records the request as answered with `status` (counted under `countedAs`, default its bucket key). */

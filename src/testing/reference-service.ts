@@ -30,7 +30,7 @@ import { sampleResult } from './fixtures.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
 import { MessageLedger, type Answer } from './messages.ts';
 import { delayEnd, sampleAnswer, send, sendV10 } from './responses.ts';
-import { NOT_FOUND, openRoute, pathBelowBase, refusalOf, type Refusal } from './routing.ts';
+import { acceptsToken, NOT_FOUND, openRoute, pathBelowBase, refusalOf, type Refusal } from './routing.ts';
 import { answerV6 } from './v6-answer.ts';
 import { answerV10 } from './v10-answer.ts';
 import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
@@ -271,7 +271,20 @@ export class ReferenceService {
         return this.#ledger.create(operation.ids.channel_id!, auth, contentType, bytes, sample);
       };
       const open = openRoute(operation, v10Route?.exempt ?? false);
-      const exchange = { request, response, method, path, routeKey, bucketKey, fault, open, answer, record };
+      const tokenAccepted = acceptsToken(operation, auth);
+      const exchange = {
+        request,
+        response,
+        method,
+        path,
+        routeKey,
+        bucketKey,
+        fault,
+        open,
+        tokenAccepted,
+        answer,
+        record,
+      };
       if (v10) return await answerV10(v10, v10Route!, exchange);
       return await answerV6(this.#limits, this.#options.dialect, exchange);
     } catch (error) {

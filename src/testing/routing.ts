@@ -10,8 +10,10 @@
  * - A path no catalog operation has is a 404; a method the path does not take, a 405. (v10's own
  *   routes are catalog operations: under v6 they are Route `None`, served without limits.)
  * - v10: a call without Authorization is a 401, except on the routes the service serves without
- *   one (`openRoute`).
+ *   one (`openRoute`); so is a token of a kind the operation does not take (`acceptsToken`):
+ *   a bot token where only OAuth2 will do, a Bearer token where only a bot token will.
  */
+import { catalog } from '../../catalog/routes.ts';
 import { methodsAt, type MatchedOperation } from './catalog-match.ts';
 
 /** The service's JSON error bodies (docs/spec/v10-rate-limits.md §7 for 401). */
@@ -64,20 +66,34 @@ export function refusalOf(path: string, operation: MatchedOperation | undefined)
   return methodsAt(path).length === 0 ? { status: 404, body: NOT_FOUND } : { status: 405, body: METHOD_NOT_ALLOWED };
 }
 
-/**
- * Operations the service serves without Authorization beyond those the catalog marks
- * `unauthenticated` (which the SDK sends without one): the gateway URL and invite previews
- * ("does not require authentication" in the service's docs). Others may send one all the same.
- */
-const OPEN_OPERATIONS: ReadonlySet<string> = new Set(['gateway.get', 'invites.get']);
+/** Who may call each operation, from the catalog (the `security` of Discord's OpenAPI document). */
+const AUTH = new Map(
+  catalog.routes.flatMap((route) => route.operations.map((operation) => [operation.name, operation.auth] as const)),
+);
 
 /**
- * v10: the operation is served without Authorization: the catalog's `unauthenticated` ones (OAuth2
- * token endpoints, the guild widget, webhooks and interactions addressed with their token) and
- * `OPEN_OPERATIONS`. Exempt routes (§5) are served so whatever the catalog says.
+ * v10: the operation is served without Authorization: those the catalog marks `unauthenticated`
+ * (which the SDK sends without one: OAuth2 token endpoints, the partner SDK's token endpoints,
+ * webhooks and interactions addressed with their token) and those the document says are callable
+ * without a token (`auth.none`: the gateway URL, invite previews, the guild widget). Exempt
+ * routes (§5) are served so whatever the catalog says.
  */
 export function openRoute(operation: MatchedOperation | undefined, exempt: boolean): boolean {
   return (
-    exempt || (operation !== undefined && (operation.definition.unauthenticated || OPEN_OPERATIONS.has(operation.name)))
+    exempt ||
+    (operation !== undefined && (operation.definition.unauthenticated || AUTH.get(operation.name)?.none === true))
   );
+}
+
+/**
+ * v10: the operation takes this kind of token. A bot token (`Bot …`) is refused where only an
+ * OAuth2 Bearer token will do, a Bearer token where the operation takes no OAuth2 token (absent
+ * `auth`: a bot token alone). Another scheme is left to the configured valid tokens.
+ */
+export function acceptsToken(operation: MatchedOperation | undefined, authorization: string): boolean {
+  if (operation === undefined) return true;
+  const auth = AUTH.get(operation.name);
+  if (/^Bot /i.test(authorization)) return auth?.bot !== false;
+  if (/^Bearer /i.test(authorization)) return auth?.oauth2 !== undefined;
+  return true;
 }

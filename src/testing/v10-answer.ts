@@ -10,7 +10,7 @@ import type { V10LimitEnforcer } from './v10-limits.ts';
 
 /** The v10 service: the enforcer's decision, in v10's headers and bodies (docs/spec/v10-rate-limits.md §2, §3, §7). */
 export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, exchange: Exchange): Promise<void> {
-  const { request, response, fault, open, record } = exchange;
+  const { request, response, fault, open, tokenAccepted, record } = exchange;
   const ban = (retryAfterSeconds?: number) => {
     record(429);
     // Static, from the CDN: no rate-limit headers, no Via, not the JSON of §3.
@@ -23,7 +23,7 @@ export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, excha
     v10.noteInvalid();
     return ban(fault.retryAfterSeconds);
   }
-  const decision = v10.count(v10Route, request.headers.authorization ?? '', { open });
+  const decision = v10.count(v10Route, request.headers.authorization ?? '', { open, tokenAccepted });
   const rateLimited = (headers: Record<string, string>, scope: string, retryAfterMs: number, global = false) =>
     sendV10(
       response,

@@ -127,13 +127,18 @@ export class V10LimitEnforcer {
   /**
    * Counts one request, classified by `classifyV10`. `auth`: the Authorization value ('' when
    * none); without one, a route that is neither exempt nor `open` (served without
-   * Authorization, routing.ts) is a 401, counted as invalid like any other.
+   * Authorization, routing.ts) is a 401, counted as invalid like any other; so is a token of a
+   * kind the operation does not take (`tokenAccepted` false, routing.ts `acceptsToken`).
    */
-  count({ route, resource, exempt }: V10Route, auth: string, { open = false }: { open?: boolean } = {}): V10Decision {
+  count(
+    { route, resource, exempt }: V10Route,
+    auth: string,
+    { open = false, tokenAccepted = true }: { open?: boolean; tokenAccepted?: boolean } = {},
+  ): V10Decision {
     const now = this.#clock.now();
     if (now < this.#bannedUntil) return { kind: 'ban' };
     const valid = this.#options.validTokens;
-    const refused = auth === '' ? !open : valid !== undefined && !valid.includes(auth);
+    const refused = auth === '' ? !open : !tokenAccepted || (valid !== undefined && !valid.includes(auth));
     if (!exempt && refused) {
       this.#invalid(now);
       return { kind: 'unauthorized' };
