@@ -1,15 +1,18 @@
 /**
  * The route-key catalog: every route key of the rate-limit spec (45, plus the implicit `None` for
- * any path not listed here) and v10 routes beyond them (marked below; the rest of v10 is listed in
- * test/catalog/v10-coverage.test.ts), the path shapes classified under each, its major parameter,
- * and the endpoints behind it with one operation name per method. Data only: `scripts/generate.ts`
- * validates it with `schema.ts` and turns it into `generated/`.
+ * any path not listed here) and v10 routes beyond them (`v10Only`), the path shapes classified
+ * under each, its major parameter, and the endpoints behind it with one operation name per method.
+ * Data only: `scripts/generate.ts` validates it with `schema.ts` and turns it into `generated/`.
  *
- * Sources: `docs/spec/rate-limit-spec.md` (keys, path shapes, major parameters) and
- * `docs/spec/routes-v6.md` (methods, documented names, query parameters).
+ * Sources: `docs/spec/rate-limit-spec.md` (keys, path shapes, major parameters),
+ * `docs/spec/routes-v6.md` (the seed's methods, names, query parameters) and Discord's OpenAPI
+ * document (`discord-openapi/`): an operation with an `operationId` follows it, and
+ * `npm run catalog:sync` keeps it in step (adds, deprecates, applies changes; `keep` holds a fact
+ * against the document, with why). Entries without one are kept by hand.
  *
- * To add a route: add an entry (or an operation to an entry) and run `npm run generate`. The
- * CDN's image endpoints (`catalog.cdn`, the URL helpers) are in `cdn.ts`.
+ * To follow a new build of the document: `npm run catalog:sync -- --spec <file or URL>`, review
+ * the drafted names, `npm run generate`. To add an entry by hand: add it and run
+ * `npm run generate`. The CDN's image endpoints (`catalog.cdn`, the URL helpers) are in `cdn.ts`.
  */
 import { cdnCatalog } from './cdn.ts';
 import type { Catalog } from './schema.ts';
@@ -688,6 +691,7 @@ export const catalog: Catalog = {
       operations: [
         {
           name: 'channels.threads.archived.private.list',
+          types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelThreadsArchivedPrivateResult' },
           method: 'GET',
           summary: 'List Private Archived Threads',
           query: ['before', 'limit'],
@@ -704,6 +708,7 @@ export const catalog: Catalog = {
       operations: [
         {
           name: 'channels.threads.archived.public.list',
+          types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelThreadsArchivedPublicResult' },
           method: 'GET',
           summary: 'List Public Archived Threads',
           query: ['before', 'limit'],
@@ -1514,7 +1519,7 @@ export const catalog: Catalog = {
       operations: [
         {
           name: 'webhooks.github.execute',
-          types: { result: 'undefined' },
+          types: { query: 'RESTPostAPIWebhookWithTokenGitHubQuery', result: 'undefined' },
           method: 'POST',
           summary: 'Execute Github Compatible Webhook',
           body: 'required',
@@ -1534,6 +1539,7 @@ export const catalog: Catalog = {
       operations: [
         {
           name: 'webhooks.slack.execute',
+          types: { query: 'RESTPostAPIWebhookWithTokenSlackQuery' },
           method: 'POST',
           summary: 'Execute Slack Compatible Webhook',
           body: 'required',

@@ -11,15 +11,7 @@ import type {
   Snowflake,
   WithFiles,
 } from '../src/sdk.ts';
-import type {
-  AddGroupDmUserResult,
-  ListPrivateArchivedThreadsQuery,
-  ListPrivateArchivedThreadsResult,
-  ListPublicArchivedThreadsQuery,
-  ListPublicArchivedThreadsResult,
-  ThreadSearchQuery,
-  ThreadSearchResult,
-} from './spec-types.ts';
+import type { AddGroupDmUserResult, ThreadSearchQuery, ThreadSearchResult } from './spec-types.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `channels.messages.list` (Get Channel Messages). */
@@ -50,9 +42,9 @@ export type ChannelsThreadsArchivedListQuery = QueryOf<v10.RESTGetAPIChannelThre
 /** Query parameters of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads). */
 export type ChannelsThreadsArchivedListJoinedPrivateQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 /** Query parameters of `channels.threads.archived.private.list` (List Private Archived Threads). */
-export type ChannelsThreadsArchivedPrivateListQuery = QueryOf<ListPrivateArchivedThreadsQuery>;
+export type ChannelsThreadsArchivedPrivateListQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 /** Query parameters of `channels.threads.archived.public.list` (List Public Archived Threads). */
-export type ChannelsThreadsArchivedPublicListQuery = QueryOf<ListPublicArchivedThreadsQuery>;
+export type ChannelsThreadsArchivedPublicListQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 /** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
 export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
 
@@ -1564,7 +1556,7 @@ export class ChannelsThreadsArchivedPrivateApi {
    * const result = await client.channels.threads.archived.private.list('81384788765712384');
    * ```
    */
-  list<T = ListPrivateArchivedThreadsResult>(
+  list<T = v10.RESTGetAPIChannelThreadsArchivedPrivateResult>(
     channelId: Snowflake,
     query?: ChannelsThreadsArchivedPrivateListQuery,
     options?: RequestOptions,
@@ -1605,7 +1597,7 @@ export class ChannelsThreadsArchivedPublicApi {
    * const result = await client.channels.threads.archived.public.list('81384788765712384');
    * ```
    */
-  list<T = ListPublicArchivedThreadsResult>(
+  list<T = v10.RESTGetAPIChannelThreadsArchivedPublicResult>(
     channelId: Snowflake,
     query?: ChannelsThreadsArchivedPublicListQuery,
     options?: RequestOptions,

@@ -593,15 +593,7 @@ export interface components {
     /** Format: int32 */
     EntitlementTypes: number & (8 | 10);
     ExecuteGithubCompatibleWebhookBody: components['schemas']['GithubWebhook'];
-    ExecuteGithubCompatibleWebhookQuery: {
-      thread_id?: components['schemas']['SnowflakeType'];
-      wait?: boolean;
-    };
     ExecuteSlackCompatibleWebhookBody: components['schemas']['SlackWebhook'];
-    ExecuteSlackCompatibleWebhookQuery: {
-      thread_id?: components['schemas']['SnowflakeType'];
-      wait?: boolean;
-    };
     ExecuteSlackCompatibleWebhookResult: string | null;
     FileComponentForMessageRequest: {
       file: components['schemas']['UnfurledMediaRequestWithAttachmentReferenceRequired'];
@@ -907,18 +899,6 @@ export interface components {
       before?: components['schemas']['SnowflakeType'];
       limit?: number;
     };
-    ListPrivateArchivedThreadsQuery: {
-      /** Format: date-time */
-      before?: string;
-      limit?: number;
-    };
-    ListPrivateArchivedThreadsResult: components['schemas']['ThreadsResponse'];
-    ListPublicArchivedThreadsQuery: {
-      /** Format: date-time */
-      before?: string;
-      limit?: number;
-    };
-    ListPublicArchivedThreadsResult: components['schemas']['ThreadsResponse'];
     LobbyGuildInviteResponse: {
       code: string;
     };
@@ -2047,12 +2027,6 @@ export interface components {
     ThreadSortingMode: string & ('relevance' | 'creation_time' | 'last_message_time' | 'archive_time');
     /** Format: int32 */
     ThreadSortOrder: number & (0 | 1);
-    ThreadsResponse: {
-      first_messages?: components['schemas']['MessageResponse'][];
-      has_more: boolean;
-      members: components['schemas']['ThreadMemberResponse'][];
-      threads: components['schemas']['ThreadResponse'][];
-    };
     ThumbnailComponentForMessageRequest: {
       description?: string | null;
       /** Format: int32 */
@@ -2249,14 +2223,6 @@ export type GetGuildQuery = WithoutNull<components['schemas']['GetGuildQuery']>;
 export type ListGuildBansQuery = WithoutNull<components['schemas']['ListGuildBansQuery']>;
 /** Result of `channels.recipients.add` (add_group_dm_user). */
 export type AddGroupDmUserResult = components['schemas']['AddGroupDmUserResult'];
-/** Query of `channels.threads.archived.private.list` (list_private_archived_threads). */
-export type ListPrivateArchivedThreadsQuery = WithoutNull<components['schemas']['ListPrivateArchivedThreadsQuery']>;
-/** Result of `channels.threads.archived.private.list` (list_private_archived_threads). */
-export type ListPrivateArchivedThreadsResult = components['schemas']['ListPrivateArchivedThreadsResult'];
-/** Query of `channels.threads.archived.public.list` (list_public_archived_threads). */
-export type ListPublicArchivedThreadsQuery = WithoutNull<components['schemas']['ListPublicArchivedThreadsQuery']>;
-/** Result of `channels.threads.archived.public.list` (list_public_archived_threads). */
-export type ListPublicArchivedThreadsResult = components['schemas']['ListPublicArchivedThreadsResult'];
 /** Query of `channels.threads.search` (thread_search). */
 export type ThreadSearchQuery = WithoutNull<components['schemas']['ThreadSearchQuery']>;
 /** Result of `channels.threads.search` (thread_search). */
@@ -2271,16 +2237,8 @@ export type DeleteOriginalWebhookMessageQuery = WithoutNull<components['schemas'
 export type GetGuildNewMemberWelcomeResult = components['schemas']['GetGuildNewMemberWelcomeResult'];
 /** Body of `webhooks.github.execute` (execute_github_compatible_webhook). */
 export type ExecuteGithubCompatibleWebhookBody = components['schemas']['ExecuteGithubCompatibleWebhookBody'];
-/** Query of `webhooks.github.execute` (execute_github_compatible_webhook). */
-export type ExecuteGithubCompatibleWebhookQuery = WithoutNull<
-  components['schemas']['ExecuteGithubCompatibleWebhookQuery']
->;
 /** Body of `webhooks.slack.execute` (execute_slack_compatible_webhook). */
 export type ExecuteSlackCompatibleWebhookBody = components['schemas']['ExecuteSlackCompatibleWebhookBody'];
-/** Query of `webhooks.slack.execute` (execute_slack_compatible_webhook). */
-export type ExecuteSlackCompatibleWebhookQuery = WithoutNull<
-  components['schemas']['ExecuteSlackCompatibleWebhookQuery']
->;
 /** Result of `webhooks.slack.execute` (execute_slack_compatible_webhook). */
 export type ExecuteSlackCompatibleWebhookResult = components['schemas']['ExecuteSlackCompatibleWebhookResult'];
 /** Result of `applications.get` (get_application). */

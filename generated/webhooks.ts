@@ -14,9 +14,7 @@ import type {
 } from '../src/sdk.ts';
 import type {
   ExecuteGithubCompatibleWebhookBody,
-  ExecuteGithubCompatibleWebhookQuery,
   ExecuteSlackCompatibleWebhookBody,
-  ExecuteSlackCompatibleWebhookQuery,
   ExecuteSlackCompatibleWebhookResult,
 } from './spec-types.ts';
 import { operations } from './routes.ts';
@@ -32,9 +30,9 @@ export type WebhooksMessagesDeleteWithTokenQuery = QueryOf<v10.RESTDeleteAPIWebh
 /** Query parameters of `webhooks.platform.execute` (Execute Slack-Compatible or GitHub-Compatible Webhook). */
 export type WebhooksPlatformExecuteQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenSlackQuery>;
 /** Query parameters of `webhooks.github.execute` (Execute Github Compatible Webhook). */
-export type WebhooksGithubExecuteQuery = QueryOf<ExecuteGithubCompatibleWebhookQuery>;
+export type WebhooksGithubExecuteQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenGitHubQuery>;
 /** Query parameters of `webhooks.slack.execute` (Execute Slack Compatible Webhook). */
-export type WebhooksSlackExecuteQuery = QueryOf<ExecuteSlackCompatibleWebhookQuery>;
+export type WebhooksSlackExecuteQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenSlackQuery>;
 
 /** `client.webhooks`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`, `WebhooksIdTokenPlatform`, `WebhooksIdTokenGithub`, `WebhooksIdTokenSlack`. */
 export class WebhooksApi {

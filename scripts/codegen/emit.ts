@@ -73,7 +73,7 @@ export async function emitGenerated(
   files.set('cdn.ts', cdnFile.getFullText());
 
   const indexFile = project.createSourceFile('index.ts');
-  emitIndex(indexFile, model);
+  emitIndex(indexFile, model, specTypes.names);
   files.set('index.ts', indexFile.getFullText());
 
   const formatted = new Map<string, string>();
@@ -141,7 +141,10 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
     const wrapper = BODY_WRAPPERS[op.definition.encoding];
     if (wrapper) sdkTypes.add(wrapper);
   }
-  const typeModules = new Set(operations.filter((op) => op.source.types).map((op) => typesFrom(op)));
+  // A module is imported where a name of it is used (`result: 'undefined'` names none).
+  const namesTypes = (op: OperationModel) =>
+    [op.source.types?.body, op.source.types?.query, op.source.types?.result].some((name) => name && name !== 'undefined');
+  const typeModules = new Set(operations.filter(namesTypes).map((op) => typesFrom(op)));
   for (const op of operations) if (op.source.types?.query) sdkTypes.add('QueryOf');
   for (const module of [...typeModules].sort()) {
     file.addImportDeclaration({
@@ -441,7 +444,7 @@ const queryTypeName = (op: OperationModel) =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('')}Query`;
 
-function emitIndex(file: SourceFile, model: CatalogModel): void {
+function emitIndex(file: SourceFile, model: CatalogModel, specNames: SpecNames): void {
   file.addImportDeclaration({ moduleSpecifier: SDK_IMPORT, namedImports: ['OperationCaller'], isTypeOnly: true });
   for (const root of model.namespaces) {
     file.addImportDeclaration({ moduleSpecifier: `./${root.path}.ts`, namedImports: [root.className] });
@@ -458,6 +461,10 @@ function emitIndex(file: SourceFile, model: CatalogModel): void {
       ])
       .sort();
     file.addExportDeclaration({ moduleSpecifier: `./${root.path}.ts`, namedExports: types, isTypeOnly: true });
+  }
+  const documentTypes = [...specNames.values()].flatMap((names) => Object.values(names)).filter((name) => name !== 'undefined');
+  if (documentTypes.length > 0) {
+    file.addExportDeclaration({ moduleSpecifier: './spec-types.ts', namedExports: [...new Set(documentTypes)].sort(), isTypeOnly: true });
   }
   file.addInterface({
     name: 'Resources',
@@ -501,6 +508,9 @@ function readme(model: CatalogModel, specNames: SpecNames): string {
     "  document's schemas with openapi-typescript), or both (`discord-api-types + OpenAPI (result)`:",
     '  the parts in brackets come from the document). `untyped`: the catalog names no type and the',
     '  document has no schema for it (a hand-kept operation).',
+    '',
+    "`spec-types.ts` is derived from Discord's OpenAPI document (`discord/discord-api-spec`, MIT,",
+    'Copyright 2023 Discord; the license is in `catalog/discord-openapi/LICENSE` of the repository).',
     '',
     '| Route key | Method | Path | Method of the client | operationId | Types | Documented name |',
     '| --- | --- | --- | --- | --- | --- | --- |',

@@ -74,7 +74,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
       throw new SpecInputError(`--build ${options.build}: a build is a number or a short label`);
     }
     build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
-    catalog = await loadCatalog(options.catalogFile);
+    catalog = await loadCatalog(options.catalogFile, await readFile(options.catalogFile, 'utf8'));
     plan = planSync(catalog, spec, { build, prune: options.prune });
   } catch (error) {
     if (error instanceof SpecInputError) return { code: 2, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
@@ -90,7 +90,8 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   let updated: string;
   try {
     updated = applyEdits(source, plan.edits);
-    if (updated !== source) await checkWritten(options.catalogFile, updated);
+    // The rewritten catalog must still be valid before it replaces the file.
+    if (updated !== source) await loadCatalog(options.catalogFile, updated);
   } catch (error) {
     if (error instanceof CatalogSourceError || error instanceof CatalogError) {
       return { code: 1, stdout, stderr: `catalog:sync: nothing written: ${error.message}\n`, plan };
@@ -140,21 +141,20 @@ async function readSource(pinnedDir: string): Promise<PinnedSource> {
 /** A document without a build number is named by its content: the same bytes, the same label. */
 const contentLabel = (text: string) => `sha256-${createHash('sha256').update(text).digest('hex').slice(0, 12)}`;
 
-/** The catalog module, loaded fresh (a rewritten file is read again) and validated. */
-async function loadCatalog(file: string): Promise<Catalog> {
-  const url = `${pathToFileURL(file).href}?load=${Date.now()}-${Math.random()}`;
-  const module = (await import(url)) as { catalog?: unknown };
-  return parseCatalog(module.catalog);
-}
+let loads = 0;
 
-/** Loads the rewritten catalog from a temporary file beside the real one: it must still be valid. */
-async function checkWritten(file: string, text: string): Promise<void> {
-  const probe = join(dirname(file), `.${basename(file, '.ts')}.sync-check.ts`);
-  await writeFile(probe, text);
+/**
+ * The catalog module of `text`, validated. It is loaded from a file of its own beside `file` (so
+ * its imports resolve), under a new name each time: a module once imported is never read again.
+ */
+async function loadCatalog(file: string, text: string): Promise<Catalog> {
+  const copy = join(dirname(file), `.${basename(file, '.ts')}.sync-${process.pid}-${++loads}.ts`);
+  await writeFile(copy, text);
   try {
-    await loadCatalog(probe);
+    const module = (await import(pathToFileURL(copy).href)) as { catalog?: unknown };
+    return parseCatalog(module.catalog);
   } finally {
-    await rm(probe, { force: true });
+    await rm(copy, { force: true });
   }
 }
 

@@ -1,0 +1,226 @@
+/**
+ * catalog:sync end to end: a catalog folder of its own, documents from files and from a local
+ * server, what it writes (the catalog, the pinned document) and what it leaves alone on bad
+ * input; and the command itself on the repository (`--check`, CI's step).
+ */
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
+import { freePorts } from '../support/redis-processes.ts';
+import { catalogFolder, FIXTURE_CATALOG, noContent, OPEN, openApiDocument } from '../support/openapi-fixture.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const DOCUMENT = openApiDocument({
+  'GET /channels/{channel_id}/messages': { operationId: 'list_messages', query: ['limit', 'before'] },
+  'POST /channels/{channel_id}/messages': {
+    operationId: 'create_message',
+    body: {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/MessageCreateRequest' } } },
+    },
+  },
+  'GET /guilds/{guild_id}': { operationId: 'get_guild' },
+  'PATCH /guilds/{guild_id}': {
+    operationId: 'update_guild',
+    body: { required: true, content: { 'application/json': { schema: {} } } },
+  },
+  'GET /webhooks/{webhook_id}/{webhook_token}': { operationId: 'get_webhook_by_token', security: OPEN },
+  'DELETE /lobbies/{lobby_id}': { operationId: 'delete_lobby', responses: noContent },
+});
+
+let folder: Awaited<ReturnType<typeof catalogFolder>>;
+beforeEach(async () => {
+  folder = await catalogFolder();
+});
+afterEach(async () => {
+  await folder.remove();
+});
+
+const options = (overrides: Partial<SyncRunOptions>): SyncRunOptions => ({
+  catalogFile: folder.catalogFile,
+  pinnedDir: folder.pinnedDir,
+  check: false,
+  prune: false,
+  json: false,
+  timeoutMs: 2000,
+  today: '2026-11-25',
+  ...overrides,
+});
+
+async function documentFile(document: unknown, name = 'openapi.json'): Promise<string> {
+  const file = join(folder.dir, name);
+  await writeFile(file, typeof document === 'string' ? document : JSON.stringify(document));
+  return file;
+}
+
+describe('catalog:sync on a catalog folder', () => {
+  it('writes the drafted catalog and pins the document; a second run and --check find nothing to do', async () => {
+    const spec = await documentFile(DOCUMENT, 'new.json');
+    const first = await runSync(options({ spec, build: '212999' }));
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      '+ DELETE /lobbies/{lobby_id}  →  lobbies.delete  (new route LobbiesId; delete_lobby)',
+    );
+    expect(first.stdout).toContain(
+      '- DELETE /guilds/{guild_id}  guilds.delete  (delete_guild; deprecated: still callable, removedIn 212999)',
+    );
+    const written = await readFile(folder.catalogFile, 'utf8');
+    expect(written).toContain("removedIn: '212999'");
+    expect(written).toContain('// The history, newest first.');
+    // The document is pinned, with where it came from.
+    expect(JSON.parse(await readFile(join(folder.pinnedDir, 'openapi.json'), 'utf8'))).toEqual(DOCUMENT);
+    expect(JSON.parse(await readFile(join(folder.pinnedDir, 'source.json'), 'utf8'))).toEqual({
+      source: spec,
+      build: '212999',
+      date: '2026-11-25',
+    });
+
+    const check = await runSync(options({ check: true }));
+    expect(check.stdout).toContain('The catalog follows the document.');
+    expect(check.code).toBe(0);
+    const again = await runSync(options({}));
+    expect(again.code).toBe(0);
+    expect(await readFile(folder.catalogFile, 'utf8')).toBe(written);
+  });
+
+  it('--check writes nothing and exits 1 when the catalog is behind; --json prints the report for tools', async () => {
+    await writeFile(join(folder.pinnedDir, 'openapi.json'), JSON.stringify(DOCUMENT));
+    await writeFile(join(folder.pinnedDir, 'source.json'), JSON.stringify({ build: '212061' }));
+    const behind = await runSync(options({ check: true, json: true }));
+    expect(behind.code).toBe(1);
+    const report = JSON.parse(behind.stdout) as { mode: string; build: string; added: { name: string }[] };
+    expect(report).toMatchObject({ mode: 'check', build: '212061', added: [{ name: 'lobbies.delete' }] });
+    expect(await readFile(folder.catalogFile, 'utf8')).toBe(FIXTURE_CATALOG);
+  });
+
+  it('a document file that does not exist: one line, exit 2', async () => {
+    const result = await runSync(options({ spec: join(folder.dir, 'nowhere.json') }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^catalog:sync: cannot read .*nowhere\.json: ENOENT\n$/);
+  });
+
+  it('a document without a build number is named by its content', async () => {
+    const spec = await documentFile(DOCUMENT);
+    const result = await runSync(options({ spec, check: true, json: true }));
+    expect((JSON.parse(result.stdout) as { build: string }).build).toMatch(/^sha256-[0-9a-f]{12}$/);
+  });
+
+  it.each([
+    ['a file that is not JSON', 'openapi: 3.1.0\n', /is not JSON\n$/],
+    [
+      'a Swagger 2 document',
+      { swagger: '2.0', info: { version: '10' }, paths: {} },
+      /not an OpenAPI document: it has no "openapi" version field\n$/,
+    ],
+    ['another API version', openApiDocument({}, { version: '9' }), /describes API version 9/],
+    [
+      'a path parameter the catalog cannot classify',
+      openApiDocument(
+        { 'GET /quests/{quest_code}': { operationId: 'get_quest' } },
+        { stringParameters: ['quest_code'] },
+      ),
+      /cannot classify path parameter \{quest_code\}/,
+    ],
+  ])('bad input (%s): one line, exit 2, the catalog and the pin untouched', async (_, document, message) => {
+    const spec = await documentFile(document, 'bad.json');
+    const result = await runSync(options({ spec }));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+    expect(await readFile(folder.catalogFile, 'utf8')).toBe(FIXTURE_CATALOG);
+    await expect(readFile(join(folder.pinnedDir, 'openapi.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a catalog that is invalid is refused before anything is planned, with every problem named', async () => {
+    await writeFile(folder.catalogFile, FIXTURE_CATALOG.replace("name: 'guilds.get'", "name: 'guilds.delete'"));
+    const result = await runSync(options({ spec: await documentFile(DOCUMENT) }));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('duplicate operation name');
+  });
+});
+
+describe('catalog:sync from a URL', () => {
+  let server: Server;
+  let base: string;
+  const hang = new Set<ServerResponse>();
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === '/openapi.json') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(DOCUMENT));
+      } else if (request.url === '/slow') {
+        hang.add(response); // answers nothing: the sync's timeout ends the wait
+      } else {
+        response.writeHead(404).end('no');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    for (const response of hang) response.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('fetches the document and pins it with the URL it came from', async () => {
+    const result = await runSync(options({ spec: `${base}/openapi.json`, build: '212100' }));
+    expect(result.code).toBe(0);
+    expect(JSON.parse(await readFile(join(folder.pinnedDir, 'source.json'), 'utf8'))).toMatchObject({
+      source: `${base}/openapi.json`,
+      build: '212100',
+    });
+  });
+
+  it.each([
+    ['answers 404', '/missing', /answered 404/],
+    ['answers nothing within the timeout', '/slow', /is unreachable: no answer within 300 ms/],
+  ])('a URL that %s: one line, exit 2, nothing written', async (_, path, message) => {
+    const result = await runSync(options({ spec: `${base}${path}`, timeoutMs: 300 }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(await readFile(folder.catalogFile, 'utf8')).toBe(FIXTURE_CATALOG);
+  });
+
+  it('an unreachable URL (nobody listens on the port): one line, exit 2', async () => {
+    const [port] = await freePorts(1);
+    const result = await runSync(options({ spec: `http://127.0.0.1:${port}/openapi.json` }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^catalog:sync: http:\/\/127\.0\.0\.1:\d+\/openapi\.json is unreachable: .*\n$/);
+  });
+});
+
+describe('npm run catalog:sync (the command)', () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+      execFile(
+        join(root, 'node_modules', '.bin', 'node'),
+        [join(root, 'scripts', 'catalog-sync.ts'), ...args],
+        { cwd: root },
+        (error, stdout, stderr) => done({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+    });
+
+  it('--check: the repository follows its pinned document (build 212061)', async () => {
+    const result = await run(['--check']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain("catalog:sync against build 212061 of Discord's OpenAPI document (231 operations)");
+    expect(result.stdout).toContain('The catalog follows the document.');
+    expect(result.code).toBe(0);
+  });
+
+  it.each([
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--timeout', 'soon'], /--timeout must be a positive number/],
+    [['--check', '--prune'], /--check writes nothing, so --prune has nothing to do/],
+  ])('%j: one line with the usage, exit 2', async (args, message) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('usage: catalog:sync');
+  });
+});
