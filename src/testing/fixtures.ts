@@ -657,6 +657,8 @@ const SAMPLES = {
     commandPermissions(ids) satisfies v10.RESTPutAPIApplicationCommandPermissionsResult,
   RESTGetAPIChannelThreadsArchivedPublicResult: () =>
     ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelThreadsArchivedPublicResult,
+  RESTGetAPIChannelThreadsArchivedPrivateResult: () =>
+    ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelThreadsArchivedPrivateResult,
   RESTGetAPIChannelUsersThreadsArchivedResult: () =>
     ({ threads: [], members: [], has_more: false }) satisfies v10.RESTGetAPIChannelUsersThreadsArchivedResult,
   RESTGetAPIGuildSoundboardSoundsResult: (ids) =>
