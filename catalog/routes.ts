@@ -95,6 +95,7 @@ export const catalog: Catalog = {
           summary: 'Get Channel Messages',
           query: ['limit', 'around', 'before', 'after'],
           operationId: 'list_messages',
+          paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'newest-first', pageOrder: 'descending', limit: 100, cursorFrom: 'id' },
         },
         {
           name: 'channels.messages.create', types: { body: 'RESTPostAPIChannelMessageJSONBody', result: 'RESTPostAPIChannelMessageResult' },
@@ -171,6 +172,7 @@ export const catalog: Catalog = {
           summary: 'Get Reactions',
           query: ['after', 'limit', 'type'],
           operationId: 'list_message_reactions_by_emoji',
+          paginate: { cursor: 'id', parameters: ['after'], order: 'oldest-first', pageOrder: 'ascending', limit: 100, cursorFrom: 'id' },
         },
         {
           name: 'channels.messages.reactions.deleteEmoji', types: { result: 'RESTDeleteAPIChannelMessageReactionResult' },
@@ -267,7 +269,7 @@ export const catalog: Catalog = {
       major: 'guild_id',
       path: '/guilds/{guild_id}/bans',
       pathSource: 'spec',
-      operations: [{ name: 'guilds.bans.list', types: { result: 'RESTGetAPIGuildBansResult' }, method: 'GET', summary: 'Get Guild Bans', operationId: 'list_guild_bans', query: ['limit', 'before', 'after'] }],
+      operations: [{ name: 'guilds.bans.list', types: { result: 'RESTGetAPIGuildBansResult' }, method: 'GET', summary: 'Get Guild Bans', operationId: 'list_guild_bans', query: ['limit', 'before', 'after'], paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'oldest-first', pageOrder: 'ascending', limit: 1000, cursorFrom: 'user.id' } }],
     },
     {
       key: 'GuildsIdBansUserId',
@@ -396,7 +398,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/members',
       pathSource: 'spec',
       operations: [
-        { name: 'guilds.members.list', types: { query: 'RESTGetAPIGuildMembersQuery', result: 'RESTGetAPIGuildMembersResult' }, method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'], operationId: 'list_guild_members' },
+        { name: 'guilds.members.list', types: { query: 'RESTGetAPIGuildMembersQuery', result: 'RESTGetAPIGuildMembersResult' }, method: 'GET', summary: 'List Guild Members', query: ['limit', 'after'], operationId: 'list_guild_members', paginate: { cursor: 'id', parameters: ['after'], order: 'oldest-first', pageOrder: 'ascending', limit: 1000, cursorFrom: 'user.id' } },
       ],
     },
     {
@@ -454,6 +456,7 @@ export const catalog: Catalog = {
           query: ['sort_by', 'sort_order', 'content', 'slop', 'author_id', 'author_type', 'mentions', 'mentions_role_id', 'replied_to_user_id', 'replied_to_message_id', 'mention_everyone', 'min_id', 'max_id', 'limit', 'offset', 'has', 'link_hostname', 'embed_provider', 'embed_type', 'attachment_extension', 'attachment_filename', 'pinned', 'include_nsfw', 'channel_id'],
           userOnly: true,
           operationId: 'guild_search',
+          paginate: { cursor: 'offset', parameters: [], order: 'newest-first', pageOrder: 'descending', limit: 25, maxOffset: 9975, items: 'messages', cursorFrom: 'id', total: 'total_results', nested: true, tryLater: true },
         },
       ],
     },
@@ -555,7 +558,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/messages/pins',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.messages.pins.list', types: { query: 'RESTGetAPIChannelMessagesPinsQuery', result: 'RESTGetAPIChannelMessagesPinsResult' }, method: 'GET', summary: 'Get Channel Pins', query: ['before', 'limit'], operationId: 'list_pins' },
+        { name: 'channels.messages.pins.list', types: { query: 'RESTGetAPIChannelMessagesPinsQuery', result: 'RESTGetAPIChannelMessagesPinsResult' }, method: 'GET', summary: 'Get Channel Pins', query: ['before', 'limit'], operationId: 'list_pins', paginate: { cursor: 'timestamp', parameters: ['before'], order: 'newest-first', pageOrder: 'descending', limit: 50, items: 'items', cursorFrom: 'pinned_at', hasMore: 'has_more' } },
       ],
     },
     {
@@ -600,7 +603,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/thread-members',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.threadMembers.list', types: { query: 'RESTGetAPIChannelThreadMembersQuery', result: 'RESTGetAPIChannelThreadMembersResult' }, method: 'GET', summary: 'List Thread Members', query: ['with_member', 'after', 'limit'], operationId: 'list_thread_members' },
+        { name: 'channels.threadMembers.list', types: { query: 'RESTGetAPIChannelThreadMembersQuery', result: 'RESTGetAPIChannelThreadMembersResult' }, method: 'GET', summary: 'List Thread Members', query: ['with_member', 'after', 'limit'], operationId: 'list_thread_members', paginate: { cursor: 'id', parameters: ['after'], order: 'oldest-first', pageOrder: 'ascending', limit: 100, cursorFrom: 'user_id' } },
       ],
     },
     {
@@ -630,7 +633,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/polls/{message_id}/answers/{answer_id}',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.polls.answers.list', types: { query: 'RESTGetAPIPollAnswerVotersQuery', result: 'RESTGetAPIPollAnswerVotersResult' }, method: 'GET', summary: 'Get Answer Voters', query: ['after', 'limit'], operationId: 'get_answer_voters' },
+        { name: 'channels.polls.answers.list', types: { query: 'RESTGetAPIPollAnswerVotersQuery', result: 'RESTGetAPIPollAnswerVotersResult' }, method: 'GET', summary: 'Get Answer Voters', query: ['after', 'limit'], operationId: 'get_answer_voters', paginate: { cursor: 'id', parameters: ['after'], order: 'oldest-first', pageOrder: 'ascending', limit: 100, items: 'users', cursorFrom: 'id' } },
       ],
     },
     {
@@ -659,7 +662,7 @@ export const catalog: Catalog = {
       pathSource: 'documented',
       note: '`archive` is `public` or `private`.',
       operations: [
-        { name: 'channels.threads.archived.list', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelThreadsArchivedPublicResult' }, method: 'GET', summary: 'List Public or Private Archived Threads', query: ['before', 'limit'] },
+        { name: 'channels.threads.archived.list', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelThreadsArchivedPublicResult' }, method: 'GET', summary: 'List Public or Private Archived Threads', query: ['before', 'limit'], paginate: { cursor: 'timestamp', parameters: ['before'], order: 'newest-first', pageOrder: 'descending', limit: 100, items: 'threads', cursorFrom: 'thread_metadata.archive_timestamp', hasMore: 'has_more' } },
       ],
     },
     {
@@ -669,7 +672,7 @@ export const catalog: Catalog = {
       path: '/channels/{channel_id}/users/@me/threads/archived/private',
       pathSource: 'documented',
       operations: [
-        { name: 'channels.threads.archived.listJoinedPrivate', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelUsersThreadsArchivedResult' }, method: 'GET', summary: 'List Joined Private Archived Threads', query: ['before', 'limit'], operationId: 'list_my_private_archived_threads' },
+        { name: 'channels.threads.archived.listJoinedPrivate', types: { query: 'RESTGetAPIChannelThreadsArchivedQuery', result: 'RESTGetAPIChannelUsersThreadsArchivedResult' }, method: 'GET', summary: 'List Joined Private Archived Threads', query: ['before', 'limit'], operationId: 'list_my_private_archived_threads', paginate: { cursor: 'id', parameters: ['before'], order: 'newest-first', pageOrder: 'descending', limit: 100, items: 'threads', cursorFrom: 'id', hasMore: 'has_more' } },
       ],
     },
     {
@@ -696,6 +699,7 @@ export const catalog: Catalog = {
           summary: 'List Private Archived Threads',
           query: ['before', 'limit'],
           operationId: 'list_private_archived_threads',
+          paginate: { cursor: 'timestamp', parameters: ['before'], order: 'newest-first', pageOrder: 'descending', limit: 100, items: 'threads', cursorFrom: 'thread_metadata.archive_timestamp', hasMore: 'has_more' },
         },
       ],
     },
@@ -713,6 +717,7 @@ export const catalog: Catalog = {
           summary: 'List Public Archived Threads',
           query: ['before', 'limit'],
           operationId: 'list_public_archived_threads',
+          paginate: { cursor: 'timestamp', parameters: ['before'], order: 'newest-first', pageOrder: 'descending', limit: 100, items: 'threads', cursorFrom: 'thread_metadata.archive_timestamp', hasMore: 'has_more' },
         },
       ],
     },
@@ -729,6 +734,7 @@ export const catalog: Catalog = {
           summary: 'Thread Search',
           query: ['name', 'slop', 'min_id', 'max_id', 'tag', 'tag_setting', 'archived', 'sort_by', 'sort_order', 'limit', 'offset'],
           operationId: 'thread_search',
+          paginate: { cursor: 'offset', parameters: [], order: 'newest-first', pageOrder: 'descending', limit: 25, maxOffset: 9975, items: 'threads', cursorFrom: 'id', hasMore: 'has_more', total: 'total_results' },
         },
       ],
     },
@@ -763,6 +769,7 @@ export const catalog: Catalog = {
           summary: 'Get Guild Audit Log',
           query: ['user_id', 'target_id', 'action_type', 'before', 'after', 'limit'],
           operationId: 'list_guild_audit_log_entries',
+          paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'newest-first', pageOrder: 'descending', limit: 100, items: 'audit_log_entries', cursorFrom: 'id' },
         },
       ],
     },
@@ -950,7 +957,7 @@ export const catalog: Catalog = {
       path: '/guilds/{guild_id}/scheduled-events/{event_id}/users',
       pathSource: 'documented',
       operations: [
-        { name: 'guilds.scheduledEvents.users.list', types: { query: 'RESTGetAPIGuildScheduledEventUsersQuery', result: 'RESTGetAPIGuildScheduledEventUsersResult' }, method: 'GET', summary: 'Get Guild Scheduled Event Users', query: ['limit', 'with_member', 'before', 'after'], operationId: 'list_guild_scheduled_event_users' },
+        { name: 'guilds.scheduledEvents.users.list', types: { query: 'RESTGetAPIGuildScheduledEventUsersQuery', result: 'RESTGetAPIGuildScheduledEventUsersResult' }, method: 'GET', summary: 'Get Guild Scheduled Event Users', query: ['limit', 'with_member', 'before', 'after'], operationId: 'list_guild_scheduled_event_users', paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'oldest-first', pageOrder: 'ascending', limit: 100, cursorFrom: 'user.id' } },
       ],
     },
     {
@@ -1112,6 +1119,7 @@ export const catalog: Catalog = {
           query: ['before', 'after', 'limit', 'with_counts'],
           operationId: 'list_my_guilds',
           auth: { bot: true, oauth2: ['guilds'] },
+          paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'oldest-first', pageOrder: 'ascending', limit: 200, cursorFrom: 'id' },
         },
       ],
     },
@@ -1413,7 +1421,7 @@ export const catalog: Catalog = {
       path: '/applications/{application_id}/entitlements',
       pathSource: 'documented',
       operations: [
-        { name: 'applications.entitlements.list', types: { query: 'RESTGetAPIEntitlementsQuery', result: 'RESTGetAPIEntitlementsResult' }, method: 'GET', summary: 'List Entitlements', query: ['user_id', 'sku_ids', 'guild_id', 'before', 'after', 'limit', 'exclude_ended', 'exclude_deleted', 'only_active'], operationId: 'get_entitlements', auth: { bot: true, oauth2: ['applications.entitlements'] } },
+        { name: 'applications.entitlements.list', types: { query: 'RESTGetAPIEntitlementsQuery', result: 'RESTGetAPIEntitlementsResult' }, method: 'GET', summary: 'List Entitlements', query: ['user_id', 'sku_ids', 'guild_id', 'before', 'after', 'limit', 'exclude_ended', 'exclude_deleted', 'only_active'], operationId: 'get_entitlements', auth: { bot: true, oauth2: ['applications.entitlements'] }, paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'oldest-first', pageOrder: 'ascending', limit: 100, cursorFrom: 'id' } },
         { name: 'applications.entitlements.create', types: { body: 'RESTPostAPIEntitlementJSONBody', result: 'RESTPostAPIEntitlementResult' }, method: 'POST', summary: 'Create Test Entitlement', body: 'required', operationId: 'create_entitlement' },
       ],
     },
@@ -1451,7 +1459,7 @@ export const catalog: Catalog = {
       path: '/skus/{sku_id}/subscriptions',
       pathSource: 'documented',
       operations: [
-        { name: 'skus.subscriptions.list', types: { query: 'RESTGetAPISKUSubscriptionsQuery', result: 'RESTGetAPISKUSubscriptionsResult' }, method: 'GET', summary: 'List SKU Subscriptions', query: ['before', 'after', 'limit', 'user_id'] },
+        { name: 'skus.subscriptions.list', types: { query: 'RESTGetAPISKUSubscriptionsQuery', result: 'RESTGetAPISKUSubscriptionsResult' }, method: 'GET', summary: 'List SKU Subscriptions', query: ['before', 'after', 'limit', 'user_id'], paginate: { cursor: 'id', parameters: ['before', 'after'], order: 'oldest-first', pageOrder: 'ascending', limit: 100, cursorFrom: 'id' } },
       ],
     },
     {

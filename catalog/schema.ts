@@ -91,6 +91,40 @@ export type CatalogAuth = z.infer<typeof authSchema>;
 export const SYNCED_FACTS = ['query', 'queryRequired', 'body', 'encoding', 'binaryResult', 'auth'] as const;
 export type SyncedFact = (typeof SYNCED_FACTS)[number];
 
+/**
+ * How a list is paged, for its iterators (`listAll`, `listPages`) and the reference service.
+ * - `id`: `before`/`after` take an item's id (channel history, members, bans…);
+ * - `timestamp`: `before` takes an item's ISO timestamp, and the result says `has_more` (pins,
+ *   archived threads);
+ * - `offset`: `offset` counts the items to skip (search).
+ */
+export const paginateSchema = z.strictObject({
+  cursor: z.enum(['id', 'timestamp', 'offset']),
+  /** The cursor parameters the endpoint takes (none for `offset`). */
+  parameters: z.array(z.enum(['before', 'after'])),
+  /** The walk without a cursor: a history is newest-first, a roster oldest-first. */
+  order: z.enum(['newest-first', 'oldest-first']),
+  /** How the service sorts a page, by the cursor's field. */
+  pageOrder: z.enum(['ascending', 'descending']),
+  /** The largest page the endpoint gives (its `limit`'s maximum). */
+  limit: z.int().positive(),
+  /** `offset`: the largest offset the endpoint takes. */
+  maxOffset: z.int().nonnegative().optional(),
+  /** The result's member that holds the items (`audit_log_entries`); absent: the result is the list. */
+  items: z.string().regex(/^[a-z_]+$/).optional(),
+  /** The item's field the next cursor comes from, dotted (`id`, `user.id`, `pinned_at`); `offset`: the sort key. */
+  cursorFrom: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/),
+  /** The result's member that says whether more pages follow. */
+  hasMore: z.string().regex(/^[a-z_]+$/).optional(),
+  /** The result's member with the number of items in all (`total_results`). */
+  total: z.string().regex(/^[a-z_]+$/).optional(),
+  /** Each item comes as a list whose first member is the item (a message search's hits). */
+  nested: z.literal(true).optional(),
+  /** The service may answer 202 with `retry_after` while it builds the list: try again then. */
+  tryLater: z.literal(true).optional(),
+});
+export type CatalogPagination = z.infer<typeof paginateSchema>;
+
 const typeName = z
   .string()
   .regex(
@@ -163,6 +197,8 @@ const operationSchema = z.strictObject({
   removedIn: z.string().min(1).optional(),
   /** Facts kept against the document, each with why (see SYNCED_FACTS). */
   keep: z.partialRecord(z.enum(SYNCED_FACTS), z.string().min(1)).optional(),
+  /** A paged list: how to walk it (its iterators are generated from this). */
+  paginate: paginateSchema.optional(),
   /**
    * The operation's types in `discord-api-types` (`from`: its v10 module by default, v6 for
    * v6-only operations): the JSON body, the query and the result. Untyped parts stay `JsonBody`,
@@ -344,12 +380,18 @@ export function checkCatalog(catalog: Catalog): string[] {
       if ((operation.removedIn || operation.keep) && operation.operationId === undefined) {
         problems.push(`${opWhere}: removedIn and keep are about the OpenAPI document, so they need an operationId`);
       }
+      if (operation.paginate) problems.push(...paginationProblems(operation).map((problem) => `${opWhere}: ${problem}`));
       if (operation.unauthenticated && operation.auth && !operation.auth.none) {
         problems.push(`${opWhere}: unauthenticated (sent without Authorization) needs auth.none (callable without a token)`);
       }
     });
   });
 
+  // A paged list's iterators (`listAll`, `listPages`) stand beside it: no operation may take their names.
+  const listNames = catalog.routes.flatMap((route) => route.operations.filter((op) => op.paginate).map((op) => op.name));
+  for (const name of listNames.flatMap((list) => [`${list}All`, `${list}Pages`])) {
+    if (operationNames.has(name)) problems.push(`operation "${name}" has the name of a list's iterator`);
+  }
   // A namespace cannot also be a method: `channels.messages` may not be both.
   const names = [...operationNames.keys()];
   for (const name of names) {
@@ -362,5 +404,24 @@ export function checkCatalog(catalog: Catalog): string[] {
       problems.push(`parameter {${name}} is a major parameter and must be a snowflake`);
     }
   }
+  return problems;
+}
+
+/** What a list's pagination facts must agree with: a read whose query takes `limit` and its cursors. */
+function paginationProblems(operation: CatalogOperation): string[] {
+  const facts = operation.paginate!;
+  const problems: string[] = [];
+  const query = operation.query ?? [];
+  if (operation.method !== 'GET' || operation.link) problems.push('paginate needs a GET that is not a link');
+  const needs = ['limit', ...facts.parameters, ...(facts.cursor === 'offset' ? ['offset'] : [])];
+  for (const name of needs) if (!query.includes(name)) problems.push(`paginate needs the query parameter "${name}"`);
+  if (facts.cursor === 'offset' ? facts.parameters.length > 0 : facts.parameters.length === 0) {
+    problems.push('paginate: id and timestamp cursors take before or after; offset takes neither');
+  }
+  if (facts.cursor === 'timestamp' && (facts.parameters.join() !== 'before' || !facts.hasMore)) {
+    problems.push('paginate: a timestamp cursor is `before` alone, with hasMore');
+  }
+  if ((facts.cursor === 'offset') !== (facts.maxOffset !== undefined)) problems.push('paginate: maxOffset goes with an offset cursor');
+  if ((facts.nested || facts.hasMore || facts.total) && !facts.items) problems.push('paginate: nested, hasMore and total need items');
   return problems;
 }

@@ -2,7 +2,15 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { FormFields, OperationCaller, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  FormFields,
+  OperationCaller,
+  PageItem,
+  PageQuery,
+  QueryOf,
+  RequestOptions,
+  Snowflake,
+} from '../src/sdk.ts';
 import type {
   GetApplicationResult,
   UpdateApplicationBody,
@@ -10,7 +18,7 @@ import type {
   UploadApplicationAttachmentBody,
   UploadApplicationAttachmentResult,
 } from './spec-types.ts';
-import { operations } from './routes.ts';
+import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `applications.commands.list` (Get Global Application Commands). */
 export type ApplicationsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicationCommandsQuery>;
@@ -20,6 +28,10 @@ export type ApplicationsGuildsCommandsListQuery = QueryOf<v10.RESTGetAPIApplicat
 export type ApplicationsEntitlementsListQuery = QueryOf<v10.RESTGetAPIEntitlementsQuery>;
 /** Query parameters of `applications.identities.list` (Get Application Identities by External ID). */
 export type ApplicationsIdentitiesListQuery = QueryOf<v10.RESTGetAPIApplicationIdentitiesQuery>;
+/** What `applications.entitlements.listAll` and `applications.entitlements.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ApplicationsEntitlementsListAllQuery = PageQuery<ApplicationsEntitlementsListQuery, 'before' | 'after'>;
+/** An item of `applications.entitlements.list`'s list. */
+export type ApplicationsEntitlementsListItem = PageItem<v10.RESTGetAPIEntitlementsResult, never>;
 
 /** `client.applications`: operations on route keys `ApplicationsId`, `ApplicationsIdCommands`, `ApplicationsIdCommandsId`, `ApplicationsIdGuildsIdCommands`, `ApplicationsIdGuildsIdCommandsId`, `ApplicationsIdGuildsIdCommandsPermissions`, `ApplicationsIdGuildsIdCommandsIdPermissions`, `ApplicationsIdEmojis`, `ApplicationsIdEmojisId`, `ApplicationsIdRoleConnectionsMetadata`, `ApplicationsIdEntitlements`, `ApplicationsIdEntitlementsId`, `ApplicationsIdEntitlementsIdConsume`, `ApplicationsIdSkus`, `ApplicationsMe`, `ApplicationsIdActivityInstancesId`, `ApplicationsIdApplicationIdentitiesTypeId`, `ApplicationsIdUsersIdIdentitiesIdProfile`, `ApplicationsIdAttachment`. */
 export class ApplicationsApi {
@@ -953,6 +965,64 @@ export class ApplicationsEntitlementsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['applications.entitlements.list'], [applicationId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `applications.entitlements.list` (List Entitlements), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param applicationId - `{application_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.applications.entitlements.listAll('157730590492196864', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ApplicationsEntitlementsListItem>(
+    applicationId: Snowflake,
+    query?: ApplicationsEntitlementsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['applications.entitlements.list'],
+      paginations['applications.entitlements.list'],
+      [applicationId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `applications.entitlements.list` (List Entitlements), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param applicationId - `{application_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.applications.entitlements.listPages('157730590492196864', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIEntitlementsResult>(
+    applicationId: Snowflake,
+    query?: ApplicationsEntitlementsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['applications.entitlements.list'],
+      paginations['applications.entitlements.list'],
+      [applicationId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 
   /**

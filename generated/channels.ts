@@ -5,6 +5,8 @@ import type * as v10 from 'discord-api-types/v10';
 import type {
   AuditLogOptions,
   OperationCaller,
+  PageItem,
+  PageQuery,
   QueryOf,
   QueryValue,
   RequestOptions,
@@ -12,7 +14,7 @@ import type {
   WithFiles,
 } from '../src/sdk.ts';
 import type { AddGroupDmUserResult, ThreadSearchQuery, ThreadSearchResult } from './spec-types.ts';
-import { operations } from './routes.ts';
+import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `channels.messages.list` (Get Channel Messages). */
 export type ChannelsMessagesListQuery = QueryOf<v10.RESTGetAPIChannelMessagesQuery>;
@@ -47,6 +49,58 @@ export type ChannelsThreadsArchivedPrivateListQuery = QueryOf<v10.RESTGetAPIChan
 export type ChannelsThreadsArchivedPublicListQuery = QueryOf<v10.RESTGetAPIChannelThreadsArchivedQuery>;
 /** Query parameters of `channels.polls.answers.list` (Get Answer Voters). */
 export type ChannelsPollsAnswersListQuery = QueryOf<v10.RESTGetAPIPollAnswerVotersQuery>;
+/** What `channels.messages.listAll` and `channels.messages.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsMessagesListAllQuery = PageQuery<ChannelsMessagesListQuery, 'before' | 'after'>;
+/** An item of `channels.messages.list`'s list. */
+export type ChannelsMessagesListItem = PageItem<v10.RESTGetAPIChannelMessagesResult, never>;
+/** What `channels.messages.reactions.listAll` and `channels.messages.reactions.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsMessagesReactionsListAllQuery = PageQuery<ChannelsMessagesReactionsListQuery, 'after'>;
+/** An item of `channels.messages.reactions.list`'s list. */
+export type ChannelsMessagesReactionsListItem = PageItem<v10.RESTGetAPIChannelMessageReactionUsersResult, never>;
+/** What `channels.messages.pins.listAll` and `channels.messages.pins.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsMessagesPinsListAllQuery = PageQuery<ChannelsMessagesPinsListQuery, 'before'>;
+/** An item of `channels.messages.pins.list`'s list. */
+export type ChannelsMessagesPinsListItem = PageItem<v10.RESTGetAPIChannelMessagesPinsResult, 'items'>;
+/** What `channels.threadMembers.listAll` and `channels.threadMembers.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsThreadMembersListAllQuery = PageQuery<ChannelsThreadMembersListQuery, 'after'>;
+/** An item of `channels.threadMembers.list`'s list. */
+export type ChannelsThreadMembersListItem = PageItem<v10.RESTGetAPIChannelThreadMembersResult, never>;
+/** What `channels.threads.searchAll` and `channels.threads.searchPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsThreadsSearchAllQuery = PageQuery<ChannelsThreadsSearchQuery, 'offset'>;
+/** An item of `channels.threads.search`'s list. */
+export type ChannelsThreadsSearchItem = PageItem<ThreadSearchResult, 'threads'>;
+/** What `channels.threads.archived.listAll` and `channels.threads.archived.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsThreadsArchivedListAllQuery = PageQuery<ChannelsThreadsArchivedListQuery, 'before'>;
+/** An item of `channels.threads.archived.list`'s list. */
+export type ChannelsThreadsArchivedListItem = PageItem<v10.RESTGetAPIChannelThreadsArchivedPublicResult, 'threads'>;
+/** What `channels.threads.archived.listJoinedPrivateAll` and `channels.threads.archived.listJoinedPrivatePages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsThreadsArchivedListJoinedPrivateAllQuery = PageQuery<
+  ChannelsThreadsArchivedListJoinedPrivateQuery,
+  'before'
+>;
+/** An item of `channels.threads.archived.listJoinedPrivate`'s list. */
+export type ChannelsThreadsArchivedListJoinedPrivateItem = PageItem<
+  v10.RESTGetAPIChannelUsersThreadsArchivedResult,
+  'threads'
+>;
+/** What `channels.threads.archived.private.listAll` and `channels.threads.archived.private.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsThreadsArchivedPrivateListAllQuery = PageQuery<ChannelsThreadsArchivedPrivateListQuery, 'before'>;
+/** An item of `channels.threads.archived.private.list`'s list. */
+export type ChannelsThreadsArchivedPrivateListItem = PageItem<
+  v10.RESTGetAPIChannelThreadsArchivedPrivateResult,
+  'threads'
+>;
+/** What `channels.threads.archived.public.listAll` and `channels.threads.archived.public.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsThreadsArchivedPublicListAllQuery = PageQuery<ChannelsThreadsArchivedPublicListQuery, 'before'>;
+/** An item of `channels.threads.archived.public.list`'s list. */
+export type ChannelsThreadsArchivedPublicListItem = PageItem<
+  v10.RESTGetAPIChannelThreadsArchivedPublicResult,
+  'threads'
+>;
+/** What `channels.polls.answers.listAll` and `channels.polls.answers.listPages` take: the list's query, a cursor to start from, `max`. */
+export type ChannelsPollsAnswersListAllQuery = PageQuery<ChannelsPollsAnswersListQuery, 'after'>;
+/** An item of `channels.polls.answers.list`'s list. */
+export type ChannelsPollsAnswersListItem = PageItem<v10.RESTGetAPIPollAnswerVotersResult, 'users'>;
 
 /** `client.channels`: operations on route keys `ChannelsId`, `ChannelsIdInvites`, `ChannelsIdMessages`, `ChannelsIdMessagesBulkDelete`, `ChannelsIdMessagesId`, `ChannelsIdMessagesIdAck`, `ChannelsIdMessagesSearch`, `ChannelsIdMessagesIdCrosspost`, `ChannelsIdMessagesIdReactions`, `ChannelsIdMessagesIdReactionsUserIdType`, `ChannelsIdMessagesPins`, `ChannelsIdMessagesPinsMessageId`, `ChannelsIdMessagesIdThreads`, `ChannelsIdPermissionsOverwriteId`, `ChannelsIdPins`, `ChannelsIdPinsMessageId`, `ChannelsIdTyping`, `ChannelsIdWebhooks`, `ChannelsIdFollowers`, `ChannelsIdRecipientsUserId`, `ChannelsIdVoiceStatus`, `ChannelsIdThreadMembersUserId`, `ChannelsIdThreadMembers`, `ChannelsIdThreads`, `ChannelsIdThreadsSearch`, `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPublic`, `ChannelsIdPollsIdExpire`, `ChannelsIdPollsIdAnswersId`, `ChannelsIdSendSoundboardSound`. */
 export class ChannelsApi {
@@ -275,6 +329,64 @@ export class ChannelsMessagesApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['channels.messages.list'], [channelId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `channels.messages.list` (Get Channel Messages), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor newest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.messages.listAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsMessagesListItem>(
+    channelId: Snowflake,
+    query?: ChannelsMessagesListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.messages.list'],
+      paginations['channels.messages.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.messages.list` (Get Channel Messages), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor newest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.messages.listPages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelMessagesResult>(
+    channelId: Snowflake,
+    query?: ChannelsMessagesListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.messages.list'],
+      paginations['channels.messages.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 
   /**
@@ -664,6 +776,72 @@ export class ChannelsMessagesReactionsApi {
   }
 
   /**
+   * Every item of `channels.messages.reactions.list` (Get Reactions), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param messageId - `{message_id}`.
+   * @param emoji - `{emoji}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.messages.reactions.listAll('81384788765712384', '334385199974967042', '🔥', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsMessagesReactionsListItem>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    emoji: string,
+    query?: ChannelsMessagesReactionsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.messages.reactions.list'],
+      paginations['channels.messages.reactions.list'],
+      [channelId, messageId, emoji],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.messages.reactions.list` (Get Reactions), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param messageId - `{message_id}`.
+   * @param emoji - `{emoji}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.messages.reactions.listPages('81384788765712384', '334385199974967042', '🔥', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelMessageReactionUsersResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    emoji: string,
+    query?: ChannelsMessagesReactionsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.messages.reactions.list'],
+      paginations['channels.messages.reactions.list'],
+      [channelId, messageId, emoji],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
    * Delete All Reactions for Emoji.
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
@@ -730,6 +908,64 @@ export class ChannelsMessagesPinsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['channels.messages.pins.list'], [channelId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `channels.messages.pins.list` (Get Channel Pins), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 50 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.messages.pins.listAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsMessagesPinsListItem>(
+    channelId: Snowflake,
+    query?: ChannelsMessagesPinsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.messages.pins.list'],
+      paginations['channels.messages.pins.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.messages.pins.list` (Get Channel Pins), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 50 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.messages.pins.listPages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelMessagesPinsResult>(
+    channelId: Snowflake,
+    query?: ChannelsMessagesPinsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.messages.pins.list'],
+      paginations['channels.messages.pins.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 
   /**
@@ -1324,6 +1560,64 @@ export class ChannelsThreadMembersApi {
   ): Promise<T> {
     return this.#call(operations['channels.threadMembers.list'], [channelId], { query }, options) as Promise<T>;
   }
+
+  /**
+   * Every item of `channels.threadMembers.list` (List Thread Members), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.threadMembers.listAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsThreadMembersListItem>(
+    channelId: Snowflake,
+    query?: ChannelsThreadMembersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.threadMembers.list'],
+      paginations['channels.threadMembers.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.threadMembers.list` (List Thread Members), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.threadMembers.listPages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelThreadMembersResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadMembersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.threadMembers.list'],
+      paginations['channels.threadMembers.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
 }
 
 /** `client.channels.threadMembers.me`: operations on route key `ChannelsIdThreadMembersUserId`. */
@@ -1447,6 +1741,64 @@ export class ChannelsThreadsApi {
   ): Promise<T> {
     return this.#call(operations['channels.threads.search'], [channelId], { query }, options) as Promise<T>;
   }
+
+  /**
+   * Every item of `channels.threads.search` (Thread Search), fetched a page at a time as the loop asks.
+   *
+   * Walks by `offset` (25 a page, to offset 9975).
+   * Each request asks for up to 25 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.threads.searchAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  searchAll<T = ChannelsThreadsSearchItem>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsSearchAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.threads.search'],
+      paginations['channels.threads.search'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.threads.search` (Thread Search), fetched a page at a time as the loop asks.
+   *
+   * Walks by `offset` (25 a page, to offset 9975).
+   * Each request asks for up to 25 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.threads.searchPages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  searchPages<T = ThreadSearchResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsSearchAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.threads.search'],
+      paginations['channels.threads.search'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
 }
 
 /** `client.channels.threads.archived`: operations on route keys `ChannelsIdThreadsArchived`, `ChannelsIdUsersMeThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPrivate`, `ChannelsIdThreadsArchivedPublic`. */
@@ -1498,6 +1850,68 @@ export class ChannelsThreadsArchivedApi {
   }
 
   /**
+   * Every item of `channels.threads.archived.list` (List Public or Private Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param archive - `{archive}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.threads.archived.listAll('81384788765712384', '1', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsThreadsArchivedListItem>(
+    channelId: Snowflake,
+    archive: string,
+    query?: ChannelsThreadsArchivedListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.threads.archived.list'],
+      paginations['channels.threads.archived.list'],
+      [channelId, archive],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.threads.archived.list` (List Public or Private Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param archive - `{archive}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.threads.archived.listPages('81384788765712384', '1', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelThreadsArchivedPublicResult>(
+    channelId: Snowflake,
+    archive: string,
+    query?: ChannelsThreadsArchivedListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.threads.archived.list'],
+      paginations['channels.threads.archived.list'],
+      [channelId, archive],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
    * List Joined Private Archived Threads.
    *
    * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate` · bucket `ChannelsIdUsersMeThreadsArchivedPrivate:{channel_id}`
@@ -1526,6 +1940,64 @@ export class ChannelsThreadsArchivedApi {
       { query },
       options,
     ) as Promise<T>;
+  }
+
+  /**
+   * Every item of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.threads.archived.listJoinedPrivateAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  listJoinedPrivateAll<T = ChannelsThreadsArchivedListJoinedPrivateItem>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedListJoinedPrivateAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.threads.archived.listJoinedPrivate'],
+      paginations['channels.threads.archived.listJoinedPrivate'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.threads.archived.listJoinedPrivate` (List Joined Private Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.threads.archived.listJoinedPrivatePages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  listJoinedPrivatePages<T = v10.RESTGetAPIChannelUsersThreadsArchivedResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedListJoinedPrivateAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.threads.archived.listJoinedPrivate'],
+      paginations['channels.threads.archived.listJoinedPrivate'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 }
 
@@ -1568,6 +2040,64 @@ export class ChannelsThreadsArchivedPrivateApi {
       options,
     ) as Promise<T>;
   }
+
+  /**
+   * Every item of `channels.threads.archived.private.list` (List Private Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.threads.archived.private.listAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsThreadsArchivedPrivateListItem>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedPrivateListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.threads.archived.private.list'],
+      paginations['channels.threads.archived.private.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.threads.archived.private.list` (List Private Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.threads.archived.private.listPages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelThreadsArchivedPrivateResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedPrivateListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.threads.archived.private.list'],
+      paginations['channels.threads.archived.private.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
 }
 
 /** `client.channels.threads.archived.public`: operations on route key `ChannelsIdThreadsArchivedPublic`. */
@@ -1608,6 +2138,64 @@ export class ChannelsThreadsArchivedPublicApi {
       { query },
       options,
     ) as Promise<T>;
+  }
+
+  /**
+   * Every item of `channels.threads.archived.public.list` (List Public Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.threads.archived.public.listAll('81384788765712384', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsThreadsArchivedPublicListItem>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedPublicListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.threads.archived.public.list'],
+      paginations['channels.threads.archived.public.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.threads.archived.public.list` (List Public Archived Threads), fetched a page at a time as the loop asks.
+   *
+   * Walks newest-first (`before`: an ISO timestamp).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.threads.archived.public.listPages('81384788765712384', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIChannelThreadsArchivedPublicResult>(
+    channelId: Snowflake,
+    query?: ChannelsThreadsArchivedPublicListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.threads.archived.public.list'],
+      paginations['channels.threads.archived.public.list'],
+      [channelId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 }
 
@@ -1692,6 +2280,72 @@ export class ChannelsPollsAnswersApi {
       { query },
       options,
     ) as Promise<T>;
+  }
+
+  /**
+   * Every item of `channels.polls.answers.list` (Get Answer Voters), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param messageId - `{message_id}`.
+   * @param answerId - `{answer_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.channels.polls.answers.listAll('81384788765712384', '334385199974967042', '1', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = ChannelsPollsAnswersListItem>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    answerId: Snowflake,
+    query?: ChannelsPollsAnswersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['channels.polls.answers.list'],
+      paginations['channels.polls.answers.list'],
+      [channelId, messageId, answerId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `channels.polls.answers.list` (Get Answer Voters), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param channelId - `{channel_id}`.
+   * @param messageId - `{message_id}`.
+   * @param answerId - `{answer_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.channels.polls.answers.listPages('81384788765712384', '334385199974967042', '1', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIPollAnswerVotersResult>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    answerId: Snowflake,
+    query?: ChannelsPollsAnswersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['channels.polls.answers.list'],
+      paginations['channels.polls.answers.list'],
+      [channelId, messageId, answerId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 }
 

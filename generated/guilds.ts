@@ -7,6 +7,8 @@ import type {
   AuditLogOptions,
   FormFields,
   OperationCaller,
+  PageItem,
+  PageQuery,
   QueryOf,
   QueryValue,
   RequestOptions,
@@ -14,7 +16,7 @@ import type {
   Snowflake,
 } from '../src/sdk.ts';
 import type { GetGuildNewMemberWelcomeResult, GetGuildQuery, ListGuildBansQuery } from './spec-types.ts';
-import { operations } from './routes.ts';
+import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `guilds.get` (Get Guild). */
 export type GuildsGetQuery = QueryOf<GetGuildQuery>;
@@ -42,6 +44,26 @@ export type GuildsScheduledEventsListQuery = QueryOf<v10.RESTGetAPIGuildSchedule
 export type GuildsScheduledEventsGetQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventQuery>;
 /** Query parameters of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users). */
 export type GuildsScheduledEventsUsersListQuery = QueryOf<v10.RESTGetAPIGuildScheduledEventUsersQuery>;
+/** What `guilds.bans.listAll` and `guilds.bans.listPages` take: the list's query, a cursor to start from, `max`. */
+export type GuildsBansListAllQuery = PageQuery<GuildsBansListQuery, 'before' | 'after'>;
+/** An item of `guilds.bans.list`'s list. */
+export type GuildsBansListItem = PageItem<v10.RESTGetAPIGuildBansResult, never>;
+/** What `guilds.members.listAll` and `guilds.members.listPages` take: the list's query, a cursor to start from, `max`. */
+export type GuildsMembersListAllQuery = PageQuery<GuildsMembersListQuery, 'after'>;
+/** An item of `guilds.members.list`'s list. */
+export type GuildsMembersListItem = PageItem<v10.RESTGetAPIGuildMembersResult, never>;
+/** What `guilds.messages.searchAll` and `guilds.messages.searchPages` take: the list's query, a cursor to start from, `max`. */
+export type GuildsMessagesSearchAllQuery = PageQuery<GuildsMessagesSearchQuery, 'offset'>;
+/** An item of `guilds.messages.search`'s list. */
+export type GuildsMessagesSearchItem = PageItem<v10.RESTGetAPIGuildMessagesSearchResult, 'messages', true>;
+/** What `guilds.auditLogs.getAll` and `guilds.auditLogs.getPages` take: the list's query, a cursor to start from, `max`. */
+export type GuildsAuditLogsGetAllQuery = PageQuery<GuildsAuditLogsGetQuery, 'before' | 'after'>;
+/** An item of `guilds.auditLogs.get`'s list. */
+export type GuildsAuditLogsGetItem = PageItem<v10.RESTGetAPIAuditLogResult, 'audit_log_entries'>;
+/** What `guilds.scheduledEvents.users.listAll` and `guilds.scheduledEvents.users.listPages` take: the list's query, a cursor to start from, `max`. */
+export type GuildsScheduledEventsUsersListAllQuery = PageQuery<GuildsScheduledEventsUsersListQuery, 'before' | 'after'>;
+/** An item of `guilds.scheduledEvents.users.list`'s list. */
+export type GuildsScheduledEventsUsersListItem = PageItem<v10.RESTGetAPIGuildScheduledEventUsersResult, never>;
 
 /** `client.guilds`: operations on route keys `GuildsId`, `Guilds`, `GuildsIdBans`, `GuildsIdBansUserId`, `GuildsIdChannels`, `GuildsIdEmbed`, `GuildsIdEmojis`, `GuildsIdEmojisId`, `GuildsIdIntegrations`, `GuildsIdIntegrationsId`, `GuildsIdIntegrationsIdSync`, `GuildsIdInvites`, `GuildsIdMembers`, `GuildsIdMembersId`, `GuildsIdMembersSearch`, `GuildsIdMembersIdRolesId`, `GuildsIdMembersMe`, `GuildsIdMembersMeNick`, `GuildsIdMessagesSearch`, `GuildsIdPrune`, `GuildsIdRegions`, `GuildsIdRoles`, `GuildsIdRolesId`, `GuildsIdRolesMemberCounts`, `GuildsIdWebhooks`, `GuildsIdPreview`, `GuildsIdVanityUrl`, `GuildsIdAuditLogs`, `GuildsIdThreadsActive`, `GuildsIdWidget`, `GuildsIdWidgetJson`, `GuildsIdWidgetPng`, `GuildsIdMfa`, `GuildsIdBulkBan`, `GuildsIdVoiceStatesUserId`, `GuildsIdStickers`, `GuildsIdStickersId`, `GuildsIdWelcomeScreen`, `GuildsIdSoundboardSounds`, `GuildsIdSoundboardSoundsId`, `GuildsIdScheduledEvents`, `GuildsIdScheduledEventsId`, `GuildsIdScheduledEventsIdUsers`, `GuildsIdAutoModerationRules`, `GuildsIdAutoModerationRulesId`, `GuildsIdOnboarding`, `GuildsIdIncidentActions`, `GuildsIdMemberVerification`, `GuildsIdTemplates`, `GuildsIdTemplatesCode`, `GuildsIdNewMemberWelcome`. */
 export class GuildsApi {
@@ -264,6 +286,64 @@ export class GuildsBansApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.bans.list'], [guildId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `guilds.bans.list` (Get Guild Bans), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 1000 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.guilds.bans.listAll('41771983423143937', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = GuildsBansListItem>(
+    guildId: Snowflake,
+    query?: GuildsBansListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['guilds.bans.list'],
+      paginations['guilds.bans.list'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `guilds.bans.list` (Get Guild Bans), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 1000 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.guilds.bans.listPages('41771983423143937', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIGuildBansResult>(
+    guildId: Snowflake,
+    query?: GuildsBansListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['guilds.bans.list'],
+      paginations['guilds.bans.list'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 
   /**
@@ -803,6 +883,64 @@ export class GuildsMembersApi {
   }
 
   /**
+   * Every item of `guilds.members.list` (List Guild Members), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 1000 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.guilds.members.listAll('41771983423143937', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = GuildsMembersListItem>(
+    guildId: Snowflake,
+    query?: GuildsMembersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['guilds.members.list'],
+      paginations['guilds.members.list'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `guilds.members.list` (List Guild Members), fetched a page at a time as the loop asks.
+   *
+   * Walks oldest-first (`after`: an id).
+   * Each request asks for up to 1000 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.guilds.members.listPages('41771983423143937', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIGuildMembersResult>(
+    guildId: Snowflake,
+    query?: GuildsMembersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['guilds.members.list'],
+      paginations['guilds.members.list'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
    * Get Guild Member.
    *
    * `GET /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
@@ -1109,6 +1247,64 @@ export class GuildsMessagesApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.messages.search'], [guildId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `guilds.messages.search` (Search Guild Messages), fetched a page at a time as the loop asks.
+   *
+   * Walks by `offset` (25 a page, to offset 9975); a 202 "try later" is waited out.
+   * Each request asks for up to 25 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.guilds.messages.searchAll('41771983423143937', { max: 500 })) console.log(item);
+   * ```
+   */
+  searchAll<T = GuildsMessagesSearchItem>(
+    guildId: Snowflake,
+    query?: GuildsMessagesSearchAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['guilds.messages.search'],
+      paginations['guilds.messages.search'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `guilds.messages.search` (Search Guild Messages), fetched a page at a time as the loop asks.
+   *
+   * Walks by `offset` (25 a page, to offset 9975); a 202 "try later" is waited out.
+   * Each request asks for up to 25 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.guilds.messages.searchPages('41771983423143937', { max: 500 })) console.log(page);
+   * ```
+   */
+  searchPages<T = v10.RESTGetAPIGuildMessagesSearchResult>(
+    guildId: Snowflake,
+    query?: GuildsMessagesSearchAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['guilds.messages.search'],
+      paginations['guilds.messages.search'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 }
 
@@ -1504,6 +1700,64 @@ export class GuildsAuditLogsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['guilds.auditLogs.get'], [guildId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `guilds.auditLogs.get` (Get Guild Audit Log), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor newest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.guilds.auditLogs.getAll('41771983423143937', { max: 500 })) console.log(item);
+   * ```
+   */
+  getAll<T = GuildsAuditLogsGetItem>(
+    guildId: Snowflake,
+    query?: GuildsAuditLogsGetAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['guilds.auditLogs.get'],
+      paginations['guilds.auditLogs.get'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `guilds.auditLogs.get` (Get Guild Audit Log), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor newest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.guilds.auditLogs.getPages('41771983423143937', { max: 500 })) console.log(page);
+   * ```
+   */
+  getPages<T = v10.RESTGetAPIAuditLogResult>(
+    guildId: Snowflake,
+    query?: GuildsAuditLogsGetAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['guilds.auditLogs.get'],
+      paginations['guilds.auditLogs.get'],
+      [guildId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 }
 
@@ -2398,6 +2652,68 @@ export class GuildsScheduledEventsUsersApi {
       { query },
       options,
     ) as Promise<T>;
+  }
+
+  /**
+   * Every item of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param eventId - `{event_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.guilds.scheduledEvents.users.listAll('41771983423143937', '1', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = GuildsScheduledEventsUsersListItem>(
+    guildId: Snowflake,
+    eventId: Snowflake,
+    query?: GuildsScheduledEventsUsersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['guilds.scheduledEvents.users.list'],
+      paginations['guilds.scheduledEvents.users.list'],
+      [guildId, eventId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `guilds.scheduledEvents.users.list` (Get Guild Scheduled Event Users), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param guildId - `{guild_id}`.
+   * @param eventId - `{event_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.guilds.scheduledEvents.users.listPages('41771983423143937', '1', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPIGuildScheduledEventUsersResult>(
+    guildId: Snowflake,
+    eventId: Snowflake,
+    query?: GuildsScheduledEventsUsersListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['guilds.scheduledEvents.users.list'],
+      paginations['guilds.scheduledEvents.users.list'],
+      [guildId, eventId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 }
 

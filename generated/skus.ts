@@ -2,11 +2,15 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
-import { operations } from './routes.ts';
+import type { OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `skus.subscriptions.list` (List SKU Subscriptions). */
 export type SkusSubscriptionsListQuery = QueryOf<v10.RESTGetAPISKUSubscriptionsQuery>;
+/** What `skus.subscriptions.listAll` and `skus.subscriptions.listPages` take: the list's query, a cursor to start from, `max`. */
+export type SkusSubscriptionsListAllQuery = PageQuery<SkusSubscriptionsListQuery, 'before' | 'after'>;
+/** An item of `skus.subscriptions.list`'s list. */
+export type SkusSubscriptionsListItem = PageItem<v10.RESTGetAPISKUSubscriptionsResult, never>;
 
 /** `client.skus`: operations on route keys `SkusIdSubscriptions`, `SkusIdSubscriptionsId`. */
 export class SkusApi {
@@ -50,6 +54,64 @@ export class SkusSubscriptionsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['skus.subscriptions.list'], [skuId], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `skus.subscriptions.list` (List SKU Subscriptions), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param skuId - `{sku_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.skus.subscriptions.listAll('1', { max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = SkusSubscriptionsListItem>(
+    skuId: Snowflake,
+    query?: SkusSubscriptionsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.items(
+      operations['skus.subscriptions.list'],
+      paginations['skus.subscriptions.list'],
+      [skuId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `skus.subscriptions.list` (List SKU Subscriptions), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 100 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param skuId - `{sku_id}`.
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.skus.subscriptions.listPages('1', { max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPISKUSubscriptionsResult>(
+    skuId: Snowflake,
+    query?: SkusSubscriptionsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['skus.subscriptions.list'],
+      paginations['skus.subscriptions.list'],
+      [skuId],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 
   /**

@@ -2,17 +2,21 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
 import type {
   GetCurrentUserApplicationEntitlementsQuery,
   GetCurrentUserApplicationEntitlementsResult,
 } from './spec-types.ts';
-import { operations } from './routes.ts';
+import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `users.me.guilds.list` (Get Current User Guilds). */
 export type UsersMeGuildsListQuery = QueryOf<v10.RESTGetAPICurrentUserGuildsQuery>;
 /** Query parameters of `users.me.applications.entitlements.list` (Get Current User Application Entitlements). */
 export type UsersMeApplicationsEntitlementsListQuery = QueryOf<GetCurrentUserApplicationEntitlementsQuery>;
+/** What `users.me.guilds.listAll` and `users.me.guilds.listPages` take: the list's query, a cursor to start from, `max`. */
+export type UsersMeGuildsListAllQuery = PageQuery<UsersMeGuildsListQuery, 'before' | 'after'>;
+/** An item of `users.me.guilds.list`'s list. */
+export type UsersMeGuildsListItem = PageItem<v10.RESTGetAPICurrentUserGuildsResult, never>;
 
 /** `client.users`: operations on route keys `UsersId`, `UsersMe`, `UsersMeChannels`, `UsersMeConnections`, `UsersMeGuilds`, `UsersMeGuildsId`, `UsersMeGuildsIdMember`, `UsersMeApplicationsIdRoleConnection`, `UsersMeApplicationsIdEntitlements`, `UsersIdApplicationIdentitiesId`, `UsersIdApplicationIdentitiesIdTypeIdDelete`. */
 export class UsersApi {
@@ -229,6 +233,57 @@ export class UsersMeGuildsApi {
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(operations['users.me.guilds.list'], [], { query }, options) as Promise<T>;
+  }
+
+  /**
+   * Every item of `users.me.guilds.list` (Get Current User Guilds), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 200 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const item of client.users.me.guilds.listAll({ max: 500 })) console.log(item);
+   * ```
+   */
+  listAll<T = UsersMeGuildsListItem>(query?: UsersMeGuildsListAllQuery, options?: RequestOptions): AsyncIterable<T> {
+    return this.#call.items(
+      operations['users.me.guilds.list'],
+      paginations['users.me.guilds.list'],
+      [],
+      query,
+      options,
+    ) as AsyncIterable<T>;
+  }
+
+  /**
+   * Every page, as the service sent it, of `users.me.guilds.list` (Get Current User Guilds), fetched a page at a time as the loop asks.
+   *
+   * `after` walks oldest-first, `before` newest-first, no cursor oldest-first.
+   * Each request asks for up to 200 items, or what is left to reach `max`; leaving the loop
+   * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
+   *
+   * @param query - The list's query, the cursor to start from, and `max` (the most items).
+   * @param options - `signal`, `headers`, `maxWait`.
+   * @example
+   * ```ts
+   * for await (const page of client.users.me.guilds.listPages({ max: 500 })) console.log(page);
+   * ```
+   */
+  listPages<T = v10.RESTGetAPICurrentUserGuildsResult>(
+    query?: UsersMeGuildsListAllQuery,
+    options?: RequestOptions,
+  ): AsyncIterable<T> {
+    return this.#call.pages(
+      operations['users.me.guilds.list'],
+      paginations['users.me.guilds.list'],
+      [],
+      query,
+      options,
+    ) as AsyncIterable<T>;
   }
 
   /**

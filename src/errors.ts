@@ -91,6 +91,18 @@ export class TollgateArgumentError extends TypeError {
   }
 }
 
+/**
+ * A paged list could not be walked on: a page held no list, the service answered the same page
+ * twice, or the list was still being built after many tries (202). The pages before it were
+ * handed out; the call that failed, if one did, rejects with its own error instead.
+ */
+export class PaginationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PaginationError';
+  }
+}
+
 /** The client was closed; no further request is accepted. */
 export class ClientClosedError extends Error {
   constructor() {

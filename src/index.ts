@@ -19,6 +19,7 @@ export {
   WebhookGoneError,
   HttpError,
   NetworkError,
+  PaginationError,
   RateLimitI64Error,
   RateLimitUtf8Error,
   RateLimitWaitError,

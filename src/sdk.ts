@@ -2,12 +2,13 @@
  * The building blocks `generated/` is made of: the operation caller and the types of method
  * signatures. Generated resource classes import from here and nowhere else.
  */
-import type { OperationDefinition } from './routing/types.ts';
+import type { OperationDefinition, PaginationDefinition } from './routing/types.ts';
 
 export type {
   BodyEncoding,
   HttpMethod,
   OperationDefinition,
+  PaginationDefinition,
   PathSegment,
   RouteDefinition,
   Snowflake,
@@ -89,4 +90,68 @@ export interface OperationCaller {
   ): Promise<unknown>;
   /** The absolute URL of a link operation (a page the user's browser opens) with its query; nothing is sent. */
   url(operation: OperationDefinition, pathArguments: readonly unknown[], query: QueryInput | undefined): string;
+  /** A paged list's results, page by page, each fetched when wanted (src/pagination/walk.ts). */
+  pages: PagedCall;
+  /** A paged list's items, each page fetched when wanted. */
+  items: PagedCall;
 }
+
+/** Walks a paged list of one operation. */
+export type PagedCall = (
+  operation: OperationDefinition,
+  pagination: PaginationDefinition,
+  pathArguments: readonly unknown[],
+  query: PageQueryInput | undefined,
+  options: RequestOptions | undefined,
+) => AsyncIterable<unknown>;
+
+/** What a list's iterator takes: the list's query, a cursor, and `max`. */
+export type PageQueryInput = { readonly max?: number; readonly [parameter: string]: QueryValue };
+
+/** The parameters the iterator sets itself: the page size, the cursor it walks with. */
+type WalkedParameters = 'limit' | 'around' | 'before' | 'after' | 'offset';
+
+/**
+ * The query of a list's iterator: the list's own parameters but those the walk sets, the cursor
+ * to start from (`before` or `after`, one of them: it sets the direction; `offset` for a search),
+ * and `max`, the most items to hand out.
+ */
+export type PageQuery<Query, Cursor extends 'before' | 'after' | 'offset'> = Omit<Query, WalkedParameters> &
+  CursorQuery<Query, Cursor> & {
+    /** At most this many items (default: all). */
+    readonly max?: number;
+  };
+
+type CursorValue<Query, Name extends string> = Name extends keyof Query ? Query[Name] : never;
+
+/** One cursor at most: `before` and `after` exclude each other. */
+type CursorQuery<Query, Cursor extends string> = [Cursor] extends ['before' | 'after']
+  ? ['before' | 'after'] extends [Cursor]
+    ? | { readonly before?: CursorValue<Query, 'before'>; readonly after?: never }
+      | { readonly after?: CursorValue<Query, 'after'>; readonly before?: never }
+    : { readonly [Name in Cursor]?: CursorValue<Query, Name> }
+  : { readonly [Name in Cursor]?: CursorValue<Query, Name> };
+
+/**
+ * An item of a list's result: the result itself is the list (`Member` never), or its `Member`
+ * holds it (in whichever members of a union have it); `Nested`: each entry is a list whose first
+ * member is the item (search hits).
+ */
+export type PageItem<Result, Member extends string = never, Nested extends boolean = false> = EntryOf<
+  [Member] extends [never] ? NonNullable<Result> : MemberOf<NonNullable<Result>, Member>,
+  Nested
+>;
+
+type MemberOf<Result, Member extends string> = Result extends unknown
+  ? Member extends keyof Result
+    ? NonNullable<Result[Member]>
+    : never
+  : never;
+
+type EntryOf<List, Nested extends boolean> = List extends readonly (infer Entry)[]
+  ? Nested extends true
+    ? Entry extends readonly (infer Item)[]
+      ? Item
+      : Entry
+    : Entry
+  : never;

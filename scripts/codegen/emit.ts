@@ -81,14 +81,17 @@ export async function emitGenerated(
     const body = await prettier.format(text, { ...prettierOptions, parser: 'typescript' });
     formatted.set(name, `${HEADER}\n\n${body}`);
   }
-  formatted.set('README.md', await prettier.format(readme(model, specTypes.names), { ...prettierOptions, parser: 'markdown' }));
+  formatted.set(
+    'README.md',
+    await prettier.format(readme(model, specTypes.names), { ...prettierOptions, parser: 'markdown' }),
+  );
   return new Map([...formatted].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function emitRoutes(file: SourceFile, model: CatalogModel): void {
   file.addImportDeclaration({
     moduleSpecifier: SDK_IMPORT,
-    namedImports: ['OperationDefinition', 'RouteDefinition'],
+    namedImports: ['OperationDefinition', 'PaginationDefinition', 'RouteDefinition'],
     isTypeOnly: true,
   });
   file.addVariableStatement({
@@ -119,6 +122,20 @@ function emitRoutes(file: SourceFile, model: CatalogModel): void {
       },
     ],
   });
+  const lists = model.operations
+    .filter((op) => op.source.paginate)
+    .map((op) => `${JSON.stringify(op.definition.name)}: ${JSON.stringify(op.source.paginate)}`);
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['How each paged list is walked, by its operation name (`listAll`, `listPages`).'],
+    declarations: [
+      {
+        name: 'paginations',
+        initializer: `{\n${lists.join(',\n')}\n} as const satisfies Record<string, PaginationDefinition>`,
+      },
+    ],
+  });
 }
 
 function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNames): void {
@@ -138,12 +155,15 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
       sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : optionsTypeOf(op));
     }
     if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
+    if (op.source.paginate) ['PageItem', 'PageQuery', 'RequestOptions'].forEach((name) => sdkTypes.add(name));
     const wrapper = BODY_WRAPPERS[op.definition.encoding];
     if (wrapper) sdkTypes.add(wrapper);
   }
   // A module is imported where a name of it is used (`result: 'undefined'` names none).
   const namesTypes = (op: OperationModel) =>
-    [op.source.types?.body, op.source.types?.query, op.source.types?.result].some((name) => name && name !== 'undefined');
+    [op.source.types?.body, op.source.types?.query, op.source.types?.result].some(
+      (name) => name && name !== 'undefined',
+    );
   const typeModules = new Set(operations.filter(namesTypes).map((op) => typesFrom(op)));
   for (const op of operations) if (op.source.types?.query) sdkTypes.add('QueryOf');
   for (const module of [...typeModules].sort()) {
@@ -155,9 +175,17 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
   }
   file.addImportDeclaration({ moduleSpecifier: SDK_IMPORT, namedImports: [...sdkTypes].sort(), isTypeOnly: true });
   if (specImports.size > 0) {
-    file.addImportDeclaration({ moduleSpecifier: './spec-types.ts', namedImports: [...specImports].sort(), isTypeOnly: true });
+    file.addImportDeclaration({
+      moduleSpecifier: './spec-types.ts',
+      namedImports: [...specImports].sort(),
+      isTypeOnly: true,
+    });
   }
-  file.addImportDeclaration({ moduleSpecifier: './routes.ts', namedImports: ['operations'] });
+  const paged = operations.some((op) => op.source.paginate);
+  file.addImportDeclaration({
+    moduleSpecifier: './routes.ts',
+    namedImports: paged ? ['operations', 'paginations'] : ['operations'],
+  });
 
   for (const op of operations) {
     if (!op.source.query) continue;
@@ -176,6 +204,25 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
         : fromDocument
           ? `QueryOf<${fromDocument}>`
           : `{ ${fields.join(' ')} }`,
+    });
+  }
+  for (const op of operations.filter((candidate) => candidate.source.paginate)) {
+    const facts = op.source.paginate!;
+    const cursors = facts.cursor === 'offset' ? "'offset'" : facts.parameters.map((name) => `'${name}'`).join(' | ');
+    file.addTypeAlias({
+      name: `${pascalOf(op)}AllQuery`,
+      isExported: true,
+      docs: [
+        `What \`${op.source.name}All\` and \`${op.source.name}Pages\` take: the list's query, a cursor to start from, \`max\`.`,
+      ],
+      type: `PageQuery<${queryTypeName(op)}, ${cursors}>`,
+    });
+    const member = facts.items === undefined ? 'never' : `'${facts.items}'`;
+    file.addTypeAlias({
+      name: `${pascalOf(op)}Item`,
+      isExported: true,
+      docs: [`An item of \`${op.source.name}\`'s list.`],
+      type: `PageItem<${resultTypeOf(op, specNames.get(op.source.name) ?? {})}, ${member}${facts.nested ? ', true' : ''}>`,
     });
   }
   // One structure per class, added at once: ts-morph re-prints the file on every single
@@ -211,7 +258,10 @@ function classOf(namespace: NamespaceModel, specNames: SpecNames): ClassDeclarat
         ],
       },
     ],
-    methods: namespace.operations.map((op) => methodOf(op, specNames.get(op.source.name) ?? {})),
+    methods: namespace.operations.flatMap((op) => {
+      const spec = specNames.get(op.source.name) ?? {};
+      return op.source.paginate ? [methodOf(op, spec), ...iteratorsOf(op, spec)] : [methodOf(op, spec)];
+    }),
   };
 }
 
@@ -393,7 +443,8 @@ function deprecationOf({ source }: OperationModel): string | undefined {
 function authNote({ source }: OperationModel): string | undefined {
   const auth = source.auth;
   if (!auth) return undefined;
-  const scopes = auth.oauth2 && (auth.oauth2.length === 0 ? 'any scope' : auth.oauth2.map((scope) => `\`${scope}\``).join(', '));
+  const scopes =
+    auth.oauth2 && (auth.oauth2.length === 0 ? 'any scope' : auth.oauth2.map((scope) => `\`${scope}\``).join(', '));
   const ways = [
     ...(auth.bot ? ['a bot token'] : []),
     ...(scopes ? [`an OAuth2 Bearer token (${scopes})`] : []),
@@ -438,11 +489,67 @@ const ENCODING_NOTES: Record<BodyEncoding, readonly string[]> = {
   urlencoded: ['', 'Sent form-encoded (`application/x-www-form-urlencoded`), as OAuth2 requires.'],
 };
 
-const queryTypeName = (op: OperationModel) =>
-  `${op.source.name
+/** `channels.messages.list` → `ChannelsMessagesList`. */
+const pascalOf = (op: OperationModel) =>
+  op.source.name
     .split('.')
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('')}Query`;
+    .join('');
+
+const queryTypeName = (op: OperationModel) => `${pascalOf(op)}Query`;
+
+/** A paged list's two iterators: every item (`listAll`), every page as the service sent it (`listPages`). */
+function iteratorsOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStructure[] {
+  const facts = op.source.paginate!;
+  const id = JSON.stringify(op.source.name);
+  const parameters = op.parameters.map((p) => ({
+    name: camelCase(p.name),
+    type: p.kind === 'snowflake' ? 'Snowflake' : 'string',
+  }));
+  const pathArguments = parameters.map((p) => p.name).join(', ');
+  const query = { name: 'query', type: `${pascalOf(op)}AllQuery`, hasQuestionToken: !op.source.queryRequired };
+  const direction =
+    facts.cursor === 'offset'
+      ? `Walks by \`offset\` (${facts.limit} a page, to offset ${facts.maxOffset})${facts.tryLater ? '; a 202 "try later" is waited out' : ''}.`
+      : facts.parameters.length === 2
+        ? `\`after\` walks oldest-first, \`before\` newest-first, no cursor ${facts.order}.`
+        : `Walks ${facts.order} (${facts.parameters.map((p) => `\`${p}\``).join(', ')}: ${facts.cursor === 'timestamp' ? 'an ISO timestamp' : 'an id'}).`;
+  const lines = (what: string) => [
+    `${what} of \`${op.source.name}\` (${op.source.summary}), fetched a page at a time as the loop asks.`,
+    '',
+    direction,
+    `Each request asks for up to ${facts.limit} items, or what is left to reach \`max\`; leaving the loop`,
+    'fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.',
+    '',
+    ...op.parameters.map((p) => `@param ${camelCase(p.name)} - \`{${p.name}}\`.`),
+    "@param query - The list's query, the cursor to start from, and `max` (the most items).",
+    '@param options - `signal`, `headers`, `maxWait`.',
+  ];
+  const example = [...op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'"), '{ max: 500 }'].join(', ');
+  const iterator = (kind: 'items' | 'pages', name: string, resultType: string, what: string, variable: string) => ({
+    kind: StructureKind.Method as const,
+    name,
+    typeParameters: [{ name: 'T', default: resultType }],
+    parameters: [...parameters, query, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
+    returnType: 'AsyncIterable<T>',
+    docs: [
+      [
+        ...lines(what),
+        '@example',
+        '```ts',
+        `for await (const ${variable} of client.${op.source.name.replace(/\.\w+$/, '')}.${name}(${example})) console.log(${variable});`,
+        '```',
+      ].join('\n'),
+    ],
+    statements: [
+      `return this.#call.${kind}(operations[${id}], paginations[${id}], [${pathArguments}], query, options) as AsyncIterable<T>;`,
+    ],
+  });
+  return [
+    iterator('items', `${op.verb}All`, `${pascalOf(op)}Item`, 'Every item', 'item'),
+    iterator('pages', `${op.verb}Pages`, resultTypeOf(op, spec), 'Every page, as the service sent it,', 'page'),
+  ];
+}
 
 function emitIndex(file: SourceFile, model: CatalogModel, specNames: SpecNames): void {
   file.addImportDeclaration({ moduleSpecifier: SDK_IMPORT, namedImports: ['OperationCaller'], isTypeOnly: true });
@@ -458,13 +565,22 @@ function emitIndex(file: SourceFile, model: CatalogModel, specNames: SpecNames):
       .flatMap((namespace) => [
         namespace.className,
         ...namespace.operations.filter((op) => op.source.query).map(queryTypeName),
+        ...namespace.operations
+          .filter((op) => op.source.paginate)
+          .flatMap((op) => [`${pascalOf(op)}AllQuery`, `${pascalOf(op)}Item`]),
       ])
       .sort();
     file.addExportDeclaration({ moduleSpecifier: `./${root.path}.ts`, namedExports: types, isTypeOnly: true });
   }
-  const documentTypes = [...specNames.values()].flatMap((names) => Object.values(names)).filter((name) => name !== 'undefined');
+  const documentTypes = [...specNames.values()]
+    .flatMap((names) => Object.values(names))
+    .filter((name) => name !== 'undefined');
   if (documentTypes.length > 0) {
-    file.addExportDeclaration({ moduleSpecifier: './spec-types.ts', namedExports: [...new Set(documentTypes)].sort(), isTypeOnly: true });
+    file.addExportDeclaration({
+      moduleSpecifier: './spec-types.ts',
+      namedExports: [...new Set(documentTypes)].sort(),
+      isTypeOnly: true,
+    });
   }
   file.addInterface({
     name: 'Resources',
@@ -503,7 +619,7 @@ function readme(model: CatalogModel, specNames: SpecNames): string {
     '',
     "- **operationId**: the operation of Discord's OpenAPI document (`catalog/discord-openapi/`) the",
     '  method follows; `—` for operations kept by hand (the seed v6 routes, user-only and documented-only ones).',
-    '- **Types**: where the method\'s body, query and result types come from: `discord-api-types` (the',
+    "- **Types**: where the method's body, query and result types come from: `discord-api-types` (the",
     "  ecosystem's names, kept wherever it has them), `OpenAPI` (`spec-types.ts`, generated from the",
     "  document's schemas with openapi-typescript), or both (`discord-api-types + OpenAPI (result)`:",
     '  the parts in brackets come from the document). `untyped`: the catalog names no type and the',

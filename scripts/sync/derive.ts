@@ -14,6 +14,7 @@ import {
   VERBS,
   type CatalogAuth,
   type CatalogOperation,
+  type CatalogPagination,
   type ParameterKind,
 } from '../../catalog/schema.ts';
 import type { SpecOperation } from './openapi.ts';
@@ -101,7 +102,9 @@ export function proposeName(name: string, taken: ReadonlySet<string>): string | 
   const parts = name.split('.');
   const verb = parts.pop()!;
   for (let at = parts.length - 1; at >= 1; at--) {
-    const joined = [...parts.slice(0, at - 1), parts[at - 1]! + pascal(parts[at]!), ...parts.slice(at + 1), verb].join('.');
+    const joined = [...parts.slice(0, at - 1), parts[at - 1]! + pascal(parts[at]!), ...parts.slice(at + 1), verb].join(
+      '.',
+    );
     if (nameProblem(joined, taken) === undefined) return joined;
   }
   return undefined;
@@ -143,7 +146,10 @@ export interface SyncedFacts {
   readonly query: readonly string[] | undefined;
   readonly queryRequired: true | undefined;
   readonly body: 'required' | 'optional' | undefined;
-  readonly encoding: { readonly encoding: CatalogOperation['encoding']; readonly attachmentsIn: CatalogOperation['attachmentsIn'] };
+  readonly encoding: {
+    readonly encoding: CatalogOperation['encoding'];
+    readonly attachmentsIn: CatalogOperation['attachmentsIn'];
+  };
   readonly binaryResult: true | undefined;
   readonly auth: CatalogAuth | undefined;
 }
@@ -223,4 +229,67 @@ export function describeFact(fact: keyof SyncedFacts, facts: SyncedFacts): strin
       return parts.join(' or ');
     }
   }
+}
+
+/**
+ * Pagination facts the document shows for a new list, or why a person must write them:
+ * - `limit` with a maximum, `before`/`after` ids and a list (or a wrapper with one list): id
+ *   cursors; `before` alone walks newest-first, otherwise oldest-first;
+ * - `limit` and `offset` with maxima and a wrapper with one list: offsets;
+ * - a `before` timestamp: the item's field it comes from is not in the document.
+ */
+export function proposePagination(operation: Pick<SpecOperation, 'method' | 'query' | 'resultShape'>): {
+  readonly facts?: CatalogPagination;
+  readonly note?: string;
+} {
+  const query = new Map(operation.query.map((parameter) => [parameter.name, parameter]));
+  const limit = query.get('limit')?.maximum;
+  const cursors = (['before', 'after'] as const).filter((name) => query.has(name));
+  const offset = query.get('offset');
+  if (operation.method !== 'GET' || limit === undefined || (cursors.length === 0 && !offset)) return {};
+  const shape = operation.resultShape;
+  const items = shape.list ? undefined : shape.lists.length === 1 ? shape.lists[0] : undefined;
+  if (!shape.list && items === undefined) {
+    return {
+      note: `a paged list whose items the document does not single out (${shape.lists.join(', ') || 'no list'}): add paginate by hand`,
+    };
+  }
+  const hasMore = shape.members.includes('has_more') ? { hasMore: 'has_more' } : {};
+  const total = shape.members.includes('total_results') ? { total: 'total_results' } : {};
+  if (offset) {
+    if (offset.maximum === undefined || items === undefined)
+      return { note: 'a list paged by offset without a maximum offset or a list member: add paginate by hand' };
+    return {
+      facts: {
+        cursor: 'offset',
+        parameters: [],
+        order: 'newest-first',
+        pageOrder: 'descending',
+        limit,
+        maxOffset: offset.maximum,
+        items,
+        cursorFrom: 'id',
+        ...hasMore,
+        ...total,
+      },
+      note: 'pagination proposed (offsets): check the sort order and the item',
+    };
+  }
+  if (cursors.some((name) => query.get(name)!.timestamp)) {
+    return { note: 'a list paged by timestamp: add paginate by hand, with the item field the cursor comes from' };
+  }
+  const newest = cursors.length === 1 && cursors[0] === 'before';
+  return {
+    facts: {
+      cursor: 'id',
+      parameters: [...cursors],
+      order: newest ? 'newest-first' : 'oldest-first',
+      pageOrder: newest ? 'descending' : 'ascending',
+      limit,
+      ...(items !== undefined && { items }),
+      cursorFrom: 'id',
+      ...hasMore,
+    },
+    note: `pagination proposed (id cursors ${cursors.join(', ')}, ${limit} a page): check the order and the item's id field`,
+  };
 }

@@ -46,8 +46,19 @@ const OPERATION_ORDER = [
   'auth',
   'removedIn',
   'keep',
+  'paginate',
 ];
-const ROUTE_ORDER = ['key', 'v10Only', 'major', 'bucketHoldsMethod', 'path', 'pathSource', 'aliases', 'note', 'operations'];
+const ROUTE_ORDER = [
+  'key',
+  'v10Only',
+  'major',
+  'bucketHoldsMethod',
+  'path',
+  'pathSource',
+  'aliases',
+  'note',
+  'operations',
+];
 
 /**
  * Applies the edits in two passes, so no two splices of one pass overlap: first what changes
@@ -77,7 +88,8 @@ function parse(source: string): CatalogNodes {
   const operationByName = new Map<string, ObjectLiteralExpression>();
   for (const route of routeObjects) {
     for (const operation of propertyValue(route, 'operations', SyntaxKind.ArrayLiteralExpression).getElements()) {
-      if (operation.isKind(SyntaxKind.ObjectLiteralExpression)) operationByName.set(stringProperty(operation, 'name'), operation);
+      if (operation.isKind(SyntaxKind.ObjectLiteralExpression))
+        operationByName.set(stringProperty(operation, 'name'), operation);
     }
   }
   return {
@@ -124,7 +136,8 @@ function setProperties(operation: ObjectLiteralExpression, properties: ReadonlyM
       throw new CatalogSourceError(`${stringProperty(operation, 'name')}.${name} is not a plain property`);
     }
   }
-  const initializerOf = (name: string) => operation.getPropertyOrThrow(name).asKindOrThrow(SyntaxKind.PropertyAssignment).getInitializerOrThrow();
+  const initializerOf = (name: string) =>
+    operation.getPropertyOrThrow(name).asKindOrThrow(SyntaxKind.PropertyAssignment).getInitializerOrThrow();
   if (!operation.getText().includes('\n')) {
     const entries = operation.getProperties().flatMap((property) => {
       const name = property.asKindOrThrow(SyntaxKind.PropertyAssignment).getName();
@@ -201,7 +214,9 @@ function propertyValue<Kind extends SyntaxKind.ObjectLiteralExpression | SyntaxK
 
 function stringProperty(object: ObjectLiteralExpression, name: string): string {
   const property = object.getProperty(name);
-  const value = property?.isKind(SyntaxKind.PropertyAssignment) ? property.getInitializerIfKind(SyntaxKind.StringLiteral) : undefined;
+  const value = property?.isKind(SyntaxKind.PropertyAssignment)
+    ? property.getInitializerIfKind(SyntaxKind.StringLiteral)
+    : undefined;
   return value?.getLiteralValue() ?? '';
 }
 
@@ -229,7 +244,11 @@ function removal(node: Node): Splice {
 }
 
 /** Adds entries before a literal's closing bracket, in its own layout (one line, or one entry a line). */
-function appending(node: ObjectLiteralExpression | ArrayLiteralExpression, entries: readonly string[], blocks = false): Splice {
+function appending(
+  node: ObjectLiteralExpression | ArrayLiteralExpression,
+  entries: readonly string[],
+  blocks = false,
+): Splice {
   const source = node.getSourceFile().getFullText();
   const close = node.getEnd() - 1;
   const inner = source.slice(node.getStart() + 1, close);
@@ -239,7 +258,11 @@ function appending(node: ObjectLiteralExpression | ArrayLiteralExpression, entri
     const all = [...(items === '' ? [] : [items]), ...entries];
     const oneLine = `${all.join(', ')}`;
     if (!blocks && !oneLine.includes('\n') && indent.length + oneLine.length + 8 <= ONE_LINE_LIMIT) {
-      return { start: node.getStart(), end: node.getEnd(), text: node.isKind(SyntaxKind.ArrayLiteralExpression) ? `[${oneLine}]` : `{ ${oneLine} }` };
+      return {
+        start: node.getStart(),
+        end: node.getEnd(),
+        text: node.isKind(SyntaxKind.ArrayLiteralExpression) ? `[${oneLine}]` : `{ ${oneLine} }`,
+      };
     }
     const open = node.getStart() + 1;
     const lines = all.map((entry) => `${indent}  ${entry},`).join('\n');
@@ -274,7 +297,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A value as the catalog writes it: single quotes, bare keys, `{ a: 1 }`. */
 export function literal(value: unknown): string {
-  if (typeof value === 'string') return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
+  if (typeof value === 'string')
+    return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
   if (typeof value === 'object') {

@@ -20,6 +20,19 @@ export class SpecInputError extends Error {
 export interface SpecParameter {
   readonly name: string;
   readonly required: boolean;
+  /** The schema's `maximum`, where it has one (a page's largest `limit`). */
+  readonly maximum?: number;
+  /** The value is an ISO timestamp (`format: date-time`), not an id. */
+  readonly timestamp?: true;
+}
+
+/** What a success's JSON is, as far as paging cares: a list, or an object with lists and `has_more`. */
+export interface ResultShape {
+  readonly list: boolean;
+  /** Members that are lists. */
+  readonly lists: readonly string[];
+  /** Other members (`has_more`, `total_results`). */
+  readonly members: readonly string[];
 }
 
 export interface SpecPathParameter {
@@ -50,6 +63,8 @@ export interface SpecOperation {
   readonly arrayResult: boolean;
   /** Every success is empty (204 No Content). */
   readonly emptyResult: boolean;
+  /** The first JSON success's shape. */
+  readonly resultShape: ResultShape;
   /** Who may call it, from `security`. */
   readonly auth: CatalogAuth;
 }
@@ -160,7 +175,19 @@ function readOperation(
     const parameter = parameters.find((p) => p.in === 'path' && p.name === name);
     return { name, snowflake: parameter !== undefined && resolver.isSnowflake(parameter.schema) };
   });
-  const query = parameters.filter((p) => p.in === 'query').map(({ name, required }) => ({ name, required }));
+  const query = parameters
+    .filter((p) => p.in === 'query')
+    .map(({ name, required, schema }) => {
+      const resolved = resolver.resolve(schema);
+      const maximum = isObject(resolved) && typeof resolved.maximum === 'number' ? resolved.maximum : undefined;
+      const timestamp = isObject(resolved) && resolved.format === 'date-time';
+      return {
+        name,
+        required,
+        ...(maximum !== undefined && { maximum }),
+        ...(timestamp && { timestamp: true as const }),
+      };
+    });
   const operationId = raw.operationId as string;
   const text = [raw.summary, raw.description].find((value) => typeof value === 'string' && value.trim() !== '');
   const summary = typeof text === 'string' ? firstSentence(text) : words(operationId);
@@ -179,6 +206,7 @@ function readOperation(
     binaryResult,
     arrayResult,
     emptyResult,
+    resultShape: resolver.shapeOf(raw.responses),
     auth: readAuth(raw.security, allScopes, where),
   };
 }
@@ -191,7 +219,11 @@ const words = (operationId: string) =>
     .map((word) => word[0]!.toUpperCase() + word.slice(1))
     .join(' ');
 
-const firstSentence = (text: string) => text.trim().split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
+const firstSentence = (text: string) =>
+  text
+    .trim()
+    .split(/(?<=\.)\s/)[0]!
+    .replace(/\.$/, '');
 
 const CONTENT = {
   json: 'application/json',
@@ -233,7 +265,9 @@ function readBody(
   }
   if (CONTENT.multipart in content) return { body, encoding: 'form-data', attachmentsIn: null };
   if (CONTENT.urlencoded in content) return { body, encoding: 'urlencoded', attachmentsIn: null };
-  throw new SpecInputError(`${where}: the request body's content types (${Object.keys(content).join(', ')}) are not JSON or a form`);
+  throw new SpecInputError(
+    `${where}: the request body's content types (${Object.keys(content).join(', ')}) are not JSON or a form`,
+  );
 }
 
 const isFilesField = (name: string) => /^files\[\d+\]$/.test(name);
@@ -291,7 +325,8 @@ function readAuth(input: unknown, allScopes: readonly string[], where: string): 
       if (scheme === 'BotToken') bot = true;
       else if (scheme === 'OAuth2') {
         const scopes = requirement[scheme];
-        if (!Array.isArray(scopes)) throw new SpecInputError(`${where}: the OAuth2 requirement's scopes are not a list`);
+        if (!Array.isArray(scopes))
+          throw new SpecInputError(`${where}: the OAuth2 requirement's scopes are not a list`);
         const all = allScopes.length > 0 && allScopes.every((scope) => scopes.includes(scope));
         oauth2 = all ? [] : scopes.map(String);
       } else throw new SpecInputError(`${where}: unknown security scheme "${scheme}"`);
@@ -327,7 +362,9 @@ class Resolver {
     const schema = this.resolve(input);
     if (!isObject(schema) || depth > 8) return [];
     const nested = ['allOf', 'anyOf', 'oneOf'].flatMap((key) =>
-      Array.isArray(schema[key]) ? (schema[key] as unknown[]).flatMap((member) => this.#variants(member, depth + 1)) : [],
+      Array.isArray(schema[key])
+        ? (schema[key] as unknown[]).flatMap((member) => this.#variants(member, depth + 1))
+        : [],
     );
     return [schema, ...nested];
   }
@@ -340,6 +377,29 @@ class Resolver {
       if (property === undefined) return false;
       return rest.length === 0 ? test(property) : this.hasProperty(property, rest, test);
     });
+  }
+
+  /** The first JSON success's shape: a list, or an object's list members and other members. */
+  shapeOf(responses: unknown): ResultShape {
+    const success = isObject(responses)
+      ? Object.entries(responses).find(([status, response]) => {
+          const resolved = this.resolve(response);
+          return (
+            /^2/.test(status) && isObject(resolved) && isObject(resolved.content) && CONTENT.json in resolved.content
+          );
+        })
+      : undefined;
+    const content = success && ((this.resolve(success[1]) as Schema).content as Record<string, Schema>);
+    const schema = content?.[CONTENT.json]?.schema;
+    if (this.isArray(schema)) return { list: true, lists: [], members: [] };
+    const properties = this.#variants(schema).flatMap((variant) =>
+      Object.entries(isObject(variant.properties) ? variant.properties : {}),
+    );
+    return {
+      list: false,
+      lists: [...new Set(properties.filter(([, property]) => this.isArray(property)).map(([name]) => name))],
+      members: [...new Set(properties.filter(([, property]) => !this.isArray(property)).map(([name]) => name))],
+    };
   }
 
   /** The item schema of an array schema (undefined for anything else). */

@@ -26,6 +26,7 @@ import {
   majorOf,
   nameOf,
   nameProblem,
+  proposePagination,
   proposeName,
   routeKeyOf,
   sameFact,
@@ -139,7 +140,9 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
   const located: Located[] = catalog.routes.flatMap((route) =>
     route.operations.map((operation) => ({ route, operation, path: operation.path ?? route.path })),
   );
-  const byOperationId = new Map(located.filter((l) => l.operation.operationId).map((l) => [l.operation.operationId!, l]));
+  const byOperationId = new Map(
+    located.filter((l) => l.operation.operationId).map((l) => [l.operation.operationId!, l]),
+  );
   const byShape = new Map(
     located.filter((l) => !isV6Only(l.operation)).map((l) => [`${l.operation.method} ${shapeOf(l.path)}`, l]),
   );
@@ -164,7 +167,8 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
   const newRoutes = new Map<string, CatalogRoute & { operations: CatalogOperation[] }>();
 
   for (const document of spec.operations) {
-    const found = byOperationId.get(document.operationId) ?? byShape.get(`${document.method} ${shapeOf(document.path)}`);
+    const found =
+      byOperationId.get(document.operationId) ?? byShape.get(`${document.method} ${shapeOf(document.path)}`);
     if (found && !matched.has(found.operation)) {
       matched.add(found.operation);
       const { operation } = found;
@@ -235,7 +239,11 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
     handKept,
     newParameters,
     edits: [
-      ...Object.entries(newParameters).map(([name, parameterKind]) => ({ kind: 'add-parameter' as const, name, parameterKind })),
+      ...Object.entries(newParameters).map(([name, parameterKind]) => ({
+        kind: 'add-parameter' as const,
+        name,
+        parameterKind,
+      })),
       ...edits,
     ],
   };
@@ -255,7 +263,13 @@ function compareFacts(
     if (sameFact(fact, ours, theirs)) continue;
     const reason = operation.keep?.[fact];
     if (reason !== undefined) {
-      kept.push({ name: operation.name, fact, reason, catalog: describeFact(fact, ours), document: describeFact(fact, theirs) });
+      kept.push({
+        name: operation.name,
+        fact,
+        reason,
+        catalog: describeFact(fact, ours),
+        document: describeFact(fact, theirs),
+      });
       continue;
     }
     changes.push({ fact, from: describeFact(fact, ours), to: describeFact(fact, theirs) });
@@ -341,6 +355,8 @@ function draft(document: SpecOperation, context: DraftContext): AddedOperation {
   if (document.auth.none && !unauthenticated) {
     notes.push('callable without a token: if the body carries its own credential, mark it unauthenticated');
   }
+  const pagination = proposePagination(document);
+  if (pagination.note) notes.push(pagination.note);
   const operation: CatalogOperation = {
     name,
     // The catalog's word for "answers 204": the reference service answers so, the method returns undefined.
@@ -357,6 +373,7 @@ function draft(document: SpecOperation, context: DraftContext): AddedOperation {
     ...(unauthenticated && { unauthenticated: true }),
     operationId: document.operationId,
     ...(facts.auth && { auth: facts.auth }),
+    ...(pagination.facts && { paginate: pagination.facts }),
   };
 
   if (existing) {
@@ -367,7 +384,8 @@ function draft(document: SpecOperation, context: DraftContext): AddedOperation {
   }
 
   let key = routeKeyOf(document.path, context.parameters);
-  for (let suffix = 2; context.routeKeys.has(key); suffix++) key = `${routeKeyOf(document.path, context.parameters)}${suffix}`;
+  for (let suffix = 2; context.routeKeys.has(key); suffix++)
+    key = `${routeKeyOf(document.path, context.parameters)}${suffix}`;
   context.routeKeys.add(key);
   const route = {
     key,

@@ -12,9 +12,14 @@ export function reportJson(plan: SyncPlan, mode: 'write' | 'check'): string {
 export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
   const lines: string[] = [];
   const verb = mode === 'check' ? 'would' : 'did';
-  lines.push(`catalog:sync against build ${plan.build} of Discord's OpenAPI document (${plan.documentOperations} operations)`);
+  lines.push(
+    `catalog:sync against build ${plan.build} of Discord's OpenAPI document (${plan.documentOperations} operations)`,
+  );
   if (plan.linked.length > 0) {
-    lines.push('', `linked   ${plan.linked.length} catalog operations to their operationId (matched by method and path)`);
+    lines.push(
+      '',
+      `linked   ${plan.linked.length} catalog operations to their operationId (matched by method and path)`,
+    );
   }
   lines.push('', `added    ${plan.added.length}`);
   for (const added of plan.added) {

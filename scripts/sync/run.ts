@@ -120,7 +120,8 @@ async function download(url: string, timeoutMs: number, fetcher: typeof fetch): 
   try {
     response = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
   } catch (error) {
-    const why = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error);
+    const why =
+      error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String(error);
     throw new SpecInputError(`${url} is unreachable: ${why}`);
   }
   if (!response.ok) throw new SpecInputError(`${url} answered ${response.status} ${response.statusText}`);

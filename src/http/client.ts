@@ -8,7 +8,7 @@ import ky from 'ky';
 import { createResources } from '../../generated/index.ts';
 import { readBody } from '../body.ts';
 import { createCdn } from '../cdn/index.ts';
-import type { Clock } from '../clock.ts';
+import { sleep, type Clock } from '../clock.ts';
 import type { Dialect, DialectOptions } from '../contracts/dialect.ts';
 import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { InvalidRequestWarnings } from '../dialects/v10/invalid-warnings.ts';
@@ -20,8 +20,9 @@ import { EventHub } from '../limiter/events.ts';
 import { kyRetryOptions } from '../limiter/ky-hooks.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
-import type { OperationDefinition } from '../routing/types.ts';
-import type { OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
+import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
+import type { OperationDefinition, PaginationDefinition } from '../routing/types.ts';
+import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { USER_AGENT } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { storeOf } from '../stores/legacy.ts';
@@ -158,6 +159,20 @@ class ClientCore {
       {
         url: (operation: OperationDefinition, args: readonly unknown[], query?: QueryInput) =>
           this.#url(operation, args, query),
+        pages: (
+          operation: OperationDefinition,
+          facts: PaginationDefinition,
+          args: readonly unknown[],
+          query?: PageQueryInput,
+          callOptions?: RequestOptions,
+        ) => walkResults(operation.name, facts, query ?? {}, this.#pageHooks(operation, args, callOptions)),
+        items: (
+          operation: OperationDefinition,
+          facts: PaginationDefinition,
+          args: readonly unknown[],
+          query?: PageQueryInput,
+          callOptions?: RequestOptions,
+        ) => walkItems(operation.name, facts, query ?? {}, this.#pageHooks(operation, args, callOptions)),
       },
     );
     const main = this.#main.limiter;
@@ -247,6 +262,14 @@ class ClientCore {
   }
 
   /** A link operation's page: base URL, path and query; nothing is sent. */
+  /** A page is an ordinary call of the list's operation; a "try later" waits on the client's clock. */
+  #pageHooks(operation: OperationDefinition, args: readonly unknown[], options: RequestOptions | undefined): WalkHooks {
+    return {
+      fetchPage: (query) => this.#invoke(operation, args, { query }, options),
+      sleep: (ms) => sleep(this.#clock, ms, options?.signal),
+    };
+  }
+
   #url(operation: OperationDefinition, args: readonly unknown[], query: QueryInput | undefined): string {
     const { path } = buildPath(operation.path, args);
     const search = toSearchParams(query)?.toString();

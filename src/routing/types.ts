@@ -45,3 +45,19 @@ export type BodyEncoding = 'json' | 'json+files' | 'form-data' | 'urlencoded';
 
 /** A path parameter as callers pass it: ids as decimal strings or bigint, other kinds as strings. */
 export type Snowflake = string | bigint;
+
+/** How a paged list is walked: see `paginate` in catalog/schema.ts. */
+export interface PaginationDefinition {
+  readonly cursor: 'id' | 'timestamp' | 'offset';
+  readonly parameters: readonly ('before' | 'after')[];
+  readonly order: 'newest-first' | 'oldest-first';
+  readonly pageOrder: 'ascending' | 'descending';
+  readonly limit: number;
+  readonly maxOffset?: number;
+  readonly items?: string;
+  readonly cursorFrom: string;
+  readonly hasMore?: string;
+  readonly total?: string;
+  readonly nested?: true;
+  readonly tryLater?: true;
+}

@@ -45,15 +45,23 @@ function match(operation: OperationDefinition, segments: readonly string[]): Pat
   return ids;
 }
 
-/** The catalog operation a request calls; undefined for a request outside the catalog. */
+/** How many of a path shape's segments are words, not placeholders: the more, the closer a match. */
+const literals = (definition: OperationDefinition) => definition.path.filter((part) => typeof part === 'string').length;
+
+/**
+ * The catalog operation a request calls; undefined for a request outside the catalog. Where two
+ * shapes match, the one with more words wins, as in the service's own router:
+ * `/threads/archived/public` is its own operation, not `/threads/archived/{archive}`.
+ */
 export function matchOperation(method: string, path: string): MatchedOperation | undefined {
   const segments = segmentsOf(path);
+  let best: MatchedOperation | undefined;
   for (const definition of BY_LENGTH.get(segments.length) ?? []) {
-    if (definition.method !== method) continue;
+    if (definition.method !== method || (best && literals(best.definition) >= literals(definition))) continue;
     const ids = match(definition, segments);
-    if (ids) return { name: definition.name, ids, definition };
+    if (ids) best = { name: definition.name, ids, definition };
   }
-  return undefined;
+  return best;
 }
 
 /** The catalog operation a request calls, and its path's ids; undefined for a request outside the catalog. */

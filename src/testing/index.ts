@@ -6,3 +6,4 @@ export type { Fault, FaultRule } from './faults.ts';
 export { LimitEnforcer } from './limits.ts';
 export type { LimitDecision, LimitOptions, RateLimit } from './limits.ts';
 export { NONCE_WINDOW_MS } from './messages.ts';
+export type { PagedLists, SeedOptions } from './pages.ts';

@@ -15,7 +15,7 @@
  *   (catalog operations outside the spec's keys) send no rate-limit headers.
  * - A message create answers the message made from what was sent and honours `enforce_nonce`
  *   (messages.ts); `messages` lists the messages made.
- * - Faults can be scripted; every request is recorded.
+ * - Paged lists answer from what a test seeds (`lists.seed`); faults can be scripted; all is recorded.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -29,6 +29,7 @@ import { FaultQueue, type Fault, type FaultRule } from './faults.ts';
 import { sampleResult } from './fixtures.ts';
 import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
 import { MessageLedger, type Answer } from './messages.ts';
+import { PagedLists } from './pages.ts';
 import { delayEnd, sampleAnswer, send, sendV10 } from './responses.ts';
 import { acceptsToken, NOT_FOUND, openRoute, pathBelowBase, refusalOf, type Refusal } from './routing.ts';
 import { answerV6 } from './v6-answer.ts';
@@ -79,6 +80,7 @@ export interface RecordedRequest {
 
 export class ReferenceService {
   readonly requests: RecordedRequest[] = [];
+  readonly lists = new PagedLists();
   #server: Server | undefined;
   readonly #sockets = new Set<Socket>();
   readonly #clock: Clock;
@@ -265,6 +267,8 @@ export class ReferenceService {
       const auth = request.headers.authorization ?? '';
       const answer = async (): Promise<Answer> => {
         const fallback = { route: routeKey, method, received: size };
+        const paged = operation && this.lists.answer(operation.name, operation.ids, request.url ?? '/');
+        if (paged) return paged;
         if (operation?.name !== MESSAGE_CREATE) return sampleAnswer(operation, fallback);
         const sample = sampleResult(operation.name, operation.ids, fallback) as APIMessage;
         const contentType = request.headers['content-type'] ?? '';

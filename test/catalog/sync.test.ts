@@ -556,6 +556,100 @@ describe('planSync: the catalog against a document', () => {
   });
 });
 
+describe('pagination facts proposed for a new list', () => {
+  const limitTo = (maximum: number) => ({
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', maximum },
+  });
+  const cursor = (name: string, schema: unknown = { $ref: '#/components/schemas/SnowflakeType' }) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema,
+  });
+  const draftOf = async (parameters: unknown[], result: unknown) => {
+    const document = openApiDocument({
+      'GET /quests/{quest_id}/players': { operationId: 'list_quest_players', responses: ok(result) },
+    });
+    const item = (document.paths as Record<string, Record<string, Record<string, unknown>>>)[
+      '/quests/{quest_id}/players'
+    ]!;
+    item.get!.parameters = parameters;
+    const result_ = planSync(await loadFixture(), readSpec(document), { build: '300', prune: false });
+    const route = (await loadFixture(applyEdits(FIXTURE_CATALOG, result_.edits))).routes.find(
+      (r) => r.key === 'QuestsIdPlayers',
+    )!;
+    return { added: result_.added[0]!, operation: route.operations[0]! };
+  };
+
+  it("id cursors on a list: before and after walk oldest-first by default, the largest page from limit's maximum", async () => {
+    const { added, operation } = await draftOf([limitTo(200), cursor('before'), cursor('after')], {
+      type: 'array',
+      items: {},
+    });
+    expect(operation.paginate).toEqual({
+      cursor: 'id',
+      parameters: ['before', 'after'],
+      order: 'oldest-first',
+      pageOrder: 'ascending',
+      limit: 200,
+      cursorFrom: 'id',
+    });
+    expect(added.notes).toEqual([
+      expect.stringContaining('pagination proposed (id cursors before, after, 200 a page)'),
+    ]);
+  });
+
+  it('before alone walks newest-first; a wrapper with one list and has_more is read from it', async () => {
+    const wrapper = {
+      type: 'object',
+      properties: { players: { type: 'array', items: {} }, has_more: { type: 'boolean' } },
+    };
+    const { operation } = await draftOf([cursor('before'), limitTo(50)], wrapper);
+    expect(operation.paginate).toEqual({
+      cursor: 'id',
+      parameters: ['before'],
+      order: 'newest-first',
+      pageOrder: 'descending',
+      limit: 50,
+      items: 'players',
+      cursorFrom: 'id',
+      hasMore: 'has_more',
+    });
+  });
+
+  it('offsets with their maxima', async () => {
+    const wrapper = { type: 'object', properties: { hits: { type: 'array' }, total_results: { type: 'integer' } } };
+    const { operation } = await draftOf(
+      [limitTo(25), { name: 'offset', in: 'query', schema: { type: 'integer', maximum: 9975 } }],
+      wrapper,
+    );
+    expect(operation.paginate).toMatchObject({
+      cursor: 'offset',
+      limit: 25,
+      maxOffset: 9975,
+      items: 'hits',
+      total: 'total_results',
+    });
+  });
+
+  it('left for a person: a timestamp cursor, or a wrapper with several lists', async () => {
+    const stamp = await draftOf([cursor('before', { type: 'string', format: 'date-time' }), limitTo(50)], {
+      type: 'array',
+    });
+    expect(stamp.operation.paginate).toBeUndefined();
+    expect(stamp.added.notes).toEqual([expect.stringContaining('a list paged by timestamp: add paginate by hand')]);
+    const two = await draftOf([cursor('after'), limitTo(50)], {
+      type: 'object',
+      properties: { a: { type: 'array' }, b: { type: 'array' } },
+    });
+    expect(two.operation.paginate).toBeUndefined();
+    expect(two.added.notes).toEqual([expect.stringContaining('does not single out (a, b)')]);
+  });
+});
+
 describe('applyEdits: the catalog stays a file a person edits', () => {
   it('keeps comments, order and layout where nothing changed', async () => {
     const result = await plan({ ...CURRENT, 'GET /lobbies/{lobby_id}': { operationId: 'get_lobby' } });
