@@ -4,7 +4,8 @@
  * JSON and the chart to bench/results/, and rewrites the README's results section.
  *
  *   npm run bench                    all suites (about 4 minutes here)
- *   npm run bench -- overhead memory only the suites named
+ *   npm run bench -- overhead memory only the suites named (decision, overhead, rate-limits,
+ *                                    shared-store, memory, v10, pagination)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +14,12 @@ import { renderRateLimitChart } from '../bench/chart.ts';
 import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runOverheadBench, type OverheadResult } from '../bench/overhead.ts';
+import {
+  runPaginationMemory,
+  runPaginationWalk,
+  type PaginationMemoryResult,
+  type PaginationWalkResult,
+} from '../bench/pagination.ts';
 import { runRateLimitBench, SCENARIO, type RateLimitRun } from '../bench/rate-limits.ts';
 import {
   runGlobalPaceBench,
@@ -22,7 +29,7 @@ import {
 } from '../bench/shared-store.ts';
 import { LATENCY_MS, runV10Bench, type V10Run } from '../bench/v10.ts';
 
-const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory', 'v10'] as const;
+const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory', 'v10', 'pagination'] as const;
 type Suite = (typeof SUITES)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -125,6 +132,14 @@ if (suites.has('v10')) {
   await save('v10', v10);
 }
 
+if (suites.has('pagination')) {
+  console.log('\n7. Paged lists: 10 000 messages at 5 requests a second; the heap while walking 100 000 items');
+  const walk = await runPaginationWalk();
+  const memory = await runPaginationMemory();
+  console.table([paginationRow({ walk, memory })]);
+  await save('pagination', { walk, memory });
+}
+
 // The targets, from the latest results of every suite (this run's where it ran them).
 const latest: Latest = {
   decision: await load<DecisionResult[]>('decision'),
@@ -134,6 +149,7 @@ const latest: Latest = {
   globalPace: await load<GlobalPaceResult[]>('shared-store-global'),
   memory: await load<MemoryResult>('memory'),
   v10: (await load<{ runs: V10Run[] }>('v10'))?.runs,
+  pagination: await load<PaginationResult>('pagination'),
 };
 const targets = summarise(latest);
 console.log('\nTargets');
@@ -199,6 +215,28 @@ function globalPaceRow(r: GlobalPaceResult) {
   };
 }
 
+interface PaginationResult {
+  readonly walk: PaginationWalkResult;
+  readonly memory: PaginationMemoryResult;
+}
+
+/** Heap growth between the first and the last checkpoint of the 100 000-item walk (MiB). */
+function heapGrowth({ memory }: PaginationResult): number {
+  return memory.heapMiB.at(-1)!.heapMiB - memory.heapMiB[0]!.heapMiB;
+}
+
+function paginationRow(r: PaginationResult) {
+  return {
+    messages: r.walk.items,
+    requests: r.walk.requests,
+    'span s': fixed(r.walk.spanSeconds, 2),
+    'least s': fixed(r.walk.minimumSeconds, 2),
+    'of the least': fixed(r.walk.minimumSeconds / r.walk.spanSeconds, 3),
+    '429s': r.walk.status429,
+    'heap MiB at 10k / 50k / 100k items': r.memory.heapMiB.map((sample) => fixed(sample.heapMiB, 2)).join(' / '),
+  };
+}
+
 function memoryRow(r: MemoryResult) {
   return {
     buckets: r.buckets,
@@ -227,6 +265,7 @@ interface Latest {
   readonly globalPace: GlobalPaceResult[] | undefined;
   readonly memory: MemoryResult | undefined;
   readonly v10: V10Run[] | undefined;
+  readonly pagination: PaginationResult | undefined;
 }
 
 function summarise(results: Latest): Target[] {
@@ -327,12 +366,27 @@ function summarise(results: Latest): Target[] {
       ),
     });
   }
+  if (results.pagination) {
+    const { walk } = results.pagination;
+    const ratio = walk.minimumSeconds / walk.spanSeconds;
+    targets.push({
+      target: 'walking 10 000 messages at 5 requests a second: ≥ 0.95 of the least time, no 429',
+      measured: `${fixed(ratio, 3)} (${fixed(walk.spanSeconds, 2)} s for ${fixed(walk.minimumSeconds)} s), ${walk.status429} 429s`,
+      met: yes(ratio >= 0.95 && walk.status429 === 0),
+    });
+    const growth = heapGrowth(results.pagination);
+    targets.push({
+      target: 'walking 100 000 items lazily: the heap does not grow with them (< 1 MiB from 10 000 to 100 000)',
+      measured: `${fixed(growth, 2)} MiB`,
+      met: yes(growth < 1),
+    });
+  }
   return targets;
 }
 
 /** Rewrites the README between its bench markers with the latest tables (a Markdown copy of them). */
 async function updateReadme(
-  { decision, overhead, rateLimits, shared, globalPace, memory, v10 }: Latest,
+  { decision, overhead, rateLimits, shared, globalPace, memory, v10, pagination }: Latest,
   targets: Target[],
 ): Promise<void> {
   const readmePath = join(root, 'README.md');
@@ -385,6 +439,11 @@ async function updateReadme(
     sections.push(
       `**The v10 service** (${LATENCY_MS} ms latency; per-route: 4 channels × 15 message creates at 5 per 5 s; shared hash: reaction PUT/DELETE on 2 channels; global: 150 reads at 50 per second)\n\n` +
         markdownTable(v10.map((r) => v10Row(r))),
+    );
+  if (pagination)
+    sections.push(
+      '**Paged lists** (10 000 messages of one channel, 5 requests a second; the heap after a full collection while walking 100 000 items)\n\n' +
+        markdownTable([paginationRow(pagination)]),
     );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
   await writeFile(readmePath, readme.slice(0, from + start.length) + body + readme.slice(to));

@@ -632,6 +632,7 @@ function readme(model: CatalogModel, specNames: SpecNames): string {
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...pagedReadme(model),
     ...cdnReadme(model.cdn),
   ].join('\n');
 }
@@ -645,4 +646,28 @@ function typesSource(op: OperationModel, spec: SpecTypeNames): string {
   if (named) return library;
   if (fromDocument.length > 0) return 'OpenAPI';
   return op.definition.binaryResult ? 'bytes' : 'untyped';
+}
+
+/** The README's list of paged lists and their iterators. */
+function pagedReadme(model: CatalogModel): string[] {
+  const paged = model.operations.filter((op) => op.source.paginate);
+  const cursorOf = (facts: NonNullable<OperationModel['source']['paginate']>) =>
+    facts.cursor === 'offset'
+      ? `offset (to ${facts.maxOffset})`
+      : `${facts.parameters.map((name) => `\`${name}\``).join(', ')}: ${facts.cursor === 'timestamp' ? 'an ISO timestamp' : 'an id'}`;
+  return [
+    '## Paged lists',
+    '',
+    `${paged.length} lists are paged; each has two iterators beside its method: \`<verb>All\` yields every item,`,
+    '`<verb>Pages` every page as the service sent it. Both fetch a page when the loop wants one.',
+    '',
+    '| Method | Items | Pages | Cursor | Without a cursor | Largest page | Items from |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...paged.map((op) => {
+      const facts = op.source.paginate!;
+      const base = `client.${op.source.name.replace(/\.\w+$/, '')}`;
+      return `| \`client.${op.source.name}\` | \`${base}.${op.verb}All\` | \`${base}.${op.verb}Pages\` | ${cursorOf(facts)} | ${facts.order} | ${facts.limit} | ${facts.items === undefined ? 'the result' : `\`${facts.items}\``}${facts.tryLater ? ' (202: tried again)' : ''} |`;
+    }),
+    '',
+  ];
 }
