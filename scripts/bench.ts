@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (never part of `npm test`): every suite of bench/, one after the other, in one
  * run, so the ratios compare figures from the same machine and moment. Prints tables, writes
- * JSON and the chart to bench/results/, and rewrites the README's results section.
+ * JSON and the chart to bench/results/, and rewrites the results section of docs/benchmarks.md.
  *
  *   npm run bench                    all suites (about 4 minutes here)
  *   npm run bench -- overhead memory only the suites named (decision, overhead, rate-limits,
@@ -155,7 +155,7 @@ const targets = summarise(latest);
 console.log('\nTargets');
 console.table(targets);
 await save('targets', targets);
-await updateReadme(latest, targets);
+await updateBenchmarksDoc(latest, targets);
 console.log(`\nbench finished in ${fixed((performance.now() - benchStarted) / 1000, 1)} s`);
 
 function rateLimitRow(r: RateLimitRun) {
@@ -384,18 +384,18 @@ function summarise(results: Latest): Target[] {
   return targets;
 }
 
-/** Rewrites the README between its bench markers with the latest tables (a Markdown copy of them). */
-async function updateReadme(
+/** Rewrites docs/benchmarks.md between its bench markers with the latest tables (a Markdown copy of them). */
+async function updateBenchmarksDoc(
   { decision, overhead, rateLimits, shared, globalPace, memory, v10, pagination }: Latest,
   targets: Target[],
 ): Promise<void> {
-  const readmePath = join(root, 'README.md');
-  const readme = await readFile(readmePath, 'utf8');
+  const docPath = join(root, 'docs', 'benchmarks.md');
+  const doc = await readFile(docPath, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from === -1 || to < from) throw new Error('README.md: the bench markers are missing');
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from === -1 || to < from) throw new Error('docs/benchmarks.md: the bench markers are missing');
   const sections: string[] = [];
   sections.push('**Targets**\n\n' + markdownTable(targets.map((t) => ({ ...t }))));
   if (overhead) {
@@ -446,7 +446,7 @@ async function updateReadme(
         markdownTable([paginationRow(pagination)]),
     );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
-  await writeFile(readmePath, readme.slice(0, from + start.length) + body + readme.slice(to));
+  await writeFile(docPath, doc.slice(0, from + start.length) + body + doc.slice(to));
 }
 
 function markdownTable(rows: readonly Record<string, string | number>[]): string {
