@@ -10,6 +10,7 @@
 import { Bench } from 'tinybench';
 import { CHILD_FLAG, runInChild } from './child.ts';
 import { systemClock } from '../src/clock.ts';
+import { V6_VIEW_REQUEST } from '../src/dialects/v6/index.ts';
 import { judgeV6 } from '../src/dialects/v6/judge.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { Telemetry } from '../src/telemetry/telemetry.ts';
@@ -48,7 +49,7 @@ async function measure(): Promise<DecisionResult[]> {
 
   const limiter = new Limiter({
     clock: systemClock,
-    store: new MemoryStore().view({ api: 'v6' }, undefined, systemClock),
+    store: new MemoryStore().view(V6_VIEW_REQUEST, undefined, systemClock),
     judge: judgeV6,
   });
   const hooks = limiter.hooks();
@@ -78,7 +79,7 @@ async function measure(): Promise<DecisionResult[]> {
   const telemetry = withTelemetry();
   const traced = new Limiter({
     clock: systemClock,
-    store: new MemoryStore().view({ api: 'v6' }, undefined, systemClock),
+    store: new MemoryStore().view(V6_VIEW_REQUEST, undefined, systemClock),
     judge: judgeV6,
     observer: telemetry,
   });

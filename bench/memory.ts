@@ -10,6 +10,7 @@
  *    time, 1 s windows): the most buckets held at once and the heap at the end.
  */
 import type { Clock } from '../src/clock.ts';
+import { V6_VIEW_REQUEST } from '../src/dialects/v6/index.ts';
 import { judgeV6 } from '../src/dialects/v6/judge.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { MemoryStore } from '../src/index.ts';
@@ -49,7 +50,7 @@ async function measure(): Promise<MemoryResult> {
   const store = new MemoryStore();
   const limiter = new Limiter({
     clock,
-    store: store.view({ api: 'v6' }, 'Bot memory-bench', clock),
+    store: store.view(V6_VIEW_REQUEST, 'Bot memory-bench', clock),
     judge: judgeV6,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();

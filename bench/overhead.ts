@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import { Agent, request as undiciRequest } from 'undici';
-import { createClient, type RateLimitStore } from '../src/index.ts';
+import { createClient, type Store } from '../src/index.ts';
 import { undiciFetch } from '../src/undici/index.ts';
 import { childArgument, CHILD_FLAG, runInChild } from './child.ts';
 
@@ -66,7 +66,7 @@ type ClientFactory = (baseUrl: string) => Promise<BenchClient>;
 /** tollgate on a store (memory unless given) and a transport (the runtime's fetch, or undiciFetch). */
 function tollgate(
   transport: 'fetch' | 'undici',
-  openStore?: () => Promise<RateLimitStore & { close(): Promise<void> }>,
+  openStore?: () => Promise<Store & { close(): Promise<void> }>,
 ): ClientFactory {
   return async (baseUrl) => {
     const store = await openStore?.();

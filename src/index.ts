@@ -28,7 +28,8 @@ export {
   type WaitReason,
 } from './errors.ts';
 export type { LimiterEvents, RateLimitedEvent, RateLimitScope, ResponseEvent, WaitEvent } from './limiter/events.ts';
-export type { InvalidRequestsEvent } from './dialects/v10/invalid-warnings.ts';
+export type { InvalidRequestsEvent } from './contracts/dialect.ts';
+export type { V10Settings } from './dialects/v10/settings.ts';
 export type { V10Update } from './dialects/v10/rules.ts';
 export type { V10BucketRecord } from './dialects/v10/memory-view.ts';
 export type { V10Route } from './dialects/v10/route.ts';
@@ -44,11 +45,10 @@ export type {
   SettleResult,
   Store,
   StoreEvent,
+  StoreSlots,
   StoreView,
-  V10Settings,
   ViewRequest,
 } from './contracts/store.ts';
-export type { BucketStore, RateLimitStore } from './contracts/legacy-store.ts';
 export { monotonicClock, systemClock, type Clock } from './clock.ts';
 export { NONE } from './routing/classify.ts';
 export { routeKeyOf } from './routing/route-key.ts';

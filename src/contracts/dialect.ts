@@ -44,8 +44,8 @@ export interface RateLimitNote {
  * What to do with a response, whatever the dialect. On a 429, `rateLimit` says how it was meant. `update` is the dialect's own record of what
  * the response said; the store applies it.
  */
-export type Verdict = (
-  /** Return the response; with an update, settle the bucket first (without, release it). */
+export type Verdict = /** Return the response; with an update, settle the bucket first (without, release it). */
+(
   | { readonly action: 'return'; readonly update?: unknown }
   /** Settle, then send again through the queue (which the update may hold). */
   | { readonly action: 'retry'; readonly update: unknown }
@@ -65,20 +65,41 @@ export type HeaderReader = (name: string) => string | null;
 /** Judges a response to a call sent to `target`. */
 export type Judge = (target: CallTarget, response: Response) => MaybePromise<Verdict>;
 
-/** The options a dialect reads from `createClient`'s (each dialect ignores the others'). */
-export interface DialectOptions {
-  readonly globalLimit?: number | undefined;
-  readonly resetMargin?: number | undefined;
-  readonly globalMargin?: number | undefined;
-  readonly invalidRequestLimit?: number | undefined;
+/** What a judge needs of the client. */
+export interface JudgeOptions {
   /** How long a 429's body may take to arrive (ms). */
   readonly bodyTimeoutMs: number;
 }
 
-export interface Dialect<B extends BucketRef = BucketRef> {
-  readonly api: 'v6' | 'v10';
+/** Reported when the store's count of invalid requests reaches a warning level (v10: V15's guard at 50 %, 80 %). */
+export interface InvalidRequestsEvent {
+  /** Invalid requests (401, 403, non-shared 429) in the last 10 minutes, every token of the store. */
+  readonly count: number;
+  /** The guard's limit: at this count nothing more is sent. */
+  readonly limit: number;
+  /** The level reached, as a fraction of the limit (0.5, 0.8). */
+  readonly level: number;
+}
+
+/** A body made safe to send again: the service deduplicates it (v10: `nonce` with `enforce_nonce`). */
+export interface ResendSafeBody {
+  readonly body: unknown;
+  /** The service will refuse a second copy, so a resend cannot duplicate it. */
+  readonly enforced: boolean;
+}
+
+/**
+ * An API version's rules as a plug-in of the limiter. `Options` are the `createClient` options
+ * this dialect reads (each dialect ignores the others'); a client is built from one dialect,
+ * looked up once in `DIALECTS`.
+ */
+export interface Dialect<B extends BucketRef = BucketRef, Options = object> {
+  /** Its key in `DIALECTS` (`v10`, `v6`). */
+  readonly api: string;
   /** The service's public base URL for this version. */
   readonly defaultBaseUrl: string;
+  /** V1: whether the API a base URL's `/v<N>` names (undefined: `/api` alone) is this dialect's. */
+  speaks(version: number | undefined): boolean;
   /** v6 reads resets as wall time (Unix seconds); v10 counts Reset-After on a monotonic clock (V3). */
   readonly defaultClock: Clock;
   /**
@@ -99,7 +120,14 @@ export interface Dialect<B extends BucketRef = BucketRef> {
   targetOfRequest(method: string, path: string, nowMs: number): CallTarget<B>;
   /** A bucket key as users write it (`buckets.get`): the one place a key string is read back. */
   bucketOfKey(key: string): B;
-  judge(options: DialectOptions): Judge;
+  judge(options: JudgeOptions): Judge;
   /** This dialect's view of `store` for `token`. */
-  view(store: Store, token: string | undefined, clock: Clock, options: DialectOptions): StoreView<B>;
+  view(store: Store, token: string | undefined, clock: Clock, options: Options): StoreView<B>;
+  /**
+   * What to do with the store's invalid-request count each time a call reports it (v10: warn at
+   * V15's levels); absent where the dialect counts none.
+   */
+  watchInvalidRequests?(options: Options, warn: (event: InvalidRequestsEvent) => void): (count: number) => void;
+  /** A body this call may send again without a duplicate (v10's message create); undefined: none. */
+  resendSafeBody?(target: CallTarget<B>, body: unknown): ResendSafeBody | undefined;
 }

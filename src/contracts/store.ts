@@ -18,19 +18,16 @@ export interface BucketRef {
 
 /**
  * A granted reservation: `counted` when it took one from `remaining` of window `reset`.
- * `id` names it in a shared store (its lease there).
+ * `id` names it in a shared store (its lease there). A view may hand out more in its own
+ * reservations (which bucket it counted in); the limiter only gives them back to the view.
  */
 export interface Reservation {
   readonly counted: boolean;
   readonly reset: number;
   readonly id?: string;
-  /** v10: the bucket (hash and resource, or the local key) it was counted in. */
-  readonly bucket?: string;
-  /** v10: the first request of a route on a resource, whose hash is not known yet. */
-  readonly firstContact?: boolean;
   /**
-   * When its answer arrived, on the limiter's clock, set by the limiter for `settle`. v10's global
-   * pace (V13) counts the request from then, not from when the store heard of it.
+   * When its answer arrived, on the limiter's clock, set by the limiter for `settle`: a rule that
+   * counts a request from its answer (v10's global pace, V13) reads it.
    */
   readonly answeredAt?: number;
 }
@@ -52,12 +49,15 @@ export interface SettleResult {
   readonly invalidRequests?: number;
 }
 
+/** A bucket's record: its limit, what is left, and when its window ends (v6: whole Unix seconds; v10: seconds on the store's clock). */
+export interface BucketRecord {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
 /** A bucket as `buckets.get` shows it; v10 adds the hash the service named (`bucket`). */
-export interface BucketSnapshot {
-  readonly limit: number;
-  readonly remaining: number;
-  /** v6: whole Unix seconds; v10: seconds on the store's clock when the window ends. */
-  readonly reset: number;
+export interface BucketSnapshot extends Readonly<BucketRecord> {
   readonly bucket?: string;
 }
 
@@ -91,25 +91,37 @@ export interface StoreView<B extends BucketRef = BucketRef, U = unknown> {
   /** Changes made by other holders (other processes); the memory store has none. */
   subscribe(listener: (event: StoreEvent) => void): () => void;
   close(): Promise<void>;
+  /** Buckets a memory view holds now (bounded by those whose window is still open). */
+  readonly size?: number;
 }
 
-/** The v10 dialect's settings for a token's view (see `createClient`). */
-export interface V10Settings {
-  /** V13: requests per second per token. */
-  readonly globalLimit: number;
-  /** V8: margin after a window's end. */
-  readonly marginMs: number;
-  /** V13: margin on the 1 s global window (each request counts from its answer, see GlobalPace). */
-  readonly globalMarginMs: number;
-  /** V15: invalid requests in 10 minutes at which nothing more is sent. */
-  readonly invalidRequestLimit: number;
-}
+/**
+ * How often, at most, a memory view looks for buckets to shed. Shedding runs inside calls (no
+ * timer of its own), so an idle client keeps nothing alive.
+ */
+export const SHED_INTERVAL_MS = 1000;
 
-/** Which view a dialect needs: v6's buckets, or v10's with its settings. */
-export type ViewRequest = { readonly api: 'v6' } | { readonly api: 'v10'; readonly settings: V10Settings };
+/**
+ * One value per store and name, made on first use: state a dialect's rules keep for every token
+ * of the store (v10's invalid-request log, counted per IP).
+ */
+export type StoreSlots = <T>(name: string, make: () => T) => T;
+
+/**
+ * What a dialect asks a store for: the view its rules run on. The dialect brings everything the
+ * store needs of it, so a store names no dialect.
+ */
+export interface ViewRequest<B extends BucketRef = BucketRef> {
+  /** Which dialect asks (`DIALECTS`' key): a store keeps one view per (dialect, token); Redis picks its scripts by it. */
+  readonly api: string;
+  /** The dialect's settings for the view, opaque to stores (a shared store's view of the dialect reads them). */
+  readonly settings: unknown;
+  /** The dialect's view in process memory: the memory store's, and a shared store's while it is away. */
+  memoryView(clock: Clock, slots: StoreSlots): StoreView<B>;
+}
 
 /** A store of buckets for any number of tokens: each limiter takes its (dialect, token) view. */
 export interface Store {
   /** The view for `token` (undefined: no Authorization). Shared stores never keep the token in clear. */
-  view(request: ViewRequest, token: string | undefined, clock: Clock): StoreView<BucketRef>;
+  view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B>;
 }

@@ -1,8 +1,17 @@
-/** The dialects a client can speak, by API version: looked up once per client. */
+/**
+ * The dialects a client can speak, by API version: looked up once per client. Adding a dialect is
+ * a folder beside these and a row here (and, for Redis, a row of its views in src/redis/store.ts).
+ */
 import type { Dialect } from '../contracts/dialect.ts';
+import type { BucketRef } from '../contracts/store.ts';
 import { v10 } from './v10/index.ts';
 import { v6 } from './v6/index.ts';
 
-export type ApiVersion = 'v10' | 'v6';
+// Each row keeps its own bucket and options types; the client reads every dialect's options.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's options type is its own
+export const DIALECTS = { v10, v6 } as const satisfies Record<string, Dialect<BucketRef, any>>;
 
-export const DIALECTS: Readonly<Record<ApiVersion, Dialect>> = { v10, v6 };
+export type ApiVersion = keyof typeof DIALECTS;
+
+/** The API versions, in the order `DIALECTS` lists them. */
+export const API_VERSIONS = Object.keys(DIALECTS) as ApiVersion[];

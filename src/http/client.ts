@@ -9,11 +9,8 @@ import { createResources } from '../../generated/index.ts';
 import { readBody } from '../body.ts';
 import { createCdn } from '../cdn/index.ts';
 import { sleep, type Clock } from '../clock.ts';
-import type { Dialect, DialectOptions } from '../contracts/dialect.ts';
-import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
-import { InvalidRequestWarnings } from '../dialects/v10/invalid-warnings.ts';
-import { withEnforcedNonce } from '../dialects/v10/nonce.ts';
-import { DEFAULT_INVALID_REQUEST_LIMIT } from '../dialects/v10/rules.ts';
+import type { Dialect } from '../contracts/dialect.ts';
+import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey } from '../limiter/call.ts';
 import { EventHub } from '../limiter/events.ts';
@@ -25,7 +22,6 @@ import type { OperationDefinition, PaginationDefinition } from '../routing/types
 import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { USER_AGENT } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
-import { storeOf } from '../stores/legacy.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
 import { Sender, timeoutOf, type Lane } from './sender.ts';
@@ -47,12 +43,12 @@ export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
 export type { BucketView, ClientEvents, TollgateClient } from './types.ts';
 
-/** V1: the version a base URL names (`/api` alone is v6), or undefined when it names none. */
+/** V1: the dialect a base URL's version names (`/api` alone is v6), or undefined when it names none. */
 export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
   const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const version = /\/v(\d+)$/.exec(path)?.[1];
-  if (version !== undefined) return Number(version) >= 8 ? 'v10' : 'v6';
-  return /\/api$/.test(path) ? 'v6' : undefined;
+  if (version === undefined && !/\/api$/.test(path)) return undefined;
+  return API_VERSIONS.find((api) => DIALECTS[api].speaks(version === undefined ? undefined : Number(version)));
 }
 
 const METHOD = /^[A-Z]+$/;
@@ -65,7 +61,7 @@ export function createClient(options: ClientOptions = {}): TollgateClient {
   if (chosen !== undefined && named !== undefined && chosen !== named) {
     throw new TollgateArgumentError(`createClient: api is '${chosen}' but baseUrl names ${named}`);
   }
-  return new ClientCore(checked, DIALECTS[chosen ?? named ?? 'v10']).client;
+  return new ClientCore(checked, chosen ?? named ?? 'v10').client;
 }
 
 class ClientCore {
@@ -86,23 +82,20 @@ class ClientCore {
   readonly #sender: Sender;
   #closed = false;
 
-  constructor(options: CheckedClientOptions, dialect: Dialect) {
+  constructor(options: CheckedClientOptions, api: ApiVersion) {
+    const dialect: Dialect = DIALECTS[api];
     this.#dialect = dialect;
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
     this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const clock = options.clock ?? dialect.defaultClock;
     this.#clock = clock;
-    const store = storeOf(options.store ?? new MemoryStore());
-    const dialectOptions: DialectOptions = { ...options, bodyTimeoutMs: this.#timeoutMs || DEFAULT_TIMEOUT_MS };
-    // One per client: its lanes read one store-wide count, so a level is told once.
+    const store = options.store ?? new MemoryStore();
+    const judgeOptions = { bodyTimeoutMs: this.#timeoutMs || DEFAULT_TIMEOUT_MS };
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
     if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
-    const invalidWarnings = new InvalidRequestWarnings(
-      options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
-      (event) => events.emit('invalidRequests', event),
-    );
+    const onInvalidCount = dialect.watchInvalidRequests?.(options, (event) => events.emit('invalidRequests', event));
     const userAgent = `${USER_AGENT} ${options.userAgentAppendix ?? ''}`.trim();
     const telemetry = options.telemetry
       ? new Telemetry(
@@ -117,10 +110,10 @@ class ClientCore {
       const limiter = new Limiter({
         observer: telemetry,
         clock,
-        store: dialect.view(store, token, clock, dialectOptions),
-        judge: dialect.judge(dialectOptions),
+        store: dialect.view(store, token, clock, options),
+        judge: dialect.judge(judgeOptions),
         sharedBuckets: dialect.sharedBuckets,
-        onInvalidCount: (count) => invalidWarnings.report(count),
+        onInvalidCount,
         events,
         maxWaitMs: options.maxWait,
         maxHeaderResends: options.maxHeaderResends,
@@ -178,7 +171,7 @@ class ClientCore {
     const main = this.#main.limiter;
     const client: TollgateClient = Object.freeze({
       ...createResources(caller),
-      api: dialect.api,
+      api,
       cdn: createCdn(options.cdn),
       on: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
         events.on(name, listener);
@@ -225,8 +218,7 @@ class ClientCore {
     checkCallOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
     const { path, values } = buildPath(operation.path, args);
     const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
-    // A create the service deduplicates by nonce can be resent safely once it enforces one.
-    const nonce = target.nonceSafe ? withEnforcedNonce(input?.body) : undefined;
+    const nonce = this.#dialect.resendSafeBody?.(target, input?.body);
     const body = encodeBody(label, operation, nonce ? nonce.body : input?.body);
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);

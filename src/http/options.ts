@@ -5,10 +5,9 @@
 import { z } from 'zod';
 import { cdnOptionsSchema, type CdnOptions } from '../cdn/index.ts';
 import type { Clock } from '../clock.ts';
-import type { RateLimitStore } from '../contracts/legacy-store.ts';
+import type { InvalidRequestsEvent } from '../contracts/dialect.ts';
 import type { Store } from '../contracts/store.ts';
-import type { ApiVersion } from '../dialects/index.ts';
-import type { InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
+import { API_VERSIONS, type ApiVersion } from '../dialects/index.ts';
 import { TollgateArgumentError } from '../errors.ts';
 import type { WaitEvent } from '../limiter/events.ts';
 import type { TelemetryOption } from '../telemetry/telemetry.ts';
@@ -27,7 +26,7 @@ export interface ClientOptions {
   /** The fetch to send with (a custom transport, another runtime's fetch). Default: global fetch. */
   readonly fetch?: typeof fetch;
   /** Where buckets and the global lock live. Default: a new in-memory store. `RedisStore` (tollgate/redis) shares them across processes. */
-  readonly store?: Store | RateLimitStore;
+  readonly store?: Store;
   /** Time source for the limiter. Default: the system clock. */
   readonly clock?: Clock;
   /** Longest single rate-limit wait (ms) a call accepts before failing with RateLimitWaitError. Default: no limit. */
@@ -105,7 +104,11 @@ const hasAuthorization = (headers: Readonly<Record<string, string>>) =>
 
 /** `createClient`'s options: one entry per key of `ClientOptions`. */
 const clientOptionShapes = {
-  api: z.enum(['v10', 'v6'], { error: "api must be 'v10' or 'v6'" }).optional(),
+  api: z
+    .enum(API_VERSIONS as [ApiVersion, ...ApiVersion[]], {
+      error: `api must be ${API_VERSIONS.map((api) => `'${api}'`).join(' or ')}`,
+    })
+    .optional(),
   baseUrl: z
     .string()
     .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'baseUrl must be an absolute http(s) URL')
@@ -121,12 +124,9 @@ const clientOptionShapes = {
     .optional(),
   fetch: z.custom<typeof fetch>(isFunction, 'fetch must be a function').optional(),
   store: z
-    .custom<Store | RateLimitStore>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        (isFunction((value as Store).view) || isFunction((value as RateLimitStore).forToken)),
-      'store must be a RateLimitStore (MemoryStore, RedisStore or a Store of your own)',
+    .custom<Store>(
+      (value) => typeof value === 'object' && value !== null && isFunction((value as Store).view),
+      'store must be a Store (MemoryStore, RedisStore or one of your own with view())',
     )
     .optional(),
   clock: z

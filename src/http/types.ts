@@ -1,9 +1,9 @@
 /** The client's public shape: its methods, its events and its read-only bucket view. */
 import type { Resources } from '../../generated/index.ts';
 import type { Cdn } from '../cdn/index.ts';
+import type { InvalidRequestsEvent } from '../contracts/dialect.ts';
+import type { BucketRecord } from '../contracts/store.ts';
 import type { ApiVersion } from '../dialects/index.ts';
-import type { InvalidRequestsEvent } from '../dialects/v10/invalid-warnings.ts';
-import type { BucketRecord } from '../dialects/v6/rules.ts';
 import type { LimiterEvents } from '../limiter/events.ts';
 import type { RawRequestOptions } from './options.ts';
 

@@ -10,12 +10,8 @@
  */
 import { Redis, type Cluster } from 'ioredis';
 import type { Clock } from '../clock.ts';
-import type { BucketStore, RateLimitStore } from '../contracts/legacy-store.ts';
-import type { BucketRef, Store, StoreView, V10Settings, ViewRequest } from '../contracts/store.ts';
-import { MemoryV6View } from '../dialects/v6/memory-view.ts';
-import { MemoryV10View } from '../dialects/v10/memory-view.ts';
-import { InvalidRequestLog } from '../dialects/v10/pace.ts';
-import { keyedView, viewRequestOf } from '../stores/legacy.ts';
+import type { BucketRef, Store, StoreSlots, StoreView, ViewRequest } from '../contracts/store.ts';
+import type { V10Settings } from '../dialects/v10/settings.ts';
 import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
 import type { RedisViewContext } from './context.ts';
@@ -62,31 +58,28 @@ export interface RedisStoreOptions {
   readonly time?: 'redis' | 'client';
 }
 
-type ViewMakers = {
-  readonly [Api in ViewRequest['api']]: (
-    request: Extract<ViewRequest, { api: Api }>,
-    context: RedisViewContext,
-    /** The token's keys, or the IP group's without a token (`keys.ts`). */
-    namespace: string,
-    /** The IP group's v10 invalid-request log. */
-    invalidLog: string,
-    clock: Clock,
-  ) => { readonly remote: StoreView<BucketRef>; readonly local: () => StoreView<BucketRef> };
+/** A dialect's view in Redis, from the dialect's settings (opaque here: its own row reads them). */
+type RedisViewMaker = (
+  settings: unknown,
+  context: RedisViewContext,
+  /** The token's keys, or the IP group's without a token (`keys.ts`). */
+  namespace: string,
+  /** The IP group's invalid-request log (v10, V15). */
+  invalidLog: string,
+  clock: Clock,
+) => StoreView<BucketRef>;
+
+/** Each dialect's Redis view, by its key in `DIALECTS`: its folder of scripts (`v6/`, `v10/`). */
+const REDIS_VIEWS: Readonly<Record<string, RedisViewMaker>> = {
+  v6: (_, context, namespace, _invalidLog, clock) => new RedisV6View(context, namespace, clock),
+  v10: (settings, context, namespace, invalidLog, clock) =>
+    new RedisV10View(context, `${namespace}:v10`, invalidLog, clock, settings as V10Settings),
 };
 
-/** Each dialect's Redis view, and the memory view it falls back to. */
-const REDIS_VIEWS: ViewMakers = {
-  v6: (_, context, namespace, _invalidLog, clock) => ({
-    remote: new RedisV6View(context, namespace, clock) as StoreView<BucketRef>,
-    local: () => new MemoryV6View(clock) as StoreView<BucketRef>,
-  }),
-  v10: ({ settings }, context, namespace, invalidLog, clock) => ({
-    remote: new RedisV10View(context, `${namespace}:v10`, invalidLog, clock, settings) as StoreView<BucketRef>,
-    local: () => new MemoryV10View(clock, settings, new InvalidRequestLog()) as StoreView<BucketRef>,
-  }),
-};
+/** While Redis is away each view falls back on its own: a fresh slot per view, as a process alone would have. */
+const OWN_SLOTS: StoreSlots = (_name, make) => make();
 
-export class RedisStore implements Store, RateLimitStore {
+export class RedisStore implements Store {
   readonly #connection: RedisConnection;
   readonly #pubsub = new PubSub();
   readonly #ownsClient: boolean;
@@ -150,23 +143,19 @@ export class RedisStore implements Store, RateLimitStore {
     return this.#connection.connect();
   }
 
-  view(request: ViewRequest, token: string | undefined, clock: Clock): StoreView<BucketRef> {
+  view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
+    const make = REDIS_VIEWS[request.api];
+    if (!make) throw new TypeError(`RedisStore: no Redis view for the ${request.api} dialect`);
     const namespace = namespaceOf(this.#prefix, token, this.#ipGroup);
-    const make = REDIS_VIEWS[request.api] as (...args: Parameters<ViewMakers['v6']>) => ReturnType<ViewMakers['v6']>;
-    const { remote, local } = make(
-      request as never,
+    // The row of `request.api` is that dialect's view, on its bucket references.
+    const remote = make(
+      request.settings,
       this.#context,
       namespace,
       invalidLogKey(this.#prefix, this.#ipGroup),
       clock,
-    );
-    return this.#onUnavailable === 'local' ? new FallbackView(remote, local()) : remote;
-  }
-
-  /** @deprecated Use `view()`: the 0.1 contract, keyed by bucket-key strings. */
-  forToken(token: string | undefined, clock: Clock, v10?: V10Settings): BucketStore {
-    const request = viewRequestOf(v10);
-    return keyedView(request, this.view(request, token, clock));
+    ) as StoreView<B>;
+    return this.#onUnavailable === 'local' ? new FallbackView(remote, request.memoryView(clock, OWN_SLOTS)) : remote;
   }
 
   /** Closes the connections this store opened (not a `client` you passed in). */

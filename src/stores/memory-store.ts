@@ -1,64 +1,38 @@
 /**
  * `MemoryStore`: buckets in process memory, the default store. One view per (dialect, token),
- * made on first use from a two-row table; the invalid-request log (V15) is one for the whole
- * store, as the service counts per IP.
+ * made on first use by the dialect's own memory view; state a dialect keeps for the whole store
+ * (v10's invalid-request log, V15: the service counts per IP) lives in the store's slots.
  */
 import type { Clock } from '../clock.ts';
-import type { BucketStore, RateLimitStore } from '../contracts/legacy-store.ts';
-import type { BucketRef, Store, StoreView, V10Settings, ViewRequest } from '../contracts/store.ts';
-import { MemoryV6View } from '../dialects/v6/memory-view.ts';
-import { MemoryV10View } from '../dialects/v10/memory-view.ts';
-import { InvalidRequestLog } from '../dialects/v10/pace.ts';
-import { keyedView, viewRequestOf } from './legacy.ts';
+import type { BucketRef, Store, StoreSlots, StoreView, ViewRequest } from '../contracts/store.ts';
 
-export { SHED_INTERVAL_MS } from '../dialects/v6/memory-view.ts';
+export { SHED_INTERVAL_MS } from '../contracts/store.ts';
 
-type MemoryView = MemoryV6View | MemoryV10View;
-type ViewMakers = {
-  readonly [Api in ViewRequest['api']]: (
-    request: Extract<ViewRequest, { api: Api }>,
-    clock: Clock,
-    invalid: InvalidRequestLog,
-  ) => MemoryView;
-};
-
-const MEMORY_VIEWS: ViewMakers = {
-  v6: (_, clock) => new MemoryV6View(clock),
-  v10: ({ settings }, clock, invalid) => new MemoryV10View(clock, settings, invalid),
-};
-
-export class MemoryStore implements Store, RateLimitStore {
+export class MemoryStore implements Store {
   /** By dialect, then token. */
-  readonly #views = new Map<string, MemoryView>();
-  /** V15: one invalid-request log for every token of the process (the service counts per IP). */
-  readonly #invalid = new InvalidRequestLog();
+  readonly #views = new Map<string, StoreView<BucketRef>>();
+  readonly #slots = new Map<string, unknown>();
+  readonly #slot: StoreSlots = <T>(name: string, make: () => T): T => {
+    if (!this.#slots.has(name)) this.#slots.set(name, make());
+    return this.#slots.get(name) as T;
+  };
 
   /** Buckets held now, over every token and dialect: bounded by the buckets whose window is still open. */
   get bucketCount(): number {
     let count = 0;
-    for (const view of this.#views.values()) count += view.size;
+    for (const view of this.#views.values()) count += view.size ?? 0;
     return count;
   }
 
   /** The first view of a (dialect, token) sets its settings; later clients of the token share it. */
-  view(request: ViewRequest, token: string | undefined, clock: Clock): StoreView<BucketRef> {
+  view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
     const key = `${request.api} ${token ?? ''}`;
     let view = this.#views.get(key);
     if (!view) {
-      const make = MEMORY_VIEWS[request.api] as (
-        request: ViewRequest,
-        clock: Clock,
-        invalid: InvalidRequestLog,
-      ) => MemoryView;
-      view = make(request, clock, this.#invalid);
+      view = request.memoryView(clock, this.#slot) as StoreView<BucketRef>;
       this.#views.set(key, view);
     }
-    return view as StoreView<BucketRef>;
-  }
-
-  /** @deprecated Use `view()`: the 0.1 contract, keyed by bucket-key strings. */
-  forToken(token: string | undefined, clock: Clock, v10?: V10Settings): BucketStore {
-    const request = viewRequestOf(v10);
-    return keyedView(request, this.view(request, token, clock));
+    // The key holds the dialect: the view there is the one this dialect's request made.
+    return view as StoreView<B>;
   }
 }

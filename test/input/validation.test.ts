@@ -25,7 +25,7 @@ describe('constructors and factories throw at once', () => {
     ],
     ['createClient: empty token', () => createClient({ token: '' }), /token must not be empty/],
     ['createClient: fetch not a function', () => createClient({ fetch: bad(1) }), /fetch must be a function/],
-    ['createClient: store not a store', () => createClient({ store: bad({}) }), /store must be a RateLimitStore/],
+    ['createClient: store not a store', () => createClient({ store: bad({}) }), /store must be a Store/],
     [
       'createClient: clock without setTimeout',
       () => createClient({ clock: bad({ now: Date.now }) }),

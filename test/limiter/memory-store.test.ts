@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { BucketStore } from '../../src/contracts/legacy-store.ts';
 import { MemoryStore, SHED_INTERVAL_MS } from '../../src/stores/memory-store.ts';
 import { ManualClock } from '../support/manual-clock.ts';
+import { keyedView, type KeyedView } from '../support/keyed-view.ts';
 
 const T = 1_700_000_000; // whole seconds
 
 /** Takes a reservation on `bucketKey` and settles it with a window ending at `reset`. */
-async function use(store: BucketStore, bucketKey: string, reset: number, limit = 5): Promise<void> {
+async function use(store: KeyedView, bucketKey: string, reset: number, limit = 5): Promise<void> {
   const admission = await store.admit(bucketKey);
   if (admission.kind !== 'grant') throw new Error(`expected a grant for ${bucketKey}, got ${admission.kind}`);
   await store.settle(bucketKey, admission.reservation, { limit, remaining: limit - 1, reset });
@@ -16,7 +16,7 @@ describe('MemoryStore: shedding buckets nobody needs', () => {
   it('sheds buckets whose reset has passed, on the first call after the shed interval', async () => {
     const clock = new ManualClock(T * 1000);
     const memory = new MemoryStore();
-    const store = memory.forToken('Bot a', clock);
+    const store = keyedView(memory, 'Bot a', clock);
     for (let channel = 1; channel <= 100; channel++) await use(store, `ChannelsId:${channel}`, T + 1);
     expect(memory.bucketCount).toBe(100);
 
@@ -30,7 +30,7 @@ describe('MemoryStore: shedding buckets nobody needs', () => {
   it('keeps a bucket whose window is still open, or with a request in flight', async () => {
     const clock = new ManualClock(T * 1000);
     const memory = new MemoryStore();
-    const store = memory.forToken(undefined, clock);
+    const store = keyedView(memory, undefined, clock);
     await use(store, 'ChannelsId:open', T + 60);
     await use(store, 'ChannelsId:closing', T + 1);
     const inFlight = await store.admit('ChannelsId:closing'); // reserved, no response yet
@@ -48,7 +48,7 @@ describe('MemoryStore: shedding buckets nobody needs', () => {
 
   it('a shed bucket used again starts over as unknown: one probe, then its limits', async () => {
     const clock = new ManualClock(T * 1000);
-    const store = new MemoryStore().forToken('Bot a', clock);
+    const store = keyedView(new MemoryStore(), 'Bot a', clock);
     await use(store, 'ChannelsId:1', T + 1);
     await clock.advance(3000);
     await store.admit(null); // sheds
@@ -61,7 +61,7 @@ describe('MemoryStore: shedding buckets nobody needs', () => {
   it('stays bounded over many distinct ids when windows keep ending', async () => {
     const clock = new ManualClock(T * 1000);
     const memory = new MemoryStore();
-    const store = memory.forToken('Bot a', clock);
+    const store = keyedView(memory, 'Bot a', clock);
     let most = 0;
     for (let second = 0; second < 20; second++) {
       for (let index = 0; index < 500; index++) {

@@ -6,25 +6,26 @@
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src/contracts/store.ts';
 import type { BucketUpdate } from '../../src/dialects/v6/rules.ts';
-import { MemoryStore, type Admission, type BucketStore, type RateLimitStore } from '../../src/index.ts';
+import { MemoryStore, type Admission, type Store } from '../../src/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile } from '../support/redis.ts';
+import { keyedView, type KeyedView } from '../support/keyed-view.ts';
 
 const T = 1_700_000_000; // whole seconds
 const at = (seconds: number, ms = 0) => seconds * 1000 + ms;
 
-const factories: [string, () => Promise<RateLimitStore>][] = [
+const factories: [string, () => Promise<Store>][] = [
   ['MemoryStore', async () => new MemoryStore()],
   ['RedisStore', redisStoresForFile('reservations', { time: 'client' })],
 ];
 
 /** One bucket of one store, driven like the pure policy: reserve at an instant, settle the oldest grant. */
 class Bucket {
-  readonly #view: BucketStore;
+  readonly #view: KeyedView;
   readonly #clock: ManualClock;
   readonly #granted: Reservation[] = [];
 
-  constructor(view: BucketStore, clock: ManualClock) {
+  constructor(view: KeyedView, clock: ManualClock) {
     this.#view = view;
     this.#clock = clock;
   }
@@ -67,7 +68,7 @@ describe.each(factories)('reservation policy on %s (concurrency beyond the spec 
   async function known(limit: number, remaining: number, reset: number, createdAt = at(T)): Promise<Bucket> {
     const nowMs = Math.min(createdAt, at(T));
     const clock = new ManualClock(createdAt);
-    const bucket = new Bucket((await make()).forToken(`Bot ${Math.random()}`, clock), clock);
+    const bucket = new Bucket(keyedView(await make(), `Bot ${Math.random()}`, clock), clock);
     expect(await bucket.kind(nowMs)).toBe('grant');
     await bucket.settle({ limit, remaining, reset });
     expect(await bucket.record()).toEqual({ limit, remaining, reset });
@@ -75,7 +76,7 @@ describe.each(factories)('reservation policy on %s (concurrency beyond the spec 
   }
   const unknown = async (createdAt = at(T)) => {
     const clock = new ManualClock(createdAt);
-    return new Bucket((await make()).forToken(`Bot ${Math.random()}`, clock), clock);
+    return new Bucket(keyedView(await make(), `Bot ${Math.random()}`, clock), clock);
   };
 
   it('limits unknown: one request in flight, the rest wait for its headers', async () => {

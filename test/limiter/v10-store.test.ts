@@ -4,18 +4,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Reservation } from '../../src/contracts/store.ts';
-import {
-  MemoryStore,
-  type Admission,
-  type BucketStore,
-  type RateLimitStore,
-  type V10Settings,
-} from '../../src/index.ts';
+import { MemoryStore, type Admission, type Store, type V10Settings } from '../../src/index.ts';
 import type { V10Update } from '../../src/dialects/v10/rules.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { connectedStore, redisStoresForFile } from '../support/redis.ts';
 import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
+import { keyedView, type KeyedView } from '../support/keyed-view.ts';
 
 const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
 const PUT_REACTION = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
@@ -26,7 +21,7 @@ const WEBHOOK = 'POST /webhooks/:id/:token webhooks/5/token';
 
 const redisStore = redisStoresForFile('v10', { time: 'client' });
 const [, onSentinel, onCluster] = redisDeploymentsForFile();
-const v10Factories: [string, () => Promise<RateLimitStore>][] = [
+const v10Factories: [string, () => Promise<Store>][] = [
   ['MemoryStore', async () => new MemoryStore()],
   ['RedisStore', redisStore],
   ['RedisStore (Sentinel)', () => onSentinel.store('v10', { time: 'client' })],
@@ -38,14 +33,14 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
   const view = async (token = 'Bot v10', settings = SETTINGS) => {
     clock = new ManualClock();
     const store = await make();
-    return { store, view: store.forToken(token, clock, settings) };
+    return { store, view: keyedView(store, token, clock, settings) };
   };
-  const grant = async (view: BucketStore<V10Update>, key: string): Promise<Reservation> => {
+  const grant = async (view: KeyedView<V10Update>, key: string): Promise<Reservation> => {
     const admission = await view.admit(key);
     if (admission.kind !== 'grant') throw new Error(`expected a grant on ${key}, got ${JSON.stringify(admission)}`);
     return admission.reservation;
   };
-  const kind = async (view: BucketStore<V10Update>, key: string): Promise<Admission['kind']> =>
+  const kind = async (view: KeyedView<V10Update>, key: string): Promise<Admission['kind']> =>
     (await view.admit(key)).kind;
 
   it('V5: limits unknown: one request per route + resource in flight; other resources go', async () => {
@@ -327,7 +322,7 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
 
   it('V15, V21: one invalid-request count for every token of the store; buckets stay apart', async () => {
     const { store, view: first } = await view('Bot one');
-    const second = store.forToken('Bot two', clock, SETTINGS);
+    const second = keyedView(store, 'Bot two', clock, SETTINGS);
     await first.settle(CREATE, await grant(first, CREATE), {
       limit: 1,
       remaining: 0,
@@ -388,8 +383,8 @@ describe('v10 on Redis: what processes (stores) on one token share', () => {
 
   it('a hash learned by one process maps the route in every other; they share its count', async () => {
     const { clock, first, second } = await twoProcesses();
-    const a = first.forToken('Bot shared', clock, SETTINGS);
-    const b = second.forToken('Bot shared', clock, SETTINGS);
+    const a = keyedView(first, 'Bot shared', clock, SETTINGS);
+    const b = keyedView(second, 'Bot shared', clock, SETTINGS);
     const probe = await a.admit(PUT_REACTION);
     if (probe.kind !== 'grant') throw new Error('expected a grant');
     await a.settle(PUT_REACTION, probe.reservation, { limit: 2, remaining: 1, windowLeftMs: 1000, hash: 'react' });
@@ -401,9 +396,9 @@ describe('v10 on Redis: what processes (stores) on one token share', () => {
   it('the global pace and lock are one per token across processes; another token has its own', async () => {
     const { clock, first, second } = await twoProcesses();
     const settings = { ...SETTINGS, globalLimit: 2 };
-    const a = first.forToken('Bot pace', clock, settings);
-    const b = second.forToken('Bot pace', clock, settings);
-    const other = second.forToken('Bot other', clock, settings);
+    const a = keyedView(first, 'Bot pace', clock, settings);
+    const b = keyedView(second, 'Bot pace', clock, settings);
+    const other = keyedView(second, 'Bot other', clock, settings);
     expect((await a.admit('GET /channels/:id channels/1')).kind).toBe('grant');
     const fromB = await b.admit('GET /channels/:id channels/2');
     expect(fromB.kind).toBe('grant');
@@ -423,8 +418,8 @@ describe('v10 on Redis: what processes (stores) on one token share', () => {
 
   it('the invalid-request count is one per egress IP group (by default, per store prefix), over every token and process', async () => {
     const { clock, first, second } = await twoProcesses();
-    const a = first.forToken('Bot one', clock, SETTINGS);
-    const b = second.forToken('Bot two', clock, SETTINGS);
+    const a = keyedView(first, 'Bot one', clock, SETTINGS);
+    const b = keyedView(second, 'Bot two', clock, SETTINGS);
     await a.noteInvalid!();
     expect(await b.noteInvalid!()).toEqual({ invalidRequests: 2 });
     expect(await a.invalidRequests!()).toBe(2);

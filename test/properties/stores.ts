@@ -3,12 +3,12 @@
  * clock drives both). Call at the top level of a test file (it registers an afterAll).
  */
 import { afterAll } from 'vitest';
-import { MemoryStore, type RateLimitStore, type Store } from '../../src/index.ts';
+import { MemoryStore, type Store } from '../../src/index.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
 import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
 
 export interface StoreUnderTest {
-  readonly store: Store & RateLimitStore;
+  readonly store: Store & Store;
   /** Lets every decision under way finish. */
   readonly idle: () => Promise<void>;
 }

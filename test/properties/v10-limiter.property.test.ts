@@ -14,6 +14,7 @@ import { V10LimitEnforcer, type V10Decision } from '../../src/testing/v10-limits
 import { ManualClock } from '../support/manual-clock.ts';
 import { runs } from './config.ts';
 import { storesUnderTest, type StoreUnderTest } from './stores.ts';
+import { v10ViewRequest } from '../../src/dialects/v10/index.ts';
 
 /** Routes: two share the reaction hash on channel 1, one is on another channel, one is exempt. */
 const REQUESTS = [
@@ -70,7 +71,7 @@ async function run(
   const limiter = new Limiter({
     clock,
     store: target.store.view(
-      { api: 'v10', settings: { globalLimit, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 } },
+      v10ViewRequest({ globalLimit, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 }),
       token,
       clock,
     ),

@@ -9,14 +9,17 @@ import { once } from 'node:events';
 import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
-import type { StoreEvent, StoreView, V10Settings } from '../../src/contracts/store.ts';
+import type { StoreEvent, StoreView } from '../../src/contracts/store.ts';
 import type { V10Route } from '../../src/dialects/v10/route.ts';
+import type { V10Settings } from '../../src/dialects/v10/settings.ts';
 import { RedisConnection } from '../../src/redis/connection.ts';
 import { namespaceOf } from '../../src/redis/keys.ts';
 import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { freePorts, type Address } from '../support/redis-processes.ts';
 import { REDIS_URL, testPrefix } from '../support/redis.ts';
 import { redisDeploymentsForFile, type RedisDeployment } from '../support/redis-deployments.ts';
+import { V6_VIEW_REQUEST } from '../../src/dialects/v6/index.ts';
+import { v10ViewRequest } from '../../src/dialects/v10/index.ts';
 
 const deployments = redisDeploymentsForFile();
 const [single, sentinel, cluster] = deployments;
@@ -56,9 +59,9 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
         // Another process on the same keys, listening on the token's channel.
         const other = await deployment.store('states', { prefix });
         const heard: StoreEvent[] = [];
-        other.view({ api: 'v6' }, 'Bot states', systemClock).subscribe((event) => heard.push(event));
+        other.view(V6_VIEW_REQUEST, 'Bot states', systemClock).subscribe((event) => heard.push(event));
         await other.connect();
-        const view = store.view({ api: 'v6' }, 'Bot states', systemClock);
+        const view = store.view(V6_VIEW_REQUEST, 'Bot states', systemClock);
         const admission = await view.admit({ bucketKey: 'B' });
         if (admission.kind !== 'grant') throw new Error(`expected a grant, got ${admission.kind}`);
         await view.settle({ bucketKey: 'B' }, admission.reservation, { limit: 5, remaining: 4, reset: FUTURE });
@@ -118,7 +121,7 @@ describe('connections that cannot be made', () => {
 
   it("the store's own connection, closed: opened again on the next call", async () => {
     const store = await single.store('own-closed');
-    const view = store.view({ api: 'v6' }, 'Bot own', systemClock);
+    const view = store.view(V6_VIEW_REQUEST, 'Bot own', systemClock);
     await view.admit({ bucketKey: 'B' });
     await store.close();
     expect((await view.admit({ bucketKey: 'C' })).kind).toBe('grant');
@@ -211,10 +214,8 @@ async function throughFailover(
   const store = await deployment.store('failover');
   const listener = await deployment.store('failover', { prefix: store.prefix });
   const heard: StoreEvent[] = [];
-  listener
-    .view({ api: 'v10', settings: SETTINGS }, 'Bot failover', systemClock)
-    .subscribe((event) => heard.push(event));
-  const view = store.view({ api: 'v10', settings: SETTINGS }, 'Bot failover', systemClock) as StoreView<V10Route>;
+  listener.view(v10ViewRequest(SETTINGS), 'Bot failover', systemClock).subscribe((event) => heard.push(event));
+  const view = store.view(v10ViewRequest(SETTINGS), 'Bot failover', systemClock) as StoreView<V10Route>;
   let master: Address | undefined;
   const outcome = await callsThrough(view, async () => {
     master = await failover(namespaceOf(store.prefix, 'Bot failover', store.ipGroup));

@@ -8,6 +8,7 @@ import { systemClock } from '../../src/clock.ts';
 import { RedisStore, StoreUnavailableError } from '../../src/redis/index.ts';
 import { testPrefix } from '../support/redis.ts';
 import { freePorts } from '../support/redis-processes.ts';
+import { V6_VIEW_REQUEST } from '../../src/dialects/v6/index.ts';
 
 const stores: RedisStore[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ it('a connection lost mid-run: "connection lost", not the client library\'s word
   stores.push(store);
   await store.connect();
   store.redis.disconnect();
-  const view = store.view({ api: 'v6' }, 'Bot errors', systemClock);
+  const view = store.view(V6_VIEW_REQUEST, 'Bot errors', systemClock);
   const error = await Promise.resolve(view.admit({ bucketKey: 'B' })).catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(StoreUnavailableError);
   expect((error as Error).message).toMatch(/is unreachable \((connection lost|connection refused)\)/);

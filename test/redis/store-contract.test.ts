@@ -6,24 +6,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
-import { MemoryStore, type BucketStore, type RateLimitStore } from '../../src/index.ts';
+import { MemoryStore, type Store } from '../../src/index.ts';
 import { StoreDataError } from '../../src/redis/index.ts';
 import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
+import { keyedView, type KeyedView } from '../support/keyed-view.ts';
 
 const FUTURE = Math.floor(Date.now() / 1000) + 3600;
 const PAST = Math.floor(Date.now() / 1000) - 3600;
 const deployments = redisDeploymentsForFile();
 
-const factories: [string, () => Promise<RateLimitStore>][] = [
+const factories: [string, () => Promise<Store>][] = [
   ['MemoryStore', async () => new MemoryStore()],
-  ...deployments.map((deployment): [string, () => Promise<RateLimitStore>] => [
+  ...deployments.map((deployment): [string, () => Promise<Store>] => [
     `RedisStore (${deployment.kind})`,
     () => deployment.store('contract'),
   ]),
 ];
 
 describe.each(factories)('%s', (_, make) => {
-  const view = async (token = 'Bot contract'): Promise<BucketStore> => (await make()).forToken(token, systemClock);
+  const view = async (token = 'Bot contract'): Promise<KeyedView> => keyedView(await make(), token, systemClock);
 
   it('limits unknown: one reservation in flight until a response settles the bucket', async () => {
     const store = await view();
@@ -118,8 +119,8 @@ describe.each(factories)('%s', (_, make) => {
 
   it('tokens do not share buckets', async () => {
     const shared = await make();
-    const a = shared.forToken('Bot a', systemClock);
-    const b = shared.forToken('Bot b', systemClock);
+    const a = keyedView(shared, 'Bot a', systemClock);
+    const b = keyedView(shared, 'Bot b', systemClock);
     expect((await a.admit('B')).kind).toBe('grant');
     expect((await b.admit('B')).kind).toBe('grant');
     await a.lockGlobal(60_000);
@@ -145,7 +146,7 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
       const store = await deployment.store('contract');
       const prefix = store.prefix;
       const token = 'Bot very-secret-token-123';
-      const view = store.forToken(token, systemClock);
+      const view = keyedView(store, token, systemClock);
       const probe = await view.admit('ChannelsId:1');
       if (probe.kind !== 'grant') throw new Error('expected a grant');
       await view.settle('ChannelsId:1', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });
@@ -176,7 +177,7 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
     it('v10: every key expires, the learned route map included: Redis holds live state only', async () => {
       const store = await deployment.store('contract');
       const settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 };
-      const view = store.forToken('Bot v10 ttl', systemClock, settings);
+      const view = keyedView(store, 'Bot v10 ttl', systemClock, settings);
       const key = 'GET /channels/:id channels/1';
       const probe = await view.admit(key);
       if (probe.kind !== 'grant') throw new Error('expected a grant');
@@ -196,7 +197,7 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
     it('data written by something else is a clear StoreDataError, not a crash', async () => {
       const store = await deployment.store('contract');
       const prefix = store.prefix;
-      const view = store.forToken('Bot t', systemClock);
+      const view = keyedView(store, 'Bot t', systemClock);
       const probe = await view.admit('B');
       if (probe.kind !== 'grant') throw new Error('expected a grant');
       await view.settle('B', probe.reservation, { limit: 5, remaining: 4, reset: FUTURE });

@@ -1,26 +1,31 @@
 /** The v10 dialect (docs/spec/v10-rate-limits.md, V1–V22): the service today, as a plug-in of the limiter. */
 import { monotonicClock } from '../../clock.ts';
-import type { CallTarget, Dialect, DialectOptions } from '../../contracts/dialect.ts';
-import type { StoreView, V10Settings } from '../../contracts/store.ts';
+import type { CallTarget, Dialect } from '../../contracts/dialect.ts';
+import type { ViewRequest } from '../../contracts/store.ts';
+import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
-import { NONCE_SAFE_ROUTES } from './nonce.ts';
+import { MemoryV10View } from './memory-view.ts';
+import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
+import { InvalidRequestLog } from './pace.ts';
 import { classifyV10, parseBucketKey, type V10Route } from './route.ts';
-import {
-  DEFAULT_GLOBAL_LIMIT,
-  DEFAULT_GLOBAL_MARGIN_MS,
-  DEFAULT_INVALID_REQUEST_LIMIT,
-  DEFAULT_RESET_MARGIN_MS,
-} from './rules.ts';
+import { v10Settings, type V10Options, type V10Settings } from './settings.ts';
 
 /** The service's public API, current version (v10). */
 export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
 
-/** The settings a token's view runs on, from `createClient`'s options and V8/V13/V15's defaults. */
-export const v10Settings = (options: DialectOptions): V10Settings => ({
-  globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
-  marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
-  globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
-  invalidRequestLimit: options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
+/** V15: one invalid-request log for every token of a store: the service counts per IP. */
+const INVALID_LOG_SLOT = 'v10 invalid-request log';
+
+/** What a token's v10 view runs on, asked of a store: in memory, the store's one invalid-request log. */
+export const v10ViewRequest = (settings: V10Settings): ViewRequest<V10Route> => ({
+  api: 'v10',
+  settings,
+  memoryView: (clock, slots) =>
+    new MemoryV10View(
+      clock,
+      settings,
+      slots(INVALID_LOG_SLOT, () => new InvalidRequestLog()),
+    ),
 });
 
 /**
@@ -40,9 +45,11 @@ const target = (method: string, path: string, nowMs: number, catalogKey?: string
   };
 };
 
-export const v10: Dialect<V10Route> = {
+export const v10: Dialect<V10Route, V10Options> = {
   api: 'v10',
   defaultBaseUrl: DEFAULT_BASE_URL,
+  // V1: the service answers v8 and v9 under today's rules.
+  speaks: (version) => version !== undefined && version >= 8,
   defaultClock: monotonicClock,
   anonymousLane: true,
   sharedBuckets: true,
@@ -50,6 +57,12 @@ export const v10: Dialect<V10Route> = {
   targetOfRequest: (method, path, nowMs) => target(method, path, nowMs),
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs),
-  view: (store, token, clock, options) =>
-    store.view({ api: 'v10', settings: v10Settings(options) }, token, clock) as StoreView<V10Route>,
+  view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),
+  watchInvalidRequests: (options, warn) => {
+    // One per client: its lanes read one store-wide count, so a level is told once.
+    const warnings = new InvalidRequestWarnings(v10Settings(options).invalidRequestLimit, warn);
+    return (count) => warnings.report(count);
+  },
+  // A create the service deduplicates by nonce can be resent safely once it enforces one.
+  resendSafeBody: (call, body) => (call.nonceSafe ? withEnforcedNonce(body) : undefined),
 };

@@ -1,15 +1,6 @@
 /** V15: warnings as the invalid-request count nears the guard's limit. */
+import type { InvalidRequestsEvent } from '../../contracts/dialect.ts';
 import { INVALID_WARNING_LEVELS } from './rules.ts';
-
-/** Reported when the invalid-request count (V15) reaches a warning level (50 %, 80 % of the guard's limit). */
-export interface InvalidRequestsEvent {
-  /** Invalid requests (401, 403, non-shared 429) in the last 10 minutes, every token of the store. */
-  readonly count: number;
-  /** The guard's limit: at this count nothing more is sent. */
-  readonly limit: number;
-  /** The level reached, as a fraction of the limit (0.5, 0.8). */
-  readonly level: number;
-}
 
 /**
  * A warning each time the count reaches a level it had not reached since it was last low.

@@ -5,14 +5,8 @@
  * store (every token of the process), and is passed in.
  */
 import type { Clock } from '../../clock.ts';
-import type {
-  Admission,
-  BucketSnapshot,
-  Reservation,
-  SettleResult,
-  StoreView,
-  V10Settings,
-} from '../../contracts/store.ts';
+import type { Admission, BucketSnapshot, SettleResult, StoreView } from '../../contracts/store.ts';
+import { SHED_INTERVAL_MS } from '../../contracts/store.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
 import { answerAgeMs, GlobalPace, type InvalidRequestLog } from './pace.ts';
 import {
@@ -26,9 +20,7 @@ import {
 } from './policy.ts';
 import { joinKey, NO_ROUTE, type V10Route } from './route.ts';
 import type { V10Update } from './rules.ts';
-
-/** How often, at most, idle buckets and holds are dropped (inside calls: no timer of its own). */
-const SHED_INTERVAL_MS = 1000;
+import type { V10Reservation as Reservation, V10Settings } from './settings.ts';
 
 /** A bucket as `buckets.get` shows it: `reset` in seconds on the store's clock, `bucket` the hash. */
 export type V10BucketRecord = BucketSnapshot;
@@ -123,15 +115,13 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     }
     const firstContact = decision.reservation.firstContact === true && effective === key;
     if (firstContact) this.#firstContacts.set(resource, (this.#firstContacts.get(resource) ?? 0) + 1);
-    return {
-      kind: 'grant',
-      reservation: {
-        ...decision.reservation,
-        firstContact,
-        bucket: effective,
-        ...(id !== undefined && { id }),
-      },
+    const reservation: Reservation = {
+      ...decision.reservation,
+      firstContact,
+      bucket: effective,
+      ...(id !== undefined && { id }),
     };
+    return { kind: 'grant', reservation };
   }
 
   #endFirstContact({ resource }: V10Route, reservation: Reservation): void {

@@ -18,7 +18,7 @@
  *   hash; a route that learned its hash on one channel probed again on a channel where its
  *   first request was still in flight.
  */
-import type { Reservation } from '../../contracts/store.ts';
+import type { V10Reservation as Reservation } from './settings.ts';
 import { SAME_WINDOW_TOLERANCE_MS, type V10Update } from './rules.ts';
 
 export interface V10Record {

@@ -3,16 +3,10 @@
  * concurrency policy (`policy.ts`), decided at once.
  */
 import type { Clock } from '../../clock.ts';
-import type { Admission, BucketSnapshot, Reservation, StoreView } from '../../contracts/store.ts';
+import { SHED_INTERVAL_MS, type Admission, type BucketSnapshot, type Reservation, type StoreView } from '../../contracts/store.ts';
 import { giveBack, markSleptPast, newBucketState, release, reserve, settle, type BucketState } from './policy.ts';
 import { wholeSeconds, type BucketUpdate } from './rules.ts';
 import type { V6Bucket } from './target.ts';
-
-/**
- * How often, at most, a view looks for buckets to shed. Shedding runs inside calls (no timer of
- * its own), so an idle client keeps nothing alive.
- */
-export const SHED_INTERVAL_MS = 1000;
 
 export class MemoryV6View implements StoreView<V6Bucket, BucketUpdate> {
   readonly #buckets = new Map<string, BucketState>();

@@ -5,6 +5,7 @@
  * is the tests' oracle (`test/support/v6-oracle.ts`).
  */
 import type { HeaderReader } from '../../contracts/dialect.ts';
+import type { BucketRecord } from '../../contracts/store.ts';
 import { RateLimitI64Error, RateLimitUtf8Error } from '../../errors.ts';
 
 export type { HeaderReader };
@@ -23,11 +24,7 @@ export const PRE_EMPTIVE_MARGIN_MS = 500;
  * limit, remaining, reset: signed 64-bit integers, reset in whole Unix seconds. Header text is
  * checked against the full signed 64-bit range; values are held as JS numbers, exact to ±2^53.
  */
-export interface BucketRecord {
-  limit: number;
-  remaining: number;
-  reset: number;
-}
+export type { BucketRecord };
 
 /** "Initial value": 0, 0, 0. */
 export const initialBucket = (): BucketRecord => ({ limit: 0, remaining: 0, reset: 0 });

@@ -7,18 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
-import type {
-  Admission,
-  BucketSnapshot,
-  Reservation,
-  SettleResult,
-  StoreEvent,
-  StoreView,
-  V10Settings,
-} from '../../contracts/store.ts';
+import type { Admission, BucketSnapshot, SettleResult, StoreEvent, StoreView } from '../../contracts/store.ts';
 import { answerAgeMs } from '../../dialects/v10/pace.ts';
 import { NO_ROUTE, type V10Route } from '../../dialects/v10/route.ts';
 import type { V10Update } from '../../dialects/v10/rules.ts';
+import type { V10Reservation as Reservation, V10Settings } from '../../dialects/v10/settings.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
 import { ChannelListeners } from '../channel.ts';
 import { runScript, type RedisRun, type ScriptDefinition } from '../connection.ts';
@@ -230,11 +223,10 @@ function parseAdmission(reply: Reply, resource: string): Admission {
       return { kind: 'global', ms: Number(a) };
     case 'pace':
       return { kind: 'global', ms: Number(a), pace: true };
-    case 'grant':
-      return {
-        kind: 'grant',
-        reservation: { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d) },
-      };
+    case 'grant': {
+      const reservation: Reservation = { counted: Number(a) === 1, reset: Number(b), id: String(c), bucket: String(d) };
+      return { kind: 'grant', reservation };
+    }
     case 'sleep':
       return { kind: 'sleep', ms: Number(a), reset: Number(b) };
     case 'await':

@@ -1,0 +1,47 @@
+/**
+ * The v10 dialect's settings: the client options it reads (V8's margin, V13's global limit and
+ * its margin, V15's guard) and what a token's view runs on, with the rules' defaults.
+ */
+import type { Reservation } from '../../contracts/store.ts';
+import {
+  DEFAULT_GLOBAL_LIMIT,
+  DEFAULT_GLOBAL_MARGIN_MS,
+  DEFAULT_INVALID_REQUEST_LIMIT,
+  DEFAULT_RESET_MARGIN_MS,
+} from './rules.ts';
+
+/** `createClient`'s options that the v10 dialect reads (documented there). */
+export interface V10Options {
+  readonly globalLimit?: number | undefined;
+  readonly resetMargin?: number | undefined;
+  readonly globalMargin?: number | undefined;
+  readonly invalidRequestLimit?: number | undefined;
+}
+
+/** What a token's v10 view runs on. */
+export interface V10Settings {
+  /** V13: requests per second per token. */
+  readonly globalLimit: number;
+  /** V8: margin after a window's end. */
+  readonly marginMs: number;
+  /** V13: margin on the 1 s global window (each request counts from its answer, see GlobalPace). */
+  readonly globalMarginMs: number;
+  /** V15: invalid requests in 10 minutes at which nothing more is sent. */
+  readonly invalidRequestLimit: number;
+}
+
+/** The settings a token's view runs on, from `createClient`'s options and V8/V13/V15's defaults. */
+export const v10Settings = (options: V10Options): V10Settings => ({
+  globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
+  marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
+  globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
+  invalidRequestLimit: options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
+});
+
+/** A v10 view's reservation: which bucket it counted in, and whether it is a route's first contact. */
+export interface V10Reservation extends Reservation {
+  /** The bucket (hash and resource, or the local key) it was counted in. */
+  readonly bucket?: string;
+  /** The first request of a route on a resource, whose hash is not known yet. */
+  readonly firstContact?: boolean;
+}
