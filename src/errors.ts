@@ -5,8 +5,48 @@
 
 import type { RESTError } from 'discord-api-types/v10';
 
+/** Marks tollgate's errors, `TollgateArgumentError` too (a `TypeError`, so it cannot extend `TollgateError`). */
+const IS_TOLLGATE_ERROR = Symbol.for('tollgate.error');
+
+/** Each error's stable `code`: compare it, not the message. */
+export type TollgateErrorCode =
+  | 'RATE_LIMIT_UTF8'
+  | 'RATE_LIMIT_I64'
+  | 'RATE_LIMIT_WAIT'
+  | 'HTTP_ERROR'
+  | 'ARGUMENT'
+  | 'PAGINATION'
+  | 'CLIENT_CLOSED'
+  | 'REQUEST_TIMEOUT'
+  | 'NETWORK'
+  | 'CDN_BAN'
+  | 'TOKEN_INVALID'
+  | 'WEBHOOK_GONE'
+  | 'INVALID_REQUEST_GUARD'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_DATA';
+
+/**
+ * The root of every error tollgate throws: `catch (error) { if (error instanceof TollgateError) … }`,
+ * then `error.code`. `TollgateArgumentError` stays a `TypeError` (a bad argument is one) and is
+ * an instance of this too: `instanceof TollgateError` reads the mark every tollgate error carries.
+ */
+export abstract class TollgateError extends Error {
+  abstract readonly code: TollgateErrorCode;
+  readonly [IS_TOLLGATE_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // A subclass (`HttpError`) answers as classes do; the root answers for every marked error.
+    if (this !== TollgateError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return (
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[IS_TOLLGATE_ERROR] === true
+    );
+  }
+}
+
 /** A rate-limit header whose bytes are not valid UTF-8 (the spec's RateLimitUtf8). */
-export class RateLimitUtf8Error extends Error {
+export class RateLimitUtf8Error extends TollgateError {
+  readonly code = 'RATE_LIMIT_UTF8' as const;
   readonly header: string;
   constructor(header: string) {
     super(`Rate-limit header "${header}" is not valid UTF-8`);
@@ -16,7 +56,8 @@ export class RateLimitUtf8Error extends Error {
 }
 
 /** A rate-limit header whose text is not a signed 64-bit decimal integer (the spec's RateLimitI64). */
-export class RateLimitI64Error extends Error {
+export class RateLimitI64Error extends TollgateError {
+  readonly code = 'RATE_LIMIT_I64' as const;
   readonly header: string;
   readonly value: string;
   constructor(header: string, value: string) {
@@ -30,7 +71,8 @@ export class RateLimitI64Error extends Error {
 export type WaitReason = 'bucket' | 'queue' | 'global' | 'retry-after' | 'server-error' | 'network-error';
 
 /** A wait longer than the caller allowed (`maxWait`): raised instead of sleeping. */
-export class RateLimitWaitError extends Error {
+export class RateLimitWaitError extends TollgateError {
+  readonly code = 'RATE_LIMIT_WAIT' as const;
   readonly reason: WaitReason;
   /** How long the wait would have been, in ms (for a queue wait: how long it had lasted). */
   readonly waitMs: number;
@@ -49,7 +91,8 @@ export class RateLimitWaitError extends Error {
 }
 
 /** A typed method's non-2xx response. `response` is the Response; its body was read into `body`. */
-export class HttpError extends Error {
+export class HttpError extends TollgateError {
+  readonly code = 'HTTP_ERROR' as const;
   readonly status: number;
   readonly response: Response;
   readonly body: unknown;
@@ -85,6 +128,8 @@ function asRestError(body: unknown): RESTError | undefined {
 
 /** An argument or option that cannot be used; nothing was sent. */
 export class TollgateArgumentError extends TypeError {
+  readonly code = 'ARGUMENT' as const;
+  readonly [IS_TOLLGATE_ERROR] = true;
   constructor(message: string) {
     super(message);
     this.name = 'TollgateArgumentError';
@@ -96,7 +141,8 @@ export class TollgateArgumentError extends TypeError {
  * twice, or the list was still being built after many tries (202). The pages before it were
  * handed out; the call that failed, if one did, rejects with its own error instead.
  */
-export class PaginationError extends Error {
+export class PaginationError extends TollgateError {
+  readonly code = 'PAGINATION' as const;
   constructor(message: string) {
     super(message);
     this.name = 'PaginationError';
@@ -104,7 +150,8 @@ export class PaginationError extends Error {
 }
 
 /** The client was closed; no further request is accepted. */
-export class ClientClosedError extends Error {
+export class ClientClosedError extends TollgateError {
+  readonly code = 'CLIENT_CLOSED' as const;
   constructor() {
     super('This tollgate client is closed');
     this.name = 'ClientClosedError';
@@ -115,7 +162,8 @@ export class ClientClosedError extends Error {
  * An attempt got no response within the client's `timeout`. Raised instead of ky's TimeoutError,
  * which carries the Request (and with it the Authorization header).
  */
-export class RequestTimeoutError extends Error {
+export class RequestTimeoutError extends TollgateError {
+  readonly code = 'REQUEST_TIMEOUT' as const;
   readonly method: string;
   readonly routeKey: string;
   readonly bucketKey: string;
@@ -147,12 +195,13 @@ const NETWORK_CAUSES: Readonly<Record<string, string>> = {
  * resendable request is allowed. `cause` is the transport's own error (with no token text in
  * it). Raised instead of ky's NetworkError, which carries the Request.
  */
-export class NetworkError extends Error {
+export class NetworkError extends TollgateError {
+  readonly code = 'NETWORK' as const;
   readonly method: string;
   readonly routeKey: string;
   readonly bucketKey: string;
   /** The transport's error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …), when it gave one. */
-  readonly code: string | undefined;
+  readonly transportCode: string | undefined;
   /** host:port of the request. */
   readonly host: string | undefined;
   /**
@@ -174,7 +223,7 @@ export class NetworkError extends Error {
     this.method = method;
     this.routeKey = routeKey;
     this.bucketKey = bucketKey;
-    this.code = code;
+    this.transportCode = code;
     this.host = where?.host;
   }
 }
@@ -184,7 +233,8 @@ export class NetworkError extends Error {
  * (too many invalid requests). Never retried by tollgate; `retryAfterMs` is the `Retry-After`
  * the answer carried, if any.
  */
-export class CdnBanError extends Error {
+export class CdnBanError extends TollgateError {
+  readonly code = 'CDN_BAN' as const;
   readonly retryAfterMs: number | undefined;
   constructor(retryAfterMs: number | undefined) {
     super(
@@ -198,7 +248,8 @@ export class CdnBanError extends Error {
 }
 
 /** V16: the service answered 401 for this token before; requests with it are refused unsent. */
-export class TokenInvalidError extends Error {
+export class TokenInvalidError extends TollgateError {
+  readonly code = 'TOKEN_INVALID' as const;
   constructor() {
     super(
       'The token was rejected (401) earlier: requests with it are not sent again. Use a new client with a valid token.',
@@ -208,7 +259,8 @@ export class TokenInvalidError extends Error {
 }
 
 /** V19: this webhook answered 404 before (it was deleted); requests to it are refused unsent. */
-export class WebhookGoneError extends Error {
+export class WebhookGoneError extends TollgateError {
+  readonly code = 'WEBHOOK_GONE' as const;
   readonly resource: string;
   constructor(resource: string) {
     super(`The webhook ${resource.split('/')[1]} answered 404 earlier (deleted): requests to it are not sent again`);
@@ -221,7 +273,8 @@ export class WebhookGoneError extends Error {
  * V15: the invalid requests (401, 403, non-shared 429) of the last 10 minutes reached the
  * guard's limit; nothing is sent until older ones age out, so the IP is not banned.
  */
-export class InvalidRequestGuardError extends Error {
+export class InvalidRequestGuardError extends TollgateError {
+  readonly code = 'INVALID_REQUEST_GUARD' as const;
   readonly count: number;
   readonly limit: number;
   /** ms until the count falls below the limit. */

@@ -2,7 +2,9 @@
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
  */
 import './runtime-check.ts'; // first: on Node.js < 22, one clear error before anything else runs
-export { apiOfBaseUrl, createClient, DEFAULT_BASE_URL, V6_BASE_URL } from './http/client.ts';
+export { apiOfBaseUrl, createClient } from './http/client.ts';
+export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';
+export { V6_BASE_URL } from './dialects/v6/index.ts';
 export type {
   ApiVersion,
   BucketView,
@@ -25,6 +27,8 @@ export {
   RateLimitWaitError,
   RequestTimeoutError,
   TollgateArgumentError,
+  TollgateError,
+  type TollgateErrorCode,
   type WaitReason,
 } from './errors.ts';
 export type { LimiterEvents, RateLimitedEvent, RateLimitScope, ResponseEvent, WaitEvent } from './limiter/events.ts';

@@ -37,8 +37,6 @@ import {
   type RawRequestOptions,
 } from './options.ts';
 
-export { DEFAULT_BASE_URL } from '../dialects/v10/index.ts';
-export { V6_BASE_URL } from '../dialects/v6/index.ts';
 export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
 export type { BucketView, ClientEvents, TollgateClient } from './types.ts';

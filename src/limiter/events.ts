@@ -5,6 +5,7 @@
  */
 import type { RateLimitScope } from '../contracts/dialect.ts';
 import type { WaitReason } from '../errors.ts';
+import { TollgateArgumentError } from '../errors.ts';
 
 export type { RateLimitScope };
 
@@ -72,7 +73,8 @@ export class EventHub<Events> implements EventSink<Events> {
   readonly #listeners = new Map<keyof Events, Set<Listener<never>>>();
 
   on<Name extends keyof Events>(name: Name, listener: Listener<Events[Name]>): this {
-    if (typeof listener !== 'function') throw new TypeError(`on('${String(name)}'): the listener must be a function`);
+    if (typeof listener !== 'function')
+      throw new TollgateArgumentError(`on('${String(name)}'): the listener must be a function`);
     let set = this.#listeners.get(name);
     if (!set) {
       set = new Set();

@@ -9,6 +9,7 @@
  * Redis Cluster, and its `defineCommand` handles the script cache.
  */
 import { Redis, type Cluster } from 'ioredis';
+import { TollgateArgumentError } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { BucketRef, Store, StoreSlots, StoreView, ViewRequest } from '../contracts/store.ts';
 import type { V10Settings } from '../dialects/v10/settings.ts';
@@ -90,31 +91,32 @@ export class RedisStore implements Store {
 
   constructor(options: RedisStoreOptions = {}) {
     const prefix = options.prefix ?? 'tollgate';
-    if (!KEY_PART.test(prefix)) throw new TypeError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
+    if (!KEY_PART.test(prefix))
+      throw new TollgateArgumentError('RedisStore: prefix must be 1–64 characters of [A-Za-z0-9_.:-]');
     const ipGroup = options.ipGroup ?? 'default';
     if (typeof ipGroup !== 'string' || !KEY_PART.test(ipGroup))
-      throw new TypeError(
+      throw new TollgateArgumentError(
         'RedisStore: ipGroup must be 1–64 characters of [A-Za-z0-9_.:-] (it names the processes behind one egress IP)',
       );
     const leaseMs = options.leaseMs ?? 30_000;
     if (!Number.isInteger(leaseMs) || leaseMs < 100)
-      throw new TypeError('RedisStore: leaseMs must be a whole number of ms, at least 100');
+      throw new TollgateArgumentError('RedisStore: leaseMs must be a whole number of ms, at least 100');
     if (options.onUnavailable !== undefined && !['fail', 'local'].includes(options.onUnavailable)) {
-      throw new TypeError("RedisStore: onUnavailable must be 'fail' or 'local'");
+      throw new TollgateArgumentError("RedisStore: onUnavailable must be 'fail' or 'local'");
     }
     if (options.time !== undefined && !['redis', 'client'].includes(options.time)) {
-      throw new TypeError("RedisStore: time must be 'redis' or 'client'");
+      throw new TollgateArgumentError("RedisStore: time must be 'redis' or 'client'");
     }
     if (options.url !== undefined && options.client !== undefined)
-      throw new TypeError('RedisStore: pass either url or client, not both');
+      throw new TollgateArgumentError('RedisStore: pass either url or client, not both');
     if (options.url !== undefined && !(typeof options.url === 'string' && /^rediss?:\/\//i.test(options.url))) {
-      throw new TypeError('RedisStore: url must be a redis:// or rediss:// URL');
+      throw new TollgateArgumentError('RedisStore: url must be a redis:// or rediss:// URL');
     }
     if (
       options.client !== undefined &&
       typeof (options.client as { defineCommand?: unknown })?.defineCommand !== 'function'
     ) {
-      throw new TypeError('RedisStore: client must be an ioredis connection (Redis or Cluster)');
+      throw new TollgateArgumentError('RedisStore: client must be an ioredis connection (Redis or Cluster)');
     }
     const url = options.url ?? 'redis://127.0.0.1:6379';
     this.#ownsClient = options.client === undefined;
@@ -145,7 +147,7 @@ export class RedisStore implements Store {
 
   view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
     const make = REDIS_VIEWS[request.api];
-    if (!make) throw new TypeError(`RedisStore: no Redis view for the ${request.api} dialect`);
+    if (!make) throw new TollgateArgumentError(`RedisStore: no Redis view for the ${request.api} dialect`);
     const namespace = namespaceOf(this.#prefix, token, this.#ipGroup);
     // The row of `request.api` is that dialect's view, on its bucket references.
     const remote = make(

@@ -12,6 +12,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Agent, errors, request, type Dispatcher } from 'undici';
+import { TollgateArgumentError } from '../errors.ts';
 
 export interface UndiciFetchOptions {
   /** The undici dispatcher (an Agent, a Pool, a ProxyAgent…). Default: a keep-alive Agent of its own. */
@@ -25,9 +26,10 @@ export type UndiciFetch = typeof fetch & { close(): Promise<void> };
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
-  if (typeof options !== 'object' || options === null) throw new TypeError('undiciFetch: options must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new TollgateArgumentError('undiciFetch: options must be an object');
   if (options.dispatcher !== undefined && typeof options.dispatcher?.dispatch !== 'function') {
-    throw new TypeError('undiciFetch: dispatcher must be an undici Dispatcher (Agent, Pool…)');
+    throw new TollgateArgumentError('undiciFetch: dispatcher must be an undici Dispatcher (Agent, Pool…)');
   }
   const ownAgent = options.dispatcher === undefined ? new Agent() : undefined;
   const dispatcher = options.dispatcher ?? ownAgent!;
