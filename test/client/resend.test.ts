@@ -191,7 +191,12 @@ describe('errors that say what went wrong', () => {
     expect((error as NetworkError).message).toBe(
       `GET /channels/:id to 127.0.0.1:${port} (connection refused: ECONNREFUSED) failed on the network`,
     );
-    expect(error).toMatchObject({ code: 'ECONNREFUSED', host: `127.0.0.1:${port}`, routeKey: 'ChannelsId' });
+    expect(error).toMatchObject({
+      code: 'NETWORK',
+      transportCode: 'ECONNREFUSED',
+      host: `127.0.0.1:${port}`,
+      routeKey: 'ChannelsId',
+    });
     await client.close();
   });
 
@@ -212,7 +217,7 @@ describe('errors that say what went wrong', () => {
     });
     const error = await client.channels.get(CHANNEL).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ code: 'ECONNRESET', routeKey: 'ChannelsId' });
+    expect(error).toMatchObject({ code: 'NETWORK', transportCode: 'ECONNRESET', routeKey: 'ChannelsId' });
     await client.close();
   });
 
