@@ -10,7 +10,8 @@
  * A second property checks the fallback: a RedisStore with `onUnavailable: 'local'` on a port
  * where nothing listens answers every command as a fresh MemoryStore's view does.
  *
- * Seed: FC_SEED, else the project's fixed PROPERTY_SEED (printed, and in the test titles).
+ * Seed: FC_SEED, else the project's fixed PROPERTY_SEED (in the test titles; printed with the run's
+ * figures when a test fails, or with TOLLGATE_TEST_LOG=1).
  * Redis: REDIS_URL (default 127.0.0.1:6379); unreachable Redis fails the file, never skips.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -34,12 +35,15 @@ import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile, testPrefix } from '../support/redis.ts';
 import { integerFromEnv, PROPERTY_SEED } from './config.ts';
 import { freePorts } from '../support/redis-processes.ts';
+import { testLog } from '../support/test-log.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
 /** Sequences per dialect against Redis (FC_RUNS for a longer hunt), and against the fallback. */
 const REDIS_RUNS = integerFromEnv('FC_RUNS', 500);
 const FALLBACK_RUNS = 200;
-console.log(`[stores-differential] fast-check seed ${SEED} (FC_SEED=${SEED} replays it)`);
+/** The seed and each property's figures: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
+const log = testLog();
+log(`[stores-differential] fast-check seed ${SEED} (FC_SEED=${SEED} replays it)`);
 
 /**
  * What the comparison ignores, and why (everything else of every answer is compared):
@@ -555,7 +559,7 @@ async function property<U, S>(
     }),
     { numRuns: options.numRuns, seed: SEED },
   );
-  console.log(
+  log(
     `[stores-differential] ${kase.dialect} memory vs ${options.otherName}: ${sequences} sequences, ` +
       `${commands} commands run in ${Math.round(performance.now() - started)} ms (seed ${SEED})\n` +
       `  commands: ${counts(tally.commands)}\n  admissions: ${counts(tally.admissions)}`,

@@ -45,7 +45,8 @@
  *    wait any answer named plus a margin of virtual time (v10 after a 401: TokenInvalidError,
  *    V16); then `client.close()` leaves no timer of the clock pending.
  *
- * Seed: FC_SEED, else PROPERTY_SEED (printed); cases: FC_RUNS (default 10 000: half per dialect).
+ * Seed: FC_SEED, else PROPERTY_SEED (in the test titles; printed with the run's figures when a test
+ * fails, or with TOLLGATE_TEST_LOG=1); cases: FC_RUNS (default 10 000: half per dialect).
  * WIRE_REPLAY='<counterexample as printed>' runs one case; WIRE_DEBUG=1 prints slow cases.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -71,6 +72,7 @@ import {
   type WaitEvent,
 } from '../../src/index.ts';
 import { integerFromEnv, PROPERTY_SEED } from './config.ts';
+import { testLog } from '../support/test-log.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
 const RUNS = integerFromEnv('FC_RUNS', 10_000);
@@ -88,7 +90,9 @@ const SKIP = new Set((process.env.WIRE_SKIP ?? '').split(',').filter(Boolean));
 for (const family of SKIP) {
   if (!(SKIPPABLE as readonly string[]).includes(family)) throw new Error(`WIRE_SKIP: unknown family ${family}`);
 }
-console.log(
+/** The seed and the run's figures: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
+const log = testLog();
+log(
   `[wire-garbage] fast-check seed ${SEED} (FC_SEED=${SEED} replays it), ${RUNS} cases (FC_RUNS)` +
     (SKIP.size > 0 ? `, leaving out ${[...SKIP].join(', ')} (WIRE_SKIP)` : ''),
 );
@@ -1322,7 +1326,7 @@ afterAll(() => {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, count]) => `${key}: ${count}`)
       .join(', ');
-  console.log(
+  log(
     `[wire-garbage] ${stats.cases.v6 + stats.cases.v10} cases (v6 ${stats.cases.v6}, v10 ${stats.cases.v10}) in ` +
       `${Math.round(performance.now() - stats.startedAt)} ms, seed ${SEED}\n` +
       `  outcomes: ${list(stats.outcomes)}\n  waits: ${list(stats.waits)}\n  answers served: ${list(stats.served)}\n` +

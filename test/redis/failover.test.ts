@@ -16,7 +16,7 @@
  *   in flight when the master died: its settle could not be written);
  * - no 429 before the kill; after it, bucket and global 429s within the bounds of `bounds()`
  *   (the README states them with these figures), and calls go on once the new master serves.
- * The figures are logged (`[failover]` lines).
+ * The figures are logged (`[failover]` lines: shown when a test fails, or with TOLLGATE_TEST_LOG=1).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
@@ -27,11 +27,14 @@ import { namespaceOf } from '../../src/redis/keys.ts';
 import { testPrefix } from '../support/redis.ts';
 import { redisDeploymentsForFile, type RedisDeployment } from '../support/redis-deployments.ts';
 import type { Address } from '../support/redis-processes.ts';
+import { testLog } from '../support/test-log.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = 'Bot failover-token';
 const [, sentinel, cluster] = redisDeploymentsForFile();
 const cleanups: (() => Promise<void> | void)[] = [];
+/** The `[failover]` figures: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
+const log = testLog();
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -281,13 +284,13 @@ function bounds(mode: Mode, outageMs: number): { bucket: number; global: number 
 function check(kind: string, result: { runs: Run[]; timeline: Timeline }): void {
   const { runs, timeline } = result;
   const outageMs = timeline.electedAt - timeline.killedAt;
-  console.log(
+  log(
     `[failover] ${kind}: new master serving ${outageMs} ms after the kill; load on ${timeline.endsAt - timeline.electedAt} ms more`,
   );
   for (const run of runs) {
     const seen = figures(run, timeline);
     const bound = bounds(run.mode, outageMs);
-    console.log(`[failover] ${kind} '${run.mode}': ${JSON.stringify({ ...seen, bound })}`);
+    log(`[failover] ${kind} '${run.mode}': ${JSON.stringify({ ...seen, bound })}`);
     const what = `${kind}, onUnavailable '${run.mode}'`;
     // Every call settled, in time, with a result or a typed error.
     expect(seen.pending, what).toBe(0);

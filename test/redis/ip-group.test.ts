@@ -3,15 +3,19 @@
  * in its own slot, the invalid-request guard (V15) and the token-less budget (V13) the egress IP
  * group's (`ipGroup`), across tokens and processes; each decision one round trip, two only when
  * the guard refuses a place already granted, which is given back. On the Cluster, tokens spread
- * over the masters (the shares are logged, `[shards]` lines).
+ * over the masters (the shares are logged, `[shards]` lines: shown when a test fails, or with
+ * TOLLGATE_TEST_LOG=1).
  */
 import { describe, expect, it } from 'vitest';
 import type { V10Settings } from '../../src/contracts/store.ts';
 import { tokenHash } from '../../src/redis/keys.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisDeploymentsForFile, scanKeys } from '../support/redis-deployments.ts';
+import { testLog } from '../support/test-log.ts';
 
 const deployments = redisDeploymentsForFile();
+/** The `[shards]` lines: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
+const log = testLog();
 const SETTINGS: V10Settings = { globalLimit: 1, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 2 };
 const ROUTE = 'GET /channels/:id channels/1';
 const OTHER_ROUTE = 'GET /channels/:id channels/2';
@@ -107,7 +111,7 @@ describe('the Cluster', () => {
       const keysByMaster = await Promise.all(masters.map((node) => scanKeys(node, `${store.prefix}:*`)));
       const total = keysByMaster.reduce((sum, keys) => sum + keys.length, 0);
       const shares = keysByMaster.map((keys) => keys.length / total);
-      console.log(
+      log(
         `[shards] ${tokens.length} tokens, ${total} keys over ${masters.length} masters: ` +
           keysByMaster.map((keys, i) => `${keys.length} (${(shares[i]! * 100).toFixed(1)}%)`).join(', '),
       );
