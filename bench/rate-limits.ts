@@ -109,6 +109,7 @@ const CLIENTS: Readonly<Record<string, ClientUnderTest>> = {
 async function runOne(name: string, scenario: RateLimitScenario): Promise<RateLimitRun> {
   const { dialect, open } = CLIENTS[name]!;
   const service = await new ReferenceService({
+    api: 'v6',
     defaultLimit: scenario.limit,
     global: { limit: 1_000_000, windowMs: 1000 },
     dialect,

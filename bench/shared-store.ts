@@ -85,6 +85,7 @@ async function runWorkers(
 async function run(scenario: 'limited' | 'overhead', processes: number, total: number): Promise<SharedStoreResult> {
   const limit: RateLimit = scenario === 'limited' ? { limit: 5, windowMs: 1000 } : { limit: 100_000, windowMs: 1000 };
   const service = await new ReferenceService({
+    api: 'v6',
     defaultLimit: limit,
     global: { limit: 1_000_000, windowMs: 1000 },
   }).start();

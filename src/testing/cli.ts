@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `tollgate-reference-service`: the reference service from the command line.
- *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000 [--api v10] [--dialect discord] [--quiet]
+ *   --port 8080 --limit 5 --window 1000 --global-limit 50 --global-window 1000 [--api v6] [--dialect discord] [--quiet]
+ * It speaks v10 unless `--api v6` is given, as the client does.
  * Prints the base URL, then (unless --quiet) one line per second with requests and 429s; Ctrl-C stops it.
  * `-h`/`--help` prints the usage (exit 0). Bad input (an unknown flag, an extra argument, a bad
  * value, a port in use) is one line on stderr naming the problem, the usage on stdout, exit 2.
@@ -11,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { ReferenceService } from './reference-service.ts';
 
 const USAGE =
-  'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--api v6|v10] [--dialect spec|discord] [--quiet]';
+  'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--api v10|v6] [--dialect spec|discord] [--quiet]';
 
 /** Bad input: the problem in one line, the usage, exit 2. */
 function fail(problem: string): never {
@@ -29,7 +30,7 @@ function parseOptions() {
         window: { type: 'string', default: '1000' },
         'global-limit': { type: 'string', default: '50' },
         'global-window': { type: 'string', default: '1000' },
-        api: { type: 'string', default: 'v6' },
+        api: { type: 'string', default: 'v10' },
         dialect: { type: 'string', default: 'spec' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -51,7 +52,7 @@ if (values.help) {
 if (values.dialect !== 'spec' && values.dialect !== 'discord')
   fail(`--dialect must be spec or discord, got ${values.dialect}`);
 const dialect = values.dialect;
-if (values.api !== 'v6' && values.api !== 'v10') fail(`--api must be v6 or v10, got ${values.api}`);
+if (values.api !== 'v6' && values.api !== 'v10') fail(`--api must be v10 or v6, got ${values.api}`);
 const api = values.api;
 
 /** A whole-number flag from `min` to `max` (decimal digits only: no '', 1e3 or 0x10). */

@@ -3,6 +3,7 @@
  * enforces the service's rate limits as the spec describes them, so code can run against
  * realistic limits offline. Exported as `tollgate/testing`.
  *
+ * - It speaks v10 unless told `api: 'v6'`, as the client does.
  * - Buckets are keyed by bucket key (route key, major id, and the method for the message-by-id
  *   key) and by the Authorization value. Each route key has a limit and a window; windows start
  *   at a bucket's first request and end `windowMs` later.
@@ -27,43 +28,19 @@ import { matchOperation } from './catalog-match.ts';
 import { drain } from './exchange.ts';
 import { FaultQueue, type Fault, type FaultRule } from './faults.ts';
 import { sampleResult } from './fixtures.ts';
-import { LimitEnforcer, type LimitOptions, type RateLimit } from './limits.ts';
+import { LimitEnforcer, type RateLimit } from './limits.ts';
 import { MessageLedger, type Answer } from './messages.ts';
 import { PagedLists } from './pages.ts';
 import { delayEnd, sampleAnswer, send, sendV10 } from './responses.ts';
 import { acceptsToken, NOT_FOUND, openRoute, pathBelowBase, refusalOf, type Refusal } from './routing.ts';
+import { checkedApi, type ReferenceServiceOptions } from './service-options.ts';
 import { answerV6 } from './v6-answer.ts';
 import { answerV10 } from './v10-answer.ts';
-import { V10LimitEnforcer, type V10LimitOptions } from './v10-limits.ts';
+import { V10LimitEnforcer } from './v10-limits.ts';
+
+export type { ReferenceServiceOptions } from './service-options.ts';
 
 const MESSAGE_CREATE = 'channels.messages.create';
-
-/**
- * `api: 'v6'` (default) enforces docs/spec/rate-limit-spec.md; `api: 'v10'` the service as it
- * is today (docs/spec/v10-rate-limits.md). `routes` is keyed by route key under v6, by route
- * (`POST /channels/:id/messages`) or bucket hash under v10.
- */
-export interface ReferenceServiceOptions extends LimitOptions, V10LimitOptions {
-  /** Which API the service speaks. Default v6. */
-  readonly api?: 'v6' | 'v10';
-  /** Port on 127.0.0.1; 0 (default) picks a free one. */
-  readonly port?: number;
-  /** Path prefix of the API (default `/api/v6`, or `/api/v10` under v10). */
-  readonly basePath?: string;
-  /** Time source for windows and records (a test can share one with the client). */
-  readonly clock?: Clock;
-  /**
-   * Header dialect. `spec` (default): the spec's headers, retry-after in ms. `discord`: also
-   * Discord's x-ratelimit-reset-after (seconds), x-ratelimit-bucket and x-ratelimit-scope, and
-   * retry-after in seconds, so Discord clients (@discordjs/rest) run against the same limits.
-   */
-  readonly dialect?: 'spec' | 'discord';
-  /**
-   * Network latency to simulate, in real ms per round trip: half before a request is counted,
-   * half before its answer leaves. Default 0.
-   */
-  readonly latencyMs?: number;
-}
 
 export interface RecordedRequest {
   /** Service clock time (ms) when the request arrived. */
@@ -99,32 +76,10 @@ export class ReferenceService {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#ledger = new MessageLedger(this.#clock);
-    const { port, basePath, clock, api } = options;
-    if (options.latencyMs !== undefined && !(Number.isFinite(options.latencyMs) && options.latencyMs >= 0)) {
-      throw new TypeError(`reference service: latencyMs must be a number of ms ≥ 0, got ${String(options.latencyMs)}`);
-    }
-    if (api !== undefined && api !== 'v6' && api !== 'v10') {
-      throw new TypeError(`reference service: api must be 'v6' or 'v10', got ${JSON.stringify(api)}`);
-    }
+    const api = checkedApi(options);
     this.#limits = new LimitEnforcer(api === 'v10' ? {} : options, this.#clock);
     this.#v10 = api === 'v10' ? new V10LimitEnforcer(options, this.#clock) : undefined;
-    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
-      throw new TypeError(`reference service: port must be a whole number from 0 to 65535, got ${String(port)}`);
-    }
-    if (basePath !== undefined && !(typeof basePath === 'string' && (basePath === '' || basePath.startsWith('/')))) {
-      throw new TypeError(
-        `reference service: basePath must be empty or start with "/", got ${JSON.stringify(basePath)}`,
-      );
-    }
-    if (clock !== undefined && !(typeof clock?.now === 'function' && typeof clock.setTimeout === 'function')) {
-      throw new TypeError('reference service: clock must have now() and setTimeout()');
-    }
-    if (options.dialect !== undefined && options.dialect !== 'spec' && options.dialect !== 'discord') {
-      throw new TypeError(
-        `reference service: dialect must be 'spec' or 'discord', got ${JSON.stringify(options.dialect)}`,
-      );
-    }
-    this.#basePath = (basePath ?? (api === 'v10' ? '/api/v10' : '/api/v6')).replace(/\/+$/, '');
+    this.#basePath = (options.basePath ?? (api === 'v10' ? '/api/v10' : '/api/v6')).replace(/\/+$/, '');
   }
 
   /** Starts listening on 127.0.0.1; resolves once the port is bound. */
@@ -144,7 +99,7 @@ export class ReferenceService {
     return this;
   }
 
-  /** The API base URL to give a client, e.g. `http://127.0.0.1:41234/api/v6`. */
+  /** The API base URL to give a client, e.g. `http://127.0.0.1:41234/api/v10`. */
   get baseUrl(): string {
     if (!this.#url) throw new Error('reference service: not started');
     return this.#url;

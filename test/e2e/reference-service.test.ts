@@ -26,7 +26,7 @@ afterEach(async () => {
 
 describe('the spec observable from outside', () => {
   it("the spec's example: L−1, L−1 on another channel, L−2 on the first", async () => {
-    e2e = await startE2E({ defaultLimit: { limit: 5, windowMs: 1000 } });
+    e2e = await startE2E({ api: 'v6', defaultLimit: { limit: 5, windowMs: 1000 } });
     const remaining = [];
     for (const [channel, message] of [
       [CHANNELS[0], '1'],
@@ -42,7 +42,7 @@ describe('the spec observable from outside', () => {
   });
 
   it('major parameters isolate buckets: a busy channel or guild never slows another', async () => {
-    e2e = await startE2E({ defaultLimit: { limit: 2, windowMs: 5000 } });
+    e2e = await startE2E({ api: 'v6', defaultLimit: { limit: 2, windowMs: 5000 } });
     const { client, service } = e2e;
     await client.channels.get(CHANNELS[0]!);
     await client.channels.get(CHANNELS[0]!);
@@ -57,6 +57,7 @@ describe('the spec observable from outside', () => {
 
   it('the message-by-id key is split by method: DELETE has its own limit', async () => {
     e2e = await startE2E({
+      api: 'v6',
       defaultLimit: { limit: 1, windowMs: 10_000 },
       routes: { 'ChannelsIdMessagesId:DELETE': { limit: 3, windowMs: 10_000 } },
     });
@@ -73,7 +74,7 @@ describe('the spec observable from outside', () => {
   });
 
   it('remaining 0: the next request waits (reset − now) s + 500 ms, then goes through', async () => {
-    e2e = await startE2E({ defaultLimit: { limit: 2, windowMs: 2000 } });
+    e2e = await startE2E({ api: 'v6', defaultLimit: { limit: 2, windowMs: 2000 } });
     const { client, service, clock } = e2e;
     await client.gateway.get();
     await client.gateway.get();
@@ -89,7 +90,7 @@ describe('the spec observable from outside', () => {
   });
 
   it('a global wait holds back every caller until it ends', async () => {
-    e2e = await startE2E();
+    e2e = await startE2E({ api: 'v6' });
     const { client, service } = e2e;
     service.inject({ fault: { kind: 'global', retryAfterMs: 1500 }, bucketKeyPrefix: 'ChannelsId:' });
     const first = client.channels.get(CHANNELS[0]!);
@@ -107,7 +108,7 @@ describe('the spec observable from outside', () => {
   });
 
   it('None routes carry no rate-limit headers and make no bucket', async () => {
-    e2e = await startE2E();
+    e2e = await startE2E({ api: 'v6' });
     const response = await e2e.client.request('GET', '/oauth2/applications/@me');
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-limit')).toBeNull();
@@ -126,7 +127,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
 
   describe('every Errors row over HTTP', () => {
     it('row 1: a non-global 429 with retry-after is waited out and repeated', async () => {
-      e2e = await startE2E({ defaultLimit: { limit: 1, windowMs: 3000 } });
+      e2e = await startE2E({ api: 'v6', defaultLimit: { limit: 1, windowMs: 3000 } });
       const { client, service } = e2e;
       // A second client on the same token does not know the first used up the bucket.
       const other = e2e.newClient();
@@ -139,7 +140,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('row 2: a 429 without retry-after is returned to the caller', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({ fault: { kind: 'rate-limited-without-retry-after' } });
       const error = await e2e.client.gateway.get().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HttpError);
@@ -147,7 +148,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('row 3: a global 429 with retry-after is waited out and repeated', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({ fault: { kind: 'global', retryAfterMs: 800 } });
       const [result] = await e2e.drive([e2e.client.users.me.get()]);
       expect(result!.status).toBe('fulfilled');
@@ -155,7 +156,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('row 4: a retry-after whose bytes are not UTF-8, in the global branch, rejects with RateLimitUtf8Error', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({
         fault: {
           kind: 'headers',
@@ -167,7 +168,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('row 5: a retry-after that is not a signed 64-bit integer, in the global branch, rejects with RateLimitI64Error', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({
         fault: {
           kind: 'headers',
@@ -179,7 +180,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('rows 4–5 in the non-global branch: the request is sent again', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({ fault: { kind: 'headers', headers: { 'x-ratelimit-remaining': '\u00c3\u0028' } } });
       e2e.service.inject({ fault: { kind: 'headers', headers: { 'x-ratelimit-reset': 'soon' } } });
       expect(await e2e.client.users.me.get()).toMatchObject({ username: 'tollgate' });
@@ -190,6 +191,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
   describe('concurrency over HTTP', () => {
     it('hundreds of calls over a handful of buckets: all complete, zero 429s, never more than the limit per window', async () => {
       e2e = await startE2E({
+        api: 'v6',
         defaultLimit: { limit: 5, windowMs: 1000 },
         routes: { ChannelsIdMessages: { limit: 10, windowMs: 2000 } },
         global: { limit: 1000, windowMs: 1000 },
@@ -227,7 +229,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
 
   describe('transport faults', () => {
     it('a dropped connection on a GET is retried; on a POST it reaches the caller', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({ fault: { kind: 'drop' } });
       const [get] = await e2e.drive([e2e.client.gateway.get()]);
       expect(get!.status).toBe('fulfilled');
@@ -238,7 +240,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('a 5xx storm: idempotent calls retry a bounded number of times, then the error reaches the caller', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({ fault: { kind: 'status', status: 502 }, times: 10 });
       const [result] = await e2e.drive([e2e.client.gateway.get()]);
       expect(result).toMatchObject({ status: 'rejected', reason: { name: 'HttpError', status: 502 } });
@@ -246,7 +248,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('a slow response past the timeout fails the call with a timeout, and frees the bucket', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       // No transport retry: a GET that timed out would be resent (after a backoff on the manual clock).
       const client = e2e.newClient({ timeout: 50, transportRetries: 0 });
       e2e.service.inject({ fault: { kind: 'slow', delayMs: 500 } });
@@ -255,7 +257,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('a body that trickles in past the timeout fails the call too, and frees the bucket', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       const client = e2e.newClient({ timeout: 50, transportRetries: 0 });
       e2e.service.inject({ fault: { kind: 'slow-body', delayMs: 500 } });
       await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError', routeKey: 'Gateway' });
@@ -263,7 +265,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('non-idempotent requests are never sent twice: not after a 5xx, a timeout or a reset', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       const client = e2e.newClient({ timeout: 50 });
       const post = (channel: string) => client.channels.messages.create(channel, { content: 'once' });
       e2e.service.inject({
@@ -285,7 +287,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('resets on every attempt: a GET is tried 1 + transportRetries times, then NetworkError', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       e2e.service.inject({ fault: { kind: 'drop' }, times: 10 });
       const [result] = await e2e.drive([e2e.client.gateway.get()]);
       expect(result).toMatchObject({ status: 'rejected', reason: { name: 'NetworkError', routeKey: 'Gateway' } });
@@ -293,7 +295,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
     });
 
     it('a storm of mixed faults under load: every caller gets a result or a clear error, none hangs', async () => {
-      e2e = await startE2E({ defaultLimit: { limit: 3, windowMs: 1000 }, global: { limit: 1000, windowMs: 1000 } });
+      e2e = await startE2E({ api: 'v6', defaultLimit: { limit: 3, windowMs: 1000 }, global: { limit: 1000, windowMs: 1000 } });
       const client = e2e.newClient({ timeout: 200 });
       const faults = [
         { kind: 'drop' },
@@ -397,7 +399,7 @@ describe('the reference service fails where the service would', () => {
       const anonymous = e2e.newClient({ token: undefined });
       await expect(anonymous.users.me.get()).rejects.toMatchObject({ name: 'HttpError', status: 401 });
       await e2e.stop();
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       expect((await call('GET', `${e2e.service.baseUrl}/users/@me`)).status).toBe(200);
     });
   });
@@ -432,7 +434,7 @@ describe('the reference service fails where the service would', () => {
   });
 
   it("v6: v10's own routes (catalog operations, Route None there) are still served, without headers", async () => {
-    e2e = await startE2E();
+    e2e = await startE2E({ api: 'v6' });
     const answer = await call('GET', `${e2e.service.baseUrl}/oauth2/applications/@me`, { headers: auth });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: expect.any(String) });
@@ -463,7 +465,7 @@ describe('the reference service fails where the service would', () => {
     });
 
     it('multipart: attachments named after the uploaded files (a listed filename first), with size and type', async () => {
-      e2e = await startE2E();
+      e2e = await startE2E({ api: 'v6' });
       const message = await e2e.client.channels.messages.create(CHANNELS[1]!, {
         content: 'two files',
         files: [
@@ -571,8 +573,16 @@ describe('the reference service fails where the service would', () => {
   describe('each service serves its own API version only', () => {
     const status = async (path: string) => (await call('GET', `${origin()}${path}`, { headers: auth })).status;
 
-    it('v6: /api/v6 and /api alone; not /api/v10, another version, or a path outside /api', async () => {
+    it('without api it speaks v10, as a client without api does', async () => {
       e2e = await startE2E();
+      expect(e2e.service.baseUrl).toBe(`${origin()}/api/v10`);
+      expect(e2e.client.api).toBe('v10');
+      expect(await status('/api/v10/gateway')).toBe(200);
+      expect(await status('/api/v6/gateway')).toBe(404);
+    });
+
+    it('v6: /api/v6 and /api alone; not /api/v10, another version, or a path outside /api', async () => {
+      e2e = await startE2E({ api: 'v6' });
       expect(await status('/api/v6/gateway')).toBe(200);
       expect(await status('/api/gateway')).toBe(200);
       for (const path of ['/api/v10/gateway', '/api/v9/gateway', '/api/v7/gateway', '/gateway', '/api/v6/v10/gateway'])
@@ -597,7 +607,7 @@ describe('the reference service fails where the service would', () => {
     });
 
     it('a configured basePath is served too', async () => {
-      e2e = await startE2E({ basePath: '' });
+      e2e = await startE2E({ api: 'v6', basePath: '' });
       expect(e2e.service.baseUrl).toBe(origin());
       expect(await status('/gateway')).toBe(200);
       expect(await status('/api/v6/gateway')).toBe(200);

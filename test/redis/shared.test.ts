@@ -29,6 +29,7 @@ const byKind = deployments.map((deployment) => [deployment.kind, deployment] as 
 
 async function startService(): Promise<ReferenceService> {
   const service = await new ReferenceService({
+    api: 'v6',
     defaultLimit: { limit: 5, windowMs: 1000 },
     global: { limit: 1000, windowMs: 1000 },
   }).start();

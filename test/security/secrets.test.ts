@@ -68,7 +68,7 @@ const settled = async (promise: Promise<unknown>) =>
 describe('the token in what the client emits', () => {
   it('no error of any kind, event, snapshot, bucket key or log line shows it', async () => {
     const printed = captureConsole();
-    const e2e: E2E = await startE2E({ defaultLimit: { limit: 1, windowMs: 60_000 } });
+    const e2e: E2E = await startE2E({ api: 'v6', defaultLimit: { limit: 1, windowMs: 60_000 } });
     cleanups.push(() => e2e.stop());
     const events: WaitEvent[] = [];
     const client = e2e.newClient({ token: TOKEN, onWait: (event) => events.push(event), maxWait: 5_000 });
@@ -122,7 +122,7 @@ describe('the token in what the client emits', () => {
   }, 20_000);
 
   it('Redis holds no key, value or message with it', async () => {
-    const service = await new ReferenceService({ defaultLimit: { limit: 2, windowMs: 2000 } }).start();
+    const service = await new ReferenceService({ api: 'v6', defaultLimit: { limit: 2, windowMs: 2000 } }).start();
     cleanups.push(() => service.stop());
     const store = await connectedStore('secrets');
     cleanups.push(() => store.close());

@@ -1,4 +1,4 @@
-/** The reference service from the command line: both APIs; -h the usage; bad input one line, the usage, exit 2. */
+/** The reference service from the command line: both APIs (v10 unless --api v6); -h the usage; bad input one line, the usage, exit 2. */
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -31,17 +31,29 @@ it.each([
   }
 }, 20_000);
 
+it('without --api it speaks v10, as the client does', async () => {
+  const { baseUrl, stop } = await start([]);
+  try {
+    expect(baseUrl).toMatch(/\/api\/v10$/);
+    const response = await fetch(`${baseUrl}/channels/1`, { headers: { authorization: 'Bot cli' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-reset-after')).toMatch(/^\d+\.\d{3}$/);
+  } finally {
+    stop();
+  }
+}, 20_000);
+
 it('--api with another value is one clear line and exit 2', async () => {
   const child = spawn(process.execPath, ['src/testing/cli.ts', '--api', 'v7'], { cwd: root });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code).toBe(2);
-  expect(stderr).toBe('--api must be v6 or v10, got v7\n');
+  expect(stderr).toBe('--api must be v10 or v6, got v7\n');
 }, 20_000);
 
 const USAGE =
-  'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--api v6|v10] [--dialect spec|discord] [--quiet]\n';
+  'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--api v10|v6] [--dialect spec|discord] [--quiet]\n';
 
 /** Runs the CLI to its exit: code, stdout and stderr. */
 async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

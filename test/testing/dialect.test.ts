@@ -13,6 +13,7 @@ const T = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 async function start(dialect: 'spec' | 'discord'): Promise<ReferenceService> {
   service = await new ReferenceService({
+    api: 'v6',
     clock: new ManualClock(T),
     defaultLimit: { limit: 1, windowMs: 1500 },
     global: { limit: 3, windowMs: 1000 },
