@@ -4,9 +4,8 @@
  * 405 (routing.ts), and a served call answers its operation's result (fixtures.ts).
  */
 import { operations } from '../../generated/routes.ts';
-import { routePath } from '../routing/classify.ts';
-import { parseSnowflake } from '../routing/path.ts';
 import type { OperationDefinition } from '../routing/types.ts';
+import { idOf, segmentsOf } from './paths.ts';
 
 /** The path's ids by placeholder name (`channel_id` …). */
 export type PathIds = Readonly<Record<string, string>>;
@@ -21,9 +20,6 @@ export interface MatchedOperation {
 /** Operations by path length: a request is matched against those alone. */
 const BY_LENGTH = Map.groupBy(Object.values(operations) as OperationDefinition[], (operation) => operation.path.length);
 
-/** The request path's segments (no query, no `/api` or `/v<N>` prefix). */
-const segmentsOf = (path: string): string[] => routePath(path).split('/').slice(1);
-
 /** The path's values if `operation`'s path shape matches `segments`, else undefined. */
 function match(operation: OperationDefinition, segments: readonly string[]): PathIds | undefined {
   const ids: Record<string, string> = {};
@@ -35,7 +31,7 @@ function match(operation: OperationDefinition, segments: readonly string[]): Pat
     }
     let value: string | undefined;
     try {
-      value = part.kind === 'snowflake' ? parseSnowflake(segment) : decodeURIComponent(segment);
+      value = part.kind === 'snowflake' ? idOf(segment) : decodeURIComponent(segment);
     } catch {
       return undefined; // a malformed percent-escape names no value
     }

@@ -6,7 +6,8 @@
  * - It speaks v10 unless told `api: 'v6'`, as the client does.
  * - Buckets are keyed by bucket key (route key, major id, and the method for the message-by-id
  *   key) and by the Authorization value. Each route key has a limit and a window; windows start
- *   at a bucket's first request and end `windowMs` later.
+ *   at a bucket's first request and end `windowMs` later. The service reads requests its own way
+ *   (classify.ts), sharing no code with the client's classifier, so it can catch its mistakes.
  * - Responses carry x-ratelimit-limit/remaining/reset (reset: whole Unix seconds, rounded up so
  *   the window is over by then); 429s carry retry-after in ms; global 429s x-ratelimit-global.
  * - A global limit counts every rate-limited request of one Authorization value.
@@ -21,10 +22,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { APIMessage } from 'discord-api-types/v10';
-import { routeKeyOf } from '../index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import { classifyV10 } from '../dialects/v10/route.ts';
 import { matchOperation } from './catalog-match.ts';
+import { classifyV10Request, v6BucketKeyOf } from './classify.ts';
 import { drain } from './exchange.ts';
 import { FaultQueue, type Fault, type FaultRule } from './faults.ts';
 import { sampleResult } from './fixtures.ts';
@@ -192,9 +192,10 @@ export class ReferenceService {
         await new Promise((resolve) => setTimeout(resolve, latency / 2));
         delayEnd(response, latency / 2);
       }
-      // Faults match the client's key: v6's bucket key, or v10's route and resource.
-      const v10Route = v10 ? classifyV10(method, path, this.#clock.now()) : undefined;
-      const bucketKey = v10Route ? v10Route.bucketKey : routeKeyOf(method, path);
+      // The service's own reading of the request (classify.ts), never the client's. Faults match
+      // its key: v6's bucket key, or v10's route and resource.
+      const v10Route = v10 ? classifyV10Request(method, path, this.#clock.now()) : undefined;
+      const bucketKey = v10Route ? v10Route.bucketKey : v6BucketKeyOf(method, path);
       const routeKey = v10Route ? v10Route.route : bucketKey.split(':')[0]!;
       const refusal: Refusal | undefined =
         below === undefined ? { status: 404, body: NOT_FOUND } : refusalOf(path, operation);

@@ -2,14 +2,14 @@
  * The reference service's v10 answers, apart from the server that dispatches to them so each
  * API's rules read on their own.
  */
-import type { V10Route } from '../dialects/v10/route.ts';
+import type { ServiceRoute } from './classify.ts';
 import type { Exchange } from './exchange.ts';
 import { UNAUTHORIZED } from './routing.ts';
 import { recordedStatus, sendAnswer, sendSlowly, sendV10 } from './responses.ts';
 import type { V10LimitEnforcer } from './v10-limits.ts';
 
 /** The v10 service: the enforcer's decision, in v10's headers and bodies (docs/spec/v10-rate-limits.md §2, §3, §7). */
-export async function answerV10(v10: V10LimitEnforcer, v10Route: V10Route, exchange: Exchange): Promise<void> {
+export async function answerV10(v10: V10LimitEnforcer, v10Route: ServiceRoute, exchange: Exchange): Promise<void> {
   const { request, response, fault, open, tokenAccepted, record } = exchange;
   const ban = (retryAfterSeconds?: number) => {
     record(429);

@@ -5,11 +5,11 @@
  * (per IP without one) over a sliding second, which exempt routes skip; shared (per-resource,
  * every caller) limits and unadvertised sublimits; the invalid-request counter and the CDN ban;
  * 401 for unknown tokens (and for none, where the route needs one) and 404 for deleted webhooks.
- * Routes are keyed by the same templates the client learns hashes for (`classifyV10`).
+ * Requests come classified by the service's own reading of them (classify.ts), not the client's.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { V10Route } from '../dialects/v10/route.ts';
+import type { ServiceRoute } from './classify.ts';
 import { countInWindow, type RateLimit, type Window } from './limits.ts';
 
 export interface V10LimitOptions {
@@ -125,13 +125,14 @@ export class V10LimitEnforcer {
   }
 
   /**
-   * Counts one request, classified by `classifyV10`. `auth`: the Authorization value ('' when
-   * none); without one, a route that is neither exempt nor `open` (served without
-   * Authorization, routing.ts) is a 401, counted as invalid like any other; so is a token of a
-   * kind the operation does not take (`tokenAccepted` false, routing.ts `acceptsToken`).
+   * Counts one request, classified by `classifyV10Request` (classify.ts). `auth`: the
+   * Authorization value ('' when none); without one, a route that is neither exempt nor `open`
+   * (served without Authorization, routing.ts) is a 401, counted as invalid like any other; so
+   * is a token of a kind the operation does not take (`tokenAccepted` false, routing.ts
+   * `acceptsToken`).
    */
   count(
-    { route, resource, exempt }: V10Route,
+    { route, resource, exempt }: ServiceRoute,
     auth: string,
     { open = false, tokenAccepted = true }: { open?: boolean; tokenAccepted?: boolean } = {},
   ): V10Decision {
