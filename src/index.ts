@@ -36,7 +36,7 @@ export type { InvalidRequestsEvent } from './contracts/dialect.ts';
 export type { V10Settings } from './dialects/v10/settings.ts';
 export type { V10Update } from './dialects/v10/rules.ts';
 export type { V10BucketRecord } from './dialects/v10/memory-view.ts';
-export type { V10Route } from './dialects/v10/route.ts';
+export type { V10Bucket } from './dialects/v10/route.ts';
 export type { V6Bucket } from './dialects/v6/target.ts';
 export type { BucketRecord, BucketUpdate } from './dialects/v6/rules.ts';
 export { MemoryStore } from './stores/memory-store.ts';
@@ -54,7 +54,7 @@ export type {
   ViewRequest,
 } from './contracts/store.ts';
 export { monotonicClock, systemClock, type Clock } from './clock.ts';
-export { NONE } from './routing/classify.ts';
+export { NO_BUCKET } from './routing/classify.ts';
 export { routeKeyOf } from './routing/route-key.ts';
 export type {
   AuditLogOptions,

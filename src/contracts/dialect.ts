@@ -8,7 +8,7 @@ import type { OperationDefinition } from '../routing/types.ts';
 import type { BucketRef, MaybePromise, Store, StoreView } from './store.ts';
 
 /** How events and errors name the bucket of a call that counts in none (the spec's Route None). */
-export const NO_BUCKET_KEY = 'None';
+export const NO_BUCKET = 'None';
 
 /** What a call is, computed once before it is sent and handed down unchanged. */
 export interface CallTarget<B extends BucketRef = BucketRef> {

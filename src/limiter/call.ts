@@ -1,5 +1,5 @@
 /** One typed or raw call, carried on ky's `context` through every attempt. */
-import { NO_BUCKET_KEY, type CallTarget } from '../contracts/dialect.ts';
+import { NO_BUCKET, type CallTarget } from '../contracts/dialect.ts';
 import type { Reservation } from '../contracts/store.ts';
 
 /**
@@ -74,4 +74,4 @@ export function resendsAfter(call: CallState, status: number): boolean {
 }
 
 /** How events and errors name where a target counts: its bucket key, or `None`. */
-export const targetBucketKey = (target: CallTarget): string => target.bucket?.bucketKey ?? NO_BUCKET_KEY;
+export const targetBucketKey = (target: CallTarget): string => target.bucket?.bucketKey ?? NO_BUCKET;

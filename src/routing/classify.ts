@@ -3,12 +3,11 @@
  * route table. Literal segments win over parameters (`/users/@me` is UsersMe, not UsersId), ids
  * match only unsigned 64-bit decimals, and any path the table does not hold is `None`.
  */
-import { NO_BUCKET_KEY } from '../contracts/dialect.ts';
+import { NO_BUCKET } from '../contracts/dialect.ts';
 import { parseSnowflake } from './path.ts';
 import type { ParameterKind, RouteDefinition } from './types.ts';
 
-/** The spec's Route None: a path its keys do not cover. */
-export const NONE = NO_BUCKET_KEY;
+export { NO_BUCKET };
 
 interface Leaf {
   readonly route: RouteDefinition;
@@ -60,10 +59,10 @@ export class RouteClassifier {
    */
   classify(method: string, path: string): { routeKey: string; bucketKey: string } {
     const segments = splitPath(path);
-    if (segments === undefined) return { routeKey: NONE, bucketKey: NONE };
+    if (segments === undefined) return { routeKey: NO_BUCKET, bucketKey: NO_BUCKET };
     const values: string[] = [];
     const leaf = match(this.#root, segments, 0, values);
-    if (!leaf) return { routeKey: NONE, bucketKey: NONE };
+    if (!leaf) return { routeKey: NO_BUCKET, bucketKey: NO_BUCKET };
     const { route, majorIndex } = leaf;
     return {
       routeKey: route.key,

@@ -10,7 +10,7 @@ import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.ts';
 import type { StoreEvent, StoreView } from '../../src/contracts/store.ts';
-import type { V10Route } from '../../src/dialects/v10/route.ts';
+import type { V10Bucket } from '../../src/dialects/v10/route.ts';
 import type { V10Settings } from '../../src/dialects/v10/settings.ts';
 import { RedisConnection } from '../../src/redis/connection.ts';
 import { namespaceOf } from '../../src/redis/keys.ts';
@@ -159,7 +159,7 @@ describe('connections that cannot be made', () => {
   });
 });
 
-const TARGET: V10Route = {
+const TARGET: V10Bucket = {
   bucketKey: 'GET /channels/:id channels/1',
   route: 'GET /channels/:id',
   resource: 'channels/1',
@@ -172,7 +172,7 @@ const TARGET: V10Route = {
  * `during` and a moment after; what each call gave, counted.
  */
 async function callsThrough(
-  view: StoreView<V10Route>,
+  view: StoreView<V10Bucket>,
   during: () => Promise<unknown>,
 ): Promise<{ ok: number; unavailable: number; other: string[] }> {
   const outcome = { ok: 0, unavailable: 0, other: [] as string[] };
@@ -215,7 +215,7 @@ async function throughFailover(
   const listener = await deployment.store('failover', { prefix: store.prefix });
   const heard: StoreEvent[] = [];
   listener.view(v10ViewRequest(SETTINGS), 'Bot failover', systemClock).subscribe((event) => heard.push(event));
-  const view = store.view(v10ViewRequest(SETTINGS), 'Bot failover', systemClock) as StoreView<V10Route>;
+  const view = store.view(v10ViewRequest(SETTINGS), 'Bot failover', systemClock) as StoreView<V10Bucket>;
   let master: Address | undefined;
   const outcome = await callsThrough(view, async () => {
     master = await failover(namespaceOf(store.prefix, 'Bot failover', store.ipGroup));

@@ -7,7 +7,7 @@ import { v10Judge } from './judge.ts';
 import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
-import { classifyV10, parseBucketKey, type V10Route } from './route.ts';
+import { classifyV10, parseBucketKey, type V10Bucket } from './route.ts';
 import { v10Settings, type V10Options, type V10Settings } from './settings.ts';
 
 /** The service's public API, current version (v10). */
@@ -17,7 +17,7 @@ export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
 const INVALID_LOG_SLOT = 'v10 invalid-request log';
 
 /** What a token's v10 view runs on, asked of a store: in memory, the store's one invalid-request log. */
-export const v10ViewRequest = (settings: V10Settings): ViewRequest<V10Route> => ({
+export const v10ViewRequest = (settings: V10Settings): ViewRequest<V10Bucket> => ({
   api: 'v10',
   settings,
   memoryView: (clock, slots) =>
@@ -32,7 +32,7 @@ export const v10ViewRequest = (settings: V10Settings): ViewRequest<V10Route> => 
  * A v10 call's target: its route and top-level resource (V4); events name the catalog key where
  * there is one, errors the route template.
  */
-const target = (method: string, path: string, nowMs: number, catalogKey?: string): CallTarget<V10Route> => {
+const target = (method: string, path: string, nowMs: number, catalogKey?: string): CallTarget<V10Bucket> => {
   const route = classifyV10(method, path, nowMs);
   return {
     routeKey: catalogKey ?? route.route,
@@ -45,7 +45,7 @@ const target = (method: string, path: string, nowMs: number, catalogKey?: string
   };
 };
 
-export const v10: Dialect<V10Route, V10Options> = {
+export const v10: Dialect<V10Bucket, V10Options> = {
   api: 'v10',
   defaultBaseUrl: DEFAULT_BASE_URL,
   // V1: the service answers v8 and v9 under today's rules.

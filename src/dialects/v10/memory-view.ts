@@ -18,14 +18,14 @@ import {
   settleV10,
   type V10BucketState,
 } from './policy.ts';
-import { joinKey, NO_ROUTE, type V10Route } from './route.ts';
+import { joinKey, NO_BUCKET_REF, type V10Bucket } from './route.ts';
 import type { V10Update } from './rules.ts';
 import type { V10Reservation as Reservation, V10Settings } from './settings.ts';
 
 /** A bucket as `buckets.get` shows it: `reset` in seconds on the store's clock, `bucket` the hash. */
 export type V10BucketRecord = BucketSnapshot;
 
-export class MemoryV10View implements StoreView<V10Route, V10Update> {
+export class MemoryV10View implements StoreView<V10Bucket, V10Update> {
   readonly #clock: Clock;
   readonly #settings: V10Settings;
   readonly #invalid: InvalidRequestLog;
@@ -55,7 +55,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
   }
 
   /** The bucket a route counts in now: its hash and resource once learned, else its local key. */
-  #effective({ route, resource, bucketKey }: V10Route): string {
+  #effective({ route, resource, bucketKey }: V10Bucket): string {
     const hash = this.#routes.get(route);
     return hash === undefined ? bucketKey : joinKey(hash, resource);
   }
@@ -73,10 +73,10 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
    * The token's decision, then the guard (V15): the Redis view reads the guard beside the
    * decision, in the IP group's slot, so a place granted while the guard refuses is given back.
    */
-  admit(target: V10Route | null): Admission {
+  admit(target: V10Bucket | null): Admission {
     const now = this.#clock.now();
     if (now >= this.#nextShedAt) this.#shed(now);
-    const routed = target ?? NO_ROUTE;
+    const routed = target ?? NO_BUCKET_REF;
     const admission = this.#decide(routed, now);
     if (admission.kind === 'refuse') return admission;
     const invalid = this.#invalid.count(now);
@@ -89,7 +89,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     };
   }
 
-  #decide(target: V10Route, now: number): Admission {
+  #decide(target: V10Bucket, now: number): Admission {
     const { bucketKey: key, resource, exempt } = target;
     if (!exempt && this.#tokenInvalid) return { kind: 'refuse', error: new TokenInvalidError() };
     if (this.#gone.has(resource)) return { kind: 'refuse', error: new WebhookGoneError(resource) };
@@ -124,14 +124,14 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     return { kind: 'grant', reservation };
   }
 
-  #endFirstContact({ resource }: V10Route, reservation: Reservation): void {
+  #endFirstContact({ resource }: V10Bucket, reservation: Reservation): void {
     if (!reservation.firstContact) return;
     const left = (this.#firstContacts.get(resource) ?? 1) - 1;
     if (left > 0) this.#firstContacts.set(resource, left);
     else this.#firstContacts.delete(resource);
   }
 
-  settle(target: V10Route, reservation: Reservation, update: V10Update): SettleResult {
+  settle(target: V10Bucket, reservation: Reservation, update: V10Update): SettleResult {
     const now = this.#clock.now();
     const { route, resource, bucketKey } = target;
     if (update.tokenInvalid) this.#tokenInvalid = true;
@@ -156,14 +156,14 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     return update.invalid ? this.noteInvalid() : {};
   }
 
-  release(target: V10Route, reservation: Reservation): void {
+  release(target: V10Bucket, reservation: Reservation): void {
     this.#endFirstContact(target, reservation);
     // No answer: it may have arrived as late as now.
     if (reservation.id !== undefined) this.#pace.answered(reservation.id, this.#clock.now(), 0);
     releaseV10(this.#state(reservation.bucket ?? this.#effective(target)));
   }
 
-  giveBack(target: V10Route, reservation: Reservation): void {
+  giveBack(target: V10Bucket, reservation: Reservation): void {
     this.#endFirstContact(target, reservation);
     if (reservation.id !== undefined) this.#pace.forget(reservation.id);
     giveBackV10(this.#state(reservation.bucket ?? this.#effective(target)), reservation);
@@ -183,7 +183,7 @@ export class MemoryV10View implements StoreView<V10Route, V10Update> {
     return this.#invalid.count(this.#clock.now());
   }
 
-  get(target: V10Route): V10BucketRecord | undefined {
+  get(target: V10Bucket): V10BucketRecord | undefined {
     const record = this.#buckets.get(this.#effective(target))?.record;
     if (!record) return undefined;
     const hash = this.#routes.get(target.route);

@@ -15,7 +15,7 @@ import type { BucketRef } from '../../contracts/store.ts';
 import { routePath } from '../../routing/classify.ts';
 import { parseSnowflake } from '../../routing/path.ts';
 
-export interface V10Route extends BucketRef {
+export interface V10Bucket extends BucketRef {
   /** Method and route template: the unit a bucket hash is learned for. */
   readonly route: string;
   /** The top-level resource (`channels/<id>`, `guilds/<id>`, `webhooks/<id>[/token]`, `interactions/<id>/token`), or '' for none. */
@@ -77,7 +77,7 @@ export function messageAgeClass(messageId: string, nowMs: number): string {
 }
 
 /** Classifies a request path (relative to the API base; a leading `/api`, `/v<N>`, query and fragment are ignored). */
-export function classifyV10(method: string, path: string, nowMs: number): V10Route {
+export function classifyV10(method: string, path: string, nowMs: number): V10Bucket {
   const verb = method.toUpperCase();
   const segments = splitPath(path);
   const [top, first, second] = segments;
@@ -145,7 +145,7 @@ export function splitBucketKey(bucketKey: string): { route: string; resource: st
 }
 
 /** A local key as users write it, read back into the route it names: the one place a key is parsed. */
-export function parseBucketKey(bucketKey: string): V10Route {
+export function parseBucketKey(bucketKey: string): V10Bucket {
   const { route, resource } = splitBucketKey(bucketKey);
   return {
     route,
@@ -157,7 +157,7 @@ export function parseBucketKey(bucketKey: string): V10Route {
 }
 
 /** What an admit without a route counts in (v10 has no Route None; the 0.1 store contract allowed one). */
-export const NO_ROUTE: V10Route = parseBucketKey(joinKey(NO_RESOURCE, ''));
+export const NO_BUCKET_REF: V10Bucket = parseBucketKey(joinKey(NO_RESOURCE, ''));
 
 /** V13: routes exempt from the global limit, by their route (method + template). */
 export function isExemptRoute(route: string): boolean {

@@ -5,7 +5,7 @@
  */
 import type { CallTarget } from '../../contracts/dialect.ts';
 import { catalogClassifier } from '../../routing/route-key.ts';
-import { bucketKeyOf, NONE } from '../../routing/classify.ts';
+import { bucketKeyOf, NO_BUCKET } from '../../routing/classify.ts';
 import type { OperationDefinition } from '../../routing/types.ts';
 
 /** A v6 bucket: `RouteKey`, `RouteKey:<major id>` or `ChannelsIdMessagesId:<METHOD>:<channel id>`. */
@@ -13,14 +13,14 @@ export interface V6Bucket {
   readonly bucketKey: string;
 }
 
-const NONE_TARGET: CallTarget<V6Bucket> = { routeKey: NONE, bucket: null, exempt: false, webhookWithToken: false };
+const NO_BUCKET_TARGET: CallTarget<V6Bucket> = { routeKey: NO_BUCKET, bucket: null, exempt: false, webhookWithToken: false };
 
 const target = (routeKey: string, bucketKey: string): CallTarget<V6Bucket> =>
-  bucketKey === NONE ? NONE_TARGET : { routeKey, bucket: { bucketKey }, exempt: false, webhookWithToken: false };
+  bucketKey === NO_BUCKET ? NO_BUCKET_TARGET : { routeKey, bucket: { bucketKey }, exempt: false, webhookWithToken: false };
 
 /** A typed call: the catalog's key and its major parameter; a v10-only route is None here. */
 export function v6TargetOfOperation(operation: OperationDefinition, values: readonly string[]): CallTarget<V6Bucket> {
-  if (operation.v10Only) return NONE_TARGET;
+  if (operation.v10Only) return NO_BUCKET_TARGET;
   const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
   return target(
     operation.routeKey,

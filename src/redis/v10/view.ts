@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import type { Admission, BucketSnapshot, SettleResult, StoreEvent, StoreView } from '../../contracts/store.ts';
 import { answerAgeMs } from '../../dialects/v10/pace.ts';
-import { NO_ROUTE, type V10Route } from '../../dialects/v10/route.ts';
+import { NO_BUCKET_REF, type V10Bucket } from '../../dialects/v10/route.ts';
 import type { V10Update } from '../../dialects/v10/rules.ts';
 import type { V10Reservation as Reservation, V10Settings } from '../../dialects/v10/settings.ts';
 import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
@@ -41,7 +41,7 @@ type GuardReply = [count: number, ms: number];
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
 const flag = (value: boolean | undefined) => (value ? '1' : '0');
 
-export class RedisV10View implements StoreView<V10Route, V10Update> {
+export class RedisV10View implements StoreView<V10Bucket, V10Update> {
   readonly #context: RedisViewContext;
   readonly #namespace: string;
   readonly #routes: string;
@@ -83,8 +83,8 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
    * The token's decision and the group's guard (V15), sent together: one round trip. A place the
    * token granted while the guard refuses is given back (a second round trip, only then).
    */
-  async admit(target: V10Route | null): Promise<Admission> {
-    const routed = target ?? NO_ROUTE;
+  async admit(target: V10Bucket | null): Promise<Admission> {
+    const routed = target ?? NO_BUCKET_REF;
     const { bucketKey, route, resource, exempt } = routed;
     const limit = this.#settings.invalidRequestLimit;
     const [decided, guarded] = await this.#context.connection.callTogether(
@@ -114,7 +114,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
     return { kind: 'refuse', error: new InvalidRequestGuardError(Number(count), limit, Number(ms)) };
   }
 
-  async settle(target: V10Route, reservation: Reservation, update: V10Update): Promise<SettleResult> {
+  async settle(target: V10Bucket, reservation: Reservation, update: V10Update): Promise<SettleResult> {
     const age = target.exempt ? 0 : answerAgeMs(this.#clock.now(), reservation.answeredAt);
     const settle = this.#tokenScript(
       'tollgateSettleV10',
@@ -141,15 +141,15 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
     return { invalidRequests: Number(noted.value) };
   }
 
-  release(target: V10Route, reservation: Reservation): Promise<void> {
+  release(target: V10Bucket, reservation: Reservation): Promise<void> {
     return this.#releaseOrGiveBack(target, reservation, false);
   }
 
-  giveBack(target: V10Route, reservation: Reservation): Promise<void> {
+  giveBack(target: V10Bucket, reservation: Reservation): Promise<void> {
     return this.#releaseOrGiveBack(target, reservation, true);
   }
 
-  async #releaseOrGiveBack(target: V10Route, reservation: Reservation, never: boolean): Promise<void> {
+  async #releaseOrGiveBack(target: V10Bucket, reservation: Reservation, never: boolean): Promise<void> {
     await this.#context.connection.call(
       this.#tokenScript(
         'tollgateReleaseV10',
@@ -163,7 +163,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
   }
 
   /** The arguments settle and release open with: whose reservation, on which bucket (scripts.ts). */
-  #reservationArgs(target: V10Route, reservation: Reservation): string[] {
+  #reservationArgs(target: V10Bucket, reservation: Reservation): string[] {
     const { bucketKey, route, resource } = target;
     return [this.#namespace, bucketKey, route, resource, reservation.id ?? '', reservation.bucket ?? ''];
   }
@@ -187,7 +187,7 @@ export class RedisV10View implements StoreView<V10Route, V10Update> {
     return Number(count);
   }
 
-  async get(target: V10Route): Promise<BucketSnapshot | undefined> {
+  async get(target: V10Bucket): Promise<BucketSnapshot | undefined> {
     const reply = await this.#context.connection.call(
       this.#tokenScript<[string, string, string, string] | null>(
         'tollgateReadV10',
