@@ -14,6 +14,7 @@ import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { runs } from './config.ts';
 import { storesUnderTest, type StoreUnderTest } from './stores.ts';
+import { V6_VIEW_REQUEST } from '../../src/dialects/v6/index.ts';
 
 type Step =
   | { readonly kind: 'call'; readonly bucket: number }
@@ -56,7 +57,7 @@ async function run(
   const limiter = new Limiter({
     clock,
     // A token of each run's own: runs on a shared store never see each other's buckets.
-    store: target.store.view({ api: 'v6' }, `Bot model ${++runNumber}`, clock),
+    store: target.store.view(V6_VIEW_REQUEST, `Bot model ${++runNumber}`, clock),
     judge: judgeV6,
     transportRetries: 0,
   });

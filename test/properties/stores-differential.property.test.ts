@@ -36,6 +36,9 @@ import { redisStoresForFile, testPrefix } from '../support/redis.ts';
 import { integerFromEnv, PROPERTY_SEED } from './config.ts';
 import { freePorts } from '../support/redis-processes.ts';
 import { testLog } from '../support/test-log.ts';
+import { V6_VIEW_REQUEST } from '../../src/dialects/v6/index.ts';
+import { v10ViewRequest } from '../../src/dialects/v10/index.ts';
+import type { V10Reservation } from '../../src/dialects/v10/settings.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
 /** Sequences per dialect against Redis (FC_RUNS for a longer hunt), and against the fallback. */
@@ -282,7 +285,7 @@ function comparable(admission: Admission, exact: boolean): unknown {
   if (exact) return admission;
   switch (admission.kind) {
     case 'grant': {
-      const { counted, reset, bucket } = admission.reservation;
+      const { counted, reset, bucket } = admission.reservation as V10Reservation;
       return defined({ kind: 'grant', counted, reset, bucket });
     }
     case 'await-response':
@@ -388,7 +391,7 @@ class StoreStep<U, S> implements fc.AsyncCommand<Model, Lockstep<U, S>> {
               ? 'pace'
               : fromMemory.kind === 'grant'
                 ? `grant ${fromMemory.reservation.counted ? 'counted' : 'uncounted'}` +
-                  (fromMemory.reservation.bucket?.startsWith('h') ? ' (in a hash bucket)' : '')
+                  ((fromMemory.reservation as V10Reservation).bucket?.startsWith('h') ? ' (in a hash bucket)' : '')
                 : fromMemory.kind;
         count(run.tally.admissions, kind);
         same(`admit(${show(key)})`, comparable(fromMemory, exact), comparable(fromOther, exact));
@@ -473,7 +476,7 @@ const v6Case: DialectCase<BucketUpdate, V6UpdateSpec> = {
   settings: fc.constant(undefined),
   updates: v6Update,
   update: toV6Update,
-  view: (store, token, clock) => store.view({ api: 'v6' }, token, clock) as StoreView<BucketRef, BucketUpdate>,
+  view: (store, token, clock) => store.view(V6_VIEW_REQUEST, token, clock) as StoreView<BucketRef, BucketUpdate>,
 };
 
 const v10Case: DialectCase<V10Update, V10UpdateSpec> = {
@@ -484,7 +487,7 @@ const v10Case: DialectCase<V10Update, V10UpdateSpec> = {
   updates: v10Update,
   update: toV10Update,
   view: (store, token, clock, settings) =>
-    store.view({ api: 'v10', settings: settings! }, token, clock) as StoreView<BucketRef, V10Update>,
+    store.view(v10ViewRequest(settings!), token, clock) as StoreView<BucketRef, V10Update>,
 };
 
 /** A run: its routes (× both resources: its keys), the clock's start within a second, settings (v10), commands. */

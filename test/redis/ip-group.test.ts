@@ -7,11 +7,12 @@
  * TOLLGATE_TEST_LOG=1).
  */
 import { describe, expect, it } from 'vitest';
-import type { V10Settings } from '../../src/contracts/store.ts';
+import type { V10Settings } from '../../src/dialects/v10/settings.ts';
 import { tokenHash } from '../../src/redis/keys.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisDeploymentsForFile, scanKeys } from '../support/redis-deployments.ts';
 import { testLog } from '../support/test-log.ts';
+import { keyedView } from '../support/keyed-view.ts';
 
 const deployments = redisDeploymentsForFile();
 /** The `[shards]` lines: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
@@ -34,26 +35,26 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
 
     it('V15: the guard holds across the tokens and processes of a group, and no further', async () => {
       const { first, second, elsewhere, clock } = await processes();
-      const one = first.forToken('Bot one', clock, SETTINGS);
+      const one = keyedView(first, 'Bot one', clock, SETTINGS);
       await one.noteInvalid!();
       expect(await one.noteInvalid!()).toEqual({ invalidRequests: 2 });
-      expect(await second.forToken('Bot two', clock, SETTINGS).admit(ROUTE)).toMatchObject({
+      expect(await keyedView(second, 'Bot two', clock, SETTINGS).admit(ROUTE)).toMatchObject({
         kind: 'refuse',
         error: { name: 'InvalidRequestGuardError', count: 2, limit: 2 },
       });
-      const away = elsewhere.forToken('Bot one', clock, SETTINGS);
+      const away = keyedView(elsewhere, 'Bot one', clock, SETTINGS);
       expect(await away.invalidRequests!()).toBe(0);
       expect((await away.admit(ROUTE)).kind).toBe('grant');
     });
 
     it('a decision is one round trip; a grant the guard refuses, two: its place is given back', async () => {
       const { first, second, elsewhere, clock } = await processes();
-      const view = second.forToken('Bot trips', clock, SETTINGS);
+      const view = keyedView(second, 'Bot trips', clock, SETTINGS);
       await view.invalidRequests!(); // connected
       let before = second.roundTrips;
       expect((await view.admit(ROUTE)).kind).toBe('grant');
       expect(second.roundTrips - before, 'an admission beside the guard').toBe(1);
-      const noted = first.forToken('Bot noted', clock, SETTINGS);
+      const noted = keyedView(first, 'Bot noted', clock, SETTINGS);
       await noted.noteInvalid!();
       const answered = await noted.admit(ROUTE);
       if (answered.kind !== 'grant') throw new Error(`expected a grant, got ${answered.kind}`);
@@ -63,24 +64,24 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
       });
       expect(first.roundTrips - before, 'a settle beside its invalid-request note').toBe(1);
       // The group is at its guard: a fresh token's pace grants, the guard refuses, the place goes back.
-      const refused = second.forToken('Bot refused', clock, SETTINGS);
+      const refused = keyedView(second, 'Bot refused', clock, SETTINGS);
       before = second.roundTrips;
       expect((await refused.admit(ROUTE)).kind).toBe('refuse');
       expect(second.roundTrips - before, 'the admission and the give-back').toBe(2);
       // Its pace (one a second) is whole: the same token behind another IP is granted at once.
-      const sameToken = elsewhere.forToken('Bot refused', clock, SETTINGS);
+      const sameToken = keyedView(elsewhere, 'Bot refused', clock, SETTINGS);
       expect((await sameToken.admit(ROUTE)).kind).toBe('grant');
       expect(await sameToken.admit(OTHER_ROUTE)).toMatchObject({ kind: 'global', pace: true });
     });
 
     it('V13: calls without a token share one budget per group', async () => {
       const { first, second, elsewhere, clock } = await processes();
-      expect((await first.forToken(undefined, clock, SETTINGS).admit(ROUTE)).kind).toBe('grant');
-      expect(await second.forToken(undefined, clock, SETTINGS).admit(OTHER_ROUTE)).toMatchObject({
+      expect((await keyedView(first, undefined, clock, SETTINGS).admit(ROUTE)).kind).toBe('grant');
+      expect(await keyedView(second, undefined, clock, SETTINGS).admit(OTHER_ROUTE)).toMatchObject({
         kind: 'global',
         pace: true,
       });
-      expect((await elsewhere.forToken(undefined, clock, SETTINGS).admit(OTHER_ROUTE)).kind).toBe('grant');
+      expect((await keyedView(elsewhere, undefined, clock, SETTINGS).admit(OTHER_ROUTE)).kind).toBe('grant');
     });
   },
 );
@@ -94,7 +95,7 @@ describe('the Cluster', () => {
     const tokens = Array.from({ length: 30 }, (_, i) => `Bot shard-${i}`);
     const settings = { ...SETTINGS, globalLimit: 50, invalidRequestLimit: 100 };
     for (const token of tokens) {
-      const view = store.forToken(token, clock, settings);
+      const view = keyedView(store, token, clock, settings);
       for (const route of [ROUTE, OTHER_ROUTE]) {
         const admission = await view.admit(route);
         if (admission.kind !== 'grant') throw new Error(`expected a grant, got ${admission.kind}`);
@@ -102,7 +103,7 @@ describe('the Cluster', () => {
       }
       await view.lockGlobal(1000);
     }
-    await store.forToken(tokens[0], clock, settings).noteInvalid!();
+    await keyedView(store, tokens[0], clock, settings).noteInvalid!();
 
     const client = cluster.cluster!.client({ lazyConnect: true });
     try {
