@@ -6,7 +6,7 @@
  * entries), removed (deprecated, or deleted with --prune) and changed. A document other than the
  * pinned one is pinned after the catalog is written. `--check` writes nothing and exits 1 when
  * the catalog is behind; `--json` prints the report for tools. Bad input: one line, exit 2, and
- * nothing written. See README "When Discord changes its API".
+ * nothing written. See docs/catalog.md, "When Discord changes its API".
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -60,7 +60,7 @@ const redis = options.redisCluster
     : undefined;
 // ioredis 6 ends a Sentinel connection for good when a +switch-master (failoverDetector) comes while
 // it is asking the sentinel for the master on a reconnect; RedisStore does not reopen a client it
-// was given. Reopened here, as the README advises (`reopened` counts it).
+// was given. Reopened here, as docs/redis.md advises (`reopened` counts it).
 let closing = false;
 let reopened = 0;
 if (options.redisSentinel)

@@ -1,7 +1,7 @@
 /**
  * `npm start -- --metrics`: the client's OpenTelemetry metrics, collected in process by the
  * SDK's own MeterProvider and printed at the end of the run (in production, a Prometheus or OTLP
- * exporter reads the same instruments: see the README).
+ * exporter reads the same instruments: see docs/telemetry.md).
  */
 import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
 

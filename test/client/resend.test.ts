@@ -1,6 +1,6 @@
 /**
  * Retries that cannot duplicate, and errors that say what happened: which calls are sent again
- * after an attempt that may have reached the service (README, "Retries and duplicates"), the
+ * after an attempt that may have reached the service (docs/migrating.md, "Retries and duplicates"), the
  * nonce that makes a message create safe to resend, the caller's abort against the client's
  * timeout, and the per-call `timeout` and `transportRetries`. A scripted fetch plays the service.
  */

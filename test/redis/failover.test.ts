@@ -15,7 +15,7 @@
  *   whose call failed is one a StoreUnavailableError reached after the service answered (a call
  *   in flight when the master died: its settle could not be written);
  * - no 429 before the kill; after it, bucket and global 429s within the bounds of `bounds()`
- *   (the README states them with these figures), and calls go on once the new master serves.
+ *   (docs/redis.md states them with these figures), and calls go on once the new master serves.
  * The figures are logged (`[failover]` lines: shown when a test fails, or with TOLLGATE_TEST_LOG=1).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
