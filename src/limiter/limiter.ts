@@ -169,12 +169,14 @@ export class Limiter {
       }
       const outcome = await this.#queues.take(call, bucket, passed);
       if (outcome === HELD) continue;
-      // A grant already counted in the pace stands; a lock that began meanwhile does not let it go.
-      if (!this.#gate.lockedSinceGrant(call)) {
+      // Nobody waits for this grant any more (aborted, or closed, while the store decided): its
+      // place goes back at once, not when its lease runs out, and nothing is sent.
+      const gone = this.#closed || call.signal?.aborted;
+      if (!gone && !this.#gate.lockedSinceGrant(call)) {
         call.reservation = outcome;
         return this.#report.started(call);
       }
-      // A global wait began while this call waited for its bucket: hand the place back and
+      // Or a global wait began while this call waited for its bucket: hand the place back and
       // wait at the gate like everyone else.
       await this.#store.giveBack(bucket, outcome);
       this.#queues.wake(bucket.bucketKey);
