@@ -16,7 +16,10 @@ import * as prettier from 'prettier';
 import { camelCase } from '../../src/routing/path.ts';
 import type { BodyEncoding } from '../../src/sdk.ts';
 import type { OpenApiDocument } from '../sync/openapi.ts';
-import { cdnExports, cdnReadme, emitCdn } from './cdn.ts';
+import { cdnExports, emitCdn } from './cdn.ts';
+import { iteratorsOf } from './iterators.ts';
+import { EXAMPLE_VALUES, pascalOf, queryTypeName, resultTypeOf, typeReference, typesFrom } from './names.ts';
+import { readme } from './readme.ts';
 import { flatten, type CatalogModel, type NamespaceModel, type OperationModel } from './model.ts';
 import { emitSpecTypes, type SpecTypeNames } from './spec-types.ts';
 
@@ -29,24 +32,6 @@ export const HEADER = [
 ].join('\n');
 
 const SDK_IMPORT = '../src/sdk.ts';
-
-/** Sample values for examples in the JSDoc, by parameter name. */
-const EXAMPLE_VALUES: Record<string, string> = {
-  channel_id: "'81384788765712384'",
-  guild_id: "'41771983423143937'",
-  message_id: "'334385199974967042'",
-  user_id: "'80351110224678912'",
-  role_id: "'41771983423143936'",
-  emoji_id: "'41771983429993937'",
-  overwrite_id: "'80351110224678912'",
-  integration_id: "'33590653072239123'",
-  webhook_id: "'223704706495545344'",
-  code: "'0vCdhLbwjZZTWZLD'",
-  emoji: "'🔥'",
-  webhook_token: 'webhookToken',
-  application_id: "'157730590492196864'",
-  interaction_token: 'interactionToken',
-};
 
 export async function emitGenerated(
   model: CatalogModel,
@@ -336,13 +321,6 @@ function linkMethodOf(
   };
 }
 
-/** The default of a method's result type: the catalog's result type, else the document's, else unknown. */
-function resultTypeOf(op: OperationModel, spec: SpecTypeNames): string {
-  const result = op.source.types?.result;
-  if (result === undefined) return spec.result ?? 'unknown';
-  return result === 'undefined' ? 'undefined' : typeReference(op, result);
-}
-
 function methodDoc(op: OperationModel): string {
   const { definition, source, route } = op;
   const majorPlaceholder = route.major === null ? undefined : `{${route.major}}`;
@@ -463,16 +441,6 @@ function describeNamespace(namespace: NamespaceModel): string {
 /** The options type of a method: with `reason` where the action enters the audit log. */
 const optionsTypeOf = (op: OperationModel) => (op.source.auditLogReason ? 'AuditLogOptions' : 'RequestOptions');
 
-/** A catalog type name (or union of names) as the generated file refers to it: `v10.Name | v10.Other`. */
-const typeReference = (op: OperationModel, names: string) =>
-  names
-    .split(' | ')
-    .map((name) => `${typesFrom(op)}.${name}`)
-    .join(' | ');
-
-/** The discord-api-types module an operation's types come from. */
-const typesFrom = (op: OperationModel): 'v10' | 'v6' => op.source.types?.from ?? 'v10';
-
 /** What a method's documentation says of a body that is not plain JSON. */
 const ENCODING_NOTES: Record<BodyEncoding, readonly string[]> = {
   json: [],
@@ -488,68 +456,6 @@ const ENCODING_NOTES: Record<BodyEncoding, readonly string[]> = {
   ],
   urlencoded: ['', 'Sent form-encoded (`application/x-www-form-urlencoded`), as OAuth2 requires.'],
 };
-
-/** `channels.messages.list` → `ChannelsMessagesList`. */
-const pascalOf = (op: OperationModel) =>
-  op.source.name
-    .split('.')
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
-
-const queryTypeName = (op: OperationModel) => `${pascalOf(op)}Query`;
-
-/** A paged list's two iterators: every item (`listAll`), every page as the service sent it (`listPages`). */
-function iteratorsOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStructure[] {
-  const facts = op.source.paginate!;
-  const id = JSON.stringify(op.source.name);
-  const parameters = op.parameters.map((p) => ({
-    name: camelCase(p.name),
-    type: p.kind === 'snowflake' ? 'Snowflake' : 'string',
-  }));
-  const pathArguments = parameters.map((p) => p.name).join(', ');
-  const query = { name: 'query', type: `${pascalOf(op)}AllQuery`, hasQuestionToken: !op.source.queryRequired };
-  const direction =
-    facts.cursor === 'offset'
-      ? `Walks by \`offset\` (${facts.limit} a page, to offset ${facts.maxOffset})${facts.tryLater ? '; a 202 "try later" is waited out' : ''}.`
-      : facts.parameters.length === 2
-        ? `\`after\` walks oldest-first, \`before\` newest-first, no cursor ${facts.order}.`
-        : `Walks ${facts.order} (${facts.parameters.map((p) => `\`${p}\``).join(', ')}: ${facts.cursor === 'timestamp' ? 'an ISO timestamp' : 'an id'}).`;
-  const lines = (what: string) => [
-    `${what} of \`${op.source.name}\` (${op.source.summary}), fetched a page at a time as the loop asks.`,
-    '',
-    direction,
-    `Each request asks for up to ${facts.limit} items, or what is left to reach \`max\`; leaving the loop`,
-    'fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.',
-    '',
-    ...op.parameters.map((p) => `@param ${camelCase(p.name)} - \`{${p.name}}\`.`),
-    "@param query - The list's query, the cursor to start from, and `max` (the most items).",
-    '@param options - `signal`, `headers`, `maxWait`.',
-  ];
-  const example = [...op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'"), '{ max: 500 }'].join(', ');
-  const iterator = (kind: 'items' | 'pages', name: string, resultType: string, what: string, variable: string) => ({
-    kind: StructureKind.Method as const,
-    name,
-    typeParameters: [{ name: 'T', default: resultType }],
-    parameters: [...parameters, query, { name: 'options', type: 'RequestOptions', hasQuestionToken: true }],
-    returnType: 'AsyncIterable<T>',
-    docs: [
-      [
-        ...lines(what),
-        '@example',
-        '```ts',
-        `for await (const ${variable} of client.${op.source.name.replace(/\.\w+$/, '')}.${name}(${example})) console.log(${variable});`,
-        '```',
-      ].join('\n'),
-    ],
-    statements: [
-      `return this.#call.${kind}(operations[${id}], paginations[${id}], [${pathArguments}], query, options) as AsyncIterable<T>;`,
-    ],
-  });
-  return [
-    iterator('items', `${op.verb}All`, `${pascalOf(op)}Item`, 'Every item', 'item'),
-    iterator('pages', `${op.verb}Pages`, resultTypeOf(op, spec), 'Every page, as the service sent it,', 'page'),
-  ];
-}
 
 function emitIndex(file: SourceFile, model: CatalogModel, specNames: SpecNames): void {
   file.addImportDeclaration({ moduleSpecifier: SDK_IMPORT, namedImports: ['OperationCaller'], isTypeOnly: true });
@@ -598,76 +504,4 @@ function emitIndex(file: SourceFile, model: CatalogModel, specNames: SpecNames):
       `return { ${model.namespaces.map((root) => `${root.path}: new ${root.className}(call)`).join(', ')} };`,
     ],
   });
-}
-
-function readme(model: CatalogModel, specNames: SpecNames): string {
-  const rows = model.operations.map((op) => {
-    const { definition, source, route } = op;
-    const removed = source.removedIn ? ` (deprecated: not in the document since build ${source.removedIn})` : '';
-    const deprecated = source.deprecated && !source.removedIn ? ' (deprecated)' : '';
-    const operationId = source.operationId ? `\`${source.operationId}\`` : '—';
-    return `| \`${route.key}\` | ${definition.method} | \`${op.pathText}\` | \`client.${source.name}\` | ${operationId} | ${typesSource(op, specNames.get(source.name) ?? {})} | ${source.summary}${source.userOnly ? ' (user accounts only)' : ''}${deprecated}${removed}${source.link ? ' (a link: builds the URL, sends nothing)' : ''} |`;
-  });
-  return [
-    '# generated/',
-    '',
-    'Everything in this folder is written by `npm run generate` (`scripts/generate.ts`) from',
-    '`catalog/routes.ts`. **Do not edit it by hand**: change the catalog and regenerate.',
-    '`npm run generate -- --check` fails when this folder is not what the catalog produces.',
-    '',
-    `${model.routes.length} route keys (plus \`None\` for every other path), ${model.operations.length} operations.`,
-    '',
-    "- **operationId**: the operation of Discord's OpenAPI document (`catalog/discord-openapi/`) the",
-    '  method follows; `—` for operations kept by hand (the seed v6 routes, user-only and documented-only ones).',
-    "- **Types**: where the method's body, query and result types come from: `discord-api-types` (the",
-    "  ecosystem's names, kept wherever it has them), `OpenAPI` (`spec-types.ts`, generated from the",
-    "  document's schemas with openapi-typescript), or both (`discord-api-types + OpenAPI (result)`:",
-    '  the parts in brackets come from the document). `untyped`: the catalog names no type and the',
-    '  document has no schema for it (a hand-kept operation).',
-    '',
-    "`spec-types.ts` is derived from Discord's OpenAPI document (`discord/discord-api-spec`, MIT,",
-    'Copyright 2023 Discord; the license is in `catalog/discord-openapi/LICENSE` of the repository).',
-    '',
-    '| Route key | Method | Path | Method of the client | operationId | Types | Documented name |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...rows,
-    '',
-    ...pagedReadme(model),
-    ...cdnReadme(model.cdn),
-  ].join('\n');
-}
-
-/** Where an operation's types come from, for the README. */
-function typesSource(op: OperationModel, spec: SpecTypeNames): string {
-  const fromDocument = Object.keys(spec) as (keyof SpecTypeNames)[];
-  const named = op.source.types !== undefined && Object.keys(op.source.types).some((key) => key !== 'from');
-  const library = op.source.types?.from === 'v6' ? 'discord-api-types (v6)' : 'discord-api-types';
-  if (named && fromDocument.length > 0) return `${library} + OpenAPI (${fromDocument.join(', ')})`;
-  if (named) return library;
-  if (fromDocument.length > 0) return 'OpenAPI';
-  return op.definition.binaryResult ? 'bytes' : 'untyped';
-}
-
-/** The README's list of paged lists and their iterators. */
-function pagedReadme(model: CatalogModel): string[] {
-  const paged = model.operations.filter((op) => op.source.paginate);
-  const cursorOf = (facts: NonNullable<OperationModel['source']['paginate']>) =>
-    facts.cursor === 'offset'
-      ? `offset (to ${facts.maxOffset})`
-      : `${facts.parameters.map((name) => `\`${name}\``).join(', ')}: ${facts.cursor === 'timestamp' ? 'an ISO timestamp' : 'an id'}`;
-  return [
-    '## Paged lists',
-    '',
-    `${paged.length} lists are paged; each has two iterators beside its method: \`<verb>All\` yields every item,`,
-    '`<verb>Pages` every page as the service sent it. Both fetch a page when the loop wants one.',
-    '',
-    '| Method | Items | Pages | Cursor | Without a cursor | Largest page | Items from |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...paged.map((op) => {
-      const facts = op.source.paginate!;
-      const base = `client.${op.source.name.replace(/\.\w+$/, '')}`;
-      return `| \`client.${op.source.name}\` | \`${base}.${op.verb}All\` | \`${base}.${op.verb}Pages\` | ${cursorOf(facts)} | ${facts.order} | ${facts.limit} | ${facts.items === undefined ? 'the result' : `\`${facts.items}\``}${facts.tryLater ? ' (202: tried again)' : ''} |`;
-    }),
-    '',
-  ];
 }

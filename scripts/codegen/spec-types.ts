@@ -66,7 +66,10 @@ export interface SpecTypes {
   readonly names: ReadonlyMap<string, SpecTypeNames>;
 }
 
-export async function emitSpecTypes(document: OpenApiDocument, operations: readonly OperationModel[]): Promise<SpecTypes> {
+export async function emitSpecTypes(
+  document: OpenApiDocument,
+  operations: readonly OperationModel[],
+): Promise<SpecTypes> {
   const byId = findOperations(document);
   const schemas: Record<string, Schema> = {};
   const names = new Map<string, SpecTypeNames>();
@@ -78,19 +81,25 @@ export async function emitSpecTypes(document: OpenApiDocument, operations: reado
     const parts = partsFromDocument(op);
     if (parts.length === 0) continue;
     const found = byId.get(op.source.operationId!);
-    if (!found) throw new Error(`${op.source.name}: operationId "${op.source.operationId}" is not in Discord's OpenAPI document`);
+    if (!found)
+      throw new Error(`${op.source.name}: operationId "${op.source.operationId}" is not in Discord's OpenAPI document`);
     const base = pascalName(op.source.operationId!);
     const entry: SpecTypeNames = {};
     for (const part of parts) {
       const schema =
-        part === 'body' ? bodySchema(found, resolve) : part === 'query' ? querySchema(found, resolve) : resultSchema(found, resolve);
+        part === 'body'
+          ? bodySchema(found, resolve)
+          : part === 'query'
+            ? querySchema(found, resolve)
+            : resultSchema(found, resolve);
       if (schema === 'empty') {
         entry.result = 'undefined';
         continue;
       }
       if (schema === undefined) continue;
       const name = `${base}${part === 'body' ? 'Body' : part === 'query' ? 'Query' : 'Result'}`;
-      if (document.components?.schemas?.[name]) throw new Error(`${name}: the document already has a schema of that name`);
+      if (document.components?.schemas?.[name])
+        throw new Error(`${name}: the document already has a schema of that name`);
       schemas[name] = schema;
       entry[part] = name;
       aliases.push(
@@ -155,7 +164,10 @@ function withoutBytes(schema: Schema, resolve: (value: unknown) => unknown): Sch
   return { ...schema, properties };
 }
 
-function querySchema({ operation, pathItem }: FoundOperation, resolve: (value: unknown) => unknown): Schema | undefined {
+function querySchema(
+  { operation, pathItem }: FoundOperation,
+  resolve: (value: unknown) => unknown,
+): Schema | undefined {
   const parameters = [...asList(pathItem.parameters), ...asList(operation.parameters)]
     .map(resolve)
     .filter((parameter): parameter is Record<string, unknown> => isObject(parameter) && parameter.in === 'query');
@@ -163,19 +175,28 @@ function querySchema({ operation, pathItem }: FoundOperation, resolve: (value: u
   return {
     type: 'object',
     properties: Object.fromEntries(parameters.map((parameter) => [parameter.name as string, parameter.schema ?? {}])),
-    required: parameters.filter((parameter) => parameter.required === true).map((parameter) => parameter.name as string),
+    required: parameters
+      .filter((parameter) => parameter.required === true)
+      .map((parameter) => parameter.name as string),
   };
 }
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** The success answer's JSON schema; 'empty' when every success is 204 No Content. */
-function resultSchema({ operation }: FoundOperation, resolve: (value: unknown) => unknown): Schema | 'empty' | undefined {
+function resultSchema(
+  { operation }: FoundOperation,
+  resolve: (value: unknown) => unknown,
+): Schema | 'empty' | undefined {
   const responses = isObject(operation.responses) ? operation.responses : {};
   const successes = Object.entries(responses).filter(([status]) => /^2/.test(status));
   const schemas = successes
     .map(([, response]) => resolve(response))
-    .map((response) => (isObject(response) && isObject(response.content) ? (response.content as Record<string, { schema?: Schema }>) : undefined))
+    .map((response) =>
+      isObject(response) && isObject(response.content)
+        ? (response.content as Record<string, { schema?: Schema }>)
+        : undefined,
+    )
     .map((content) => content?.['application/json']?.schema)
     .filter((schema): schema is Schema => schema !== undefined);
   if (schemas.length === 0) return successes.length > 0 ? 'empty' : undefined;

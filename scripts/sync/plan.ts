@@ -19,104 +19,21 @@ import {
   type ParameterKind,
   type SyncedFact,
 } from '../../catalog/schema.ts';
-import {
-  catalogFactsOf,
-  describeFact,
-  factsOf,
-  majorOf,
-  nameOf,
-  nameProblem,
-  proposePagination,
-  proposeName,
-  routeKeyOf,
-  sameFact,
-  shapeOf,
-  type SyncedFacts,
-} from './derive.ts';
-import { SpecInputError, type SpecDocument, type SpecOperation } from './openapi.ts';
+import { catalogFactsOf, describeFact, factsOf, sameFact, shapeOf, type SyncedFacts } from './derive.ts';
+import type { SpecDocument, SpecOperation } from './openapi.ts';
+import { draft } from './draft.ts';
+import type {
+  AddedOperation,
+  CatalogEdit,
+  ChangedOperation,
+  FactChange,
+  KeptFact,
+  RemovedOperation,
+  SyncOptions,
+  SyncPlan,
+} from './types.ts';
 
-export interface SyncOptions {
-  /** The build of the document, named in `removedIn`. */
-  readonly build: string;
-  /** Delete removed operations instead of marking them. */
-  readonly prune: boolean;
-}
-
-/** One edit of catalog/routes.ts; `edits.ts` applies them in order. */
-export type CatalogEdit =
-  | { readonly kind: 'add-parameter'; readonly name: string; readonly parameterKind: ParameterKind }
-  | { readonly kind: 'add-route'; readonly route: CatalogRoute; readonly afterKey: string | undefined }
-  | { readonly kind: 'add-operation'; readonly routeKey: string; readonly operation: CatalogOperation }
-  | {
-      readonly kind: 'set';
-      readonly operationName: string;
-      /** Properties to write (undefined: remove the property). */
-      readonly properties: Readonly<Record<string, unknown>>;
-    }
-  | { readonly kind: 'remove-operation'; readonly operationName: string };
-
-export interface AddedOperation {
-  readonly operationId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly name: string;
-  readonly routeKey: string;
-  /** The route is new (else the operation joins an existing route of its path). */
-  readonly newRoute: boolean;
-  /** The natural name was taken: why, and that `name` is the proposal. */
-  readonly collision?: string;
-  /** What a person should look at (a credential in the path, a token the call may go without). */
-  readonly notes: readonly string[];
-}
-
-export interface FactChange {
-  readonly fact: SyncedFact;
-  readonly from: string;
-  readonly to: string;
-}
-
-export interface ChangedOperation {
-  readonly name: string;
-  readonly operationId: string;
-  readonly changes: readonly FactChange[];
-}
-
-export interface KeptFact {
-  readonly name: string;
-  readonly fact: SyncedFact;
-  readonly reason: string;
-  readonly catalog: string;
-  readonly document: string;
-}
-
-export interface RemovedOperation {
-  readonly name: string;
-  readonly operationId: string;
-  readonly method: string;
-  readonly path: string;
-  /** `deprecated` now, `pruned` (deleted), or `still removed` (marked by an earlier sync). */
-  readonly action: 'deprecated' | 'pruned' | 'still removed';
-}
-
-export interface SyncPlan {
-  readonly build: string;
-  /** Operations of the document. */
-  readonly documentOperations: number;
-  readonly added: readonly AddedOperation[];
-  readonly removed: readonly RemovedOperation[];
-  readonly changed: readonly ChangedOperation[];
-  /** Catalog operations now linked to their operationId (matched by method and path). */
-  readonly linked: readonly { readonly name: string; readonly operationId: string }[];
-  /** Operations marked removed that the document has again. */
-  readonly restored: readonly { readonly name: string; readonly operationId: string }[];
-  readonly kept: readonly KeptFact[];
-  /** Hand facts the document contradicts, which a person must settle. */
-  readonly conflicts: readonly string[];
-  /** Catalog operations the document does not have and that follow none of its operations. */
-  readonly handKept: number;
-  readonly newParameters: Readonly<Record<string, ParameterKind>>;
-  readonly edits: readonly CatalogEdit[];
-}
+export type * from './types.ts';
 
 /** The catalog is behind the document: the sync would change it, or a person must settle something. */
 export const isBehind = (plan: SyncPlan) =>
@@ -295,128 +212,4 @@ function propertiesOf(fact: SyncedFact, facts: SyncedFacts): Record<string, unkn
     default:
       return { [fact]: facts[fact] };
   }
-}
-
-interface DraftContext {
-  readonly catalog: Catalog;
-  readonly parameters: Record<string, ParameterKind>;
-  readonly newParameters: Record<string, ParameterKind>;
-  readonly names: Set<string>;
-  readonly routeKeys: Set<string>;
-  readonly routeOfShape: Map<string, CatalogRoute>;
-  readonly newRoutes: Map<string, CatalogRoute & { operations: CatalogOperation[] }>;
-  readonly methodsAtPath: readonly string[];
-  readonly edits: CatalogEdit[];
-}
-
-/** A drafted catalog entry for a document operation no catalog operation matches. */
-function draft(document: SpecOperation, context: DraftContext): AddedOperation {
-  const where = `${document.method} ${document.path}`;
-  const notes: string[] = [];
-  const shape = shapeOf(document.path);
-  const existing = context.routeOfShape.get(shape) ?? context.newRoutes.get(shape);
-
-  // An existing route's placeholders name the values (its `{emoji}` for the document's `{emoji_name}`).
-  let path = document.path;
-  if (existing) {
-    const names = [...existing.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-    let index = 0;
-    path = document.path.replace(/\{[^}]+\}/g, () => `{${names[index++]}}`);
-  } else {
-    for (const parameter of document.pathParameters) {
-      if (parameter.name in context.parameters) continue;
-      if (!parameter.snowflake) {
-        throw new SpecInputError(
-          `${where}: the catalog cannot classify path parameter {${parameter.name}} (not an id): add it to catalog.parameters as code, emoji or secret`,
-        );
-      }
-      context.parameters[parameter.name] = 'snowflake';
-      context.newParameters[parameter.name] = 'snowflake';
-    }
-  }
-
-  const natural = nameOf(document, context.methodsAtPath);
-  let name = natural;
-  let collision: string | undefined;
-  const problem = nameProblem(natural, context.names);
-  if (problem !== undefined) {
-    const proposal = proposeName(natural, context.names);
-    if (proposal === undefined) {
-      throw new SpecInputError(`${where}: no free name near "${natural}" (${problem}); name it in the catalog by hand`);
-    }
-    collision = `${problem}; proposed "${proposal}"`;
-    name = proposal;
-  }
-  context.names.add(name);
-
-  const facts = factsOf(document);
-  const secretInPath = [...path.matchAll(/\{([^}]+)\}/g)].some((match) => context.parameters[match[1]!] === 'secret');
-  const unauthenticated = secretInPath && document.auth.none === true;
-  if (document.auth.none && !unauthenticated) {
-    notes.push('callable without a token: if the body carries its own credential, mark it unauthenticated');
-  }
-  const pagination = proposePagination(document);
-  if (pagination.note) notes.push(pagination.note);
-  const operation: CatalogOperation = {
-    name,
-    // The catalog's word for "answers 204": the reference service answers so, the method returns undefined.
-    ...(document.emptyResult && { types: { result: 'undefined' as const } }),
-    method: document.method,
-    ...(existing && path !== existing.path && { path }),
-    summary: document.summary,
-    ...(facts.body && { body: facts.body }),
-    ...(facts.encoding.encoding && { encoding: facts.encoding.encoding }),
-    ...(facts.encoding.attachmentsIn && { attachmentsIn: facts.encoding.attachmentsIn }),
-    ...(facts.binaryResult && { binaryResult: true }),
-    ...(facts.query && { query: [...facts.query] as [string, ...string[]] }),
-    ...(facts.queryRequired && { queryRequired: true }),
-    ...(unauthenticated && { unauthenticated: true }),
-    operationId: document.operationId,
-    ...(facts.auth && { auth: facts.auth }),
-    ...(pagination.facts && { paginate: pagination.facts }),
-  };
-
-  if (existing) {
-    const drafted = context.newRoutes.get(shape);
-    if (drafted === existing) drafted.operations.push(operation);
-    else context.edits.push({ kind: 'add-operation', routeKey: existing.key, operation });
-    return { ...summaryOf(document, name, existing.key, false, notes), ...(collision && { collision }) };
-  }
-
-  let key = routeKeyOf(document.path, context.parameters);
-  for (let suffix = 2; context.routeKeys.has(key); suffix++)
-    key = `${routeKeyOf(document.path, context.parameters)}${suffix}`;
-  context.routeKeys.add(key);
-  const route = {
-    key,
-    v10Only: true as const,
-    major: majorOf(document.path),
-    path: document.path,
-    pathSource: 'openapi' as const,
-    operations: [operation],
-  };
-  const afterKey = lastRouteOfFamily(context, document.path);
-  context.newRoutes.set(shape, route);
-  context.routeOfShape.set(shape, route);
-  context.edits.push({ kind: 'add-route', route, afterKey });
-  return { ...summaryOf(document, name, key, true, notes), ...(collision && { collision }) };
-}
-
-const summaryOf = (document: SpecOperation, name: string, routeKey: string, newRoute: boolean, notes: string[]) => ({
-  operationId: document.operationId,
-  method: document.method,
-  path: document.path,
-  name,
-  routeKey,
-  newRoute,
-  notes,
-});
-
-/**
- * The last route of the catalog whose path starts with the same top-level word: new routes go
- * after it, in document order (at the end where the family is new).
- */
-function lastRouteOfFamily(context: DraftContext, path: string): string | undefined {
-  const top = path.split('/')[1];
-  return context.catalog.routes.filter((route) => route.path.split('/')[1] === top).at(-1)?.key;
 }
