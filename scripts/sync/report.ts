@@ -68,11 +68,13 @@ export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
   const edits = plan.edits.length;
   lines.push(
     '',
-    edits === 0
-      ? 'The catalog follows the document.'
-      : mode === 'check'
-        ? `The catalog is behind the document: \`npm run catalog:sync\` ${verb} make ${edits} edits.`
-        : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
+    plan.conflicts.length > 0
+      ? 'A person must settle the conflicts above: the catalog says what the document does not.'
+      : edits === 0
+        ? 'The catalog follows the document.'
+        : mode === 'check'
+          ? `The catalog is behind the document: \`npm run catalog:sync\` ${verb} make ${edits} edits.`
+          : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
   );
   return `${lines.join('\n')}\n`;
 }

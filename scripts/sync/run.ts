@@ -58,6 +58,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const pinned = !isUrl && resolve(given) === resolve(pinnedSpec);
 
   let text: string;
+  let source: string;
   let document: unknown;
   let plan: SyncPlan;
   let catalog: Catalog;
@@ -74,7 +75,8 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
       throw new SpecInputError(`--build ${options.build}: a build is a number or a short label`);
     }
     build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
-    catalog = await loadCatalog(options.catalogFile, await readFile(options.catalogFile, 'utf8'));
+    source = await readFile(options.catalogFile, 'utf8');
+    catalog = await loadCatalog(options.catalogFile, source);
     plan = planSync(catalog, spec, { build, prune: options.prune });
   } catch (error) {
     if (error instanceof SpecInputError) return { code: 2, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
@@ -86,7 +88,6 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const stdout = options.json ? reportJson(plan, mode) : reportText(plan, mode);
   if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan };
 
-  const source = await readFile(options.catalogFile, 'utf8');
   let updated: string;
   try {
     updated = applyEdits(source, plan.edits);

@@ -544,6 +544,7 @@ describe('planSync: the catalog against a document', () => {
       'webhooks.getWithToken: sent without Authorization (unauthenticated), but GET /webhooks/{webhook_id}/{webhook_token} needs a token',
     ]);
     expect(isBehind(result)).toBe(true);
+    expect(reportText(result, 'check')).toContain('A person must settle the conflicts above');
   });
 
   it('the report as JSON lists the same, with the number of edits', async () => {
