@@ -19,6 +19,7 @@ import type { OpenApiDocument } from '../sync/openapi.ts';
 import { cdnExports, emitCdn } from './cdn.ts';
 import { iteratorsOf } from './iterators.ts';
 import { EXAMPLE_VALUES, pascalOf, queryTypeName, resultTypeOf, typeReference, typesFrom } from './names.ts';
+import { packageFile, type PackageInfo } from './package-info.ts';
 import { readme } from './readme.ts';
 import { flatten, type CatalogModel, type NamespaceModel, type OperationModel } from './model.ts';
 import { emitSpecTypes, type SpecTypeNames } from './spec-types.ts';
@@ -37,11 +38,13 @@ export async function emitGenerated(
   model: CatalogModel,
   prettierOptions: prettier.Options,
   document: OpenApiDocument,
+  packageInfo: PackageInfo,
 ): Promise<Map<string, string>> {
   const project = new Project({ useInMemoryFileSystem: true });
   const files = new Map<string, string>();
   const specTypes = await emitSpecTypes(document, model.operations);
   if (specTypes.text !== undefined) files.set('spec-types.ts', specTypes.text);
+  files.set('package.ts', packageFile(packageInfo));
 
   const routesFile = project.createSourceFile('routes.ts');
   emitRoutes(routesFile, model);

@@ -9,6 +9,7 @@ import * as prettier from 'prettier';
 import { parseCatalog } from '../../catalog/schema.ts';
 import { asOpenApiDocument } from '../sync/openapi.ts';
 import { emitGenerated } from './emit.ts';
+import { packageInfoOf, type PackageManifest } from './package-info.ts';
 import { buildModel } from './model.ts';
 
 export interface GenerateOptions {
@@ -40,7 +41,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const model = buildModel(parseCatalog(options.catalog));
   const prettierOptions = (await prettier.resolveConfig(options.configFile)) ?? {};
   const document = asOpenApiDocument(options.document ?? JSON.parse(await readFile(PINNED_DOCUMENT, 'utf8')));
-  const files = await emitGenerated(model, prettierOptions, document);
+  const manifest = JSON.parse(await readFile(options.configFile, 'utf8')) as PackageManifest;
+  const files = await emitGenerated(model, prettierOptions, document, packageInfoOf(manifest));
   const existing = await readdir(options.outDir).catch(() => [] as string[]);
 
   const differences: string[] = [];

@@ -6,7 +6,6 @@
  * stays bounded. `@opentelemetry/api` is an optional peer dependency, loaded only when telemetry
  * is asked for.
  */
-import { createRequire } from 'node:module';
 import type * as Api from '@opentelemetry/api';
 import type { WaitReason } from '../errors.ts';
 import { TollgateArgumentError } from '../errors.ts';
@@ -195,10 +194,16 @@ function errorTypeOf(error: unknown): string {
   return error instanceof Error ? error.name : '_OTHER';
 }
 
-/** The optional peer, loaded on first use only. */
+/**
+ * The optional peer, loaded on first use only, synchronously (a client is made at once) with
+ * Node.js's module loader, found at run time so the core imports nothing from `node:` (Bun and
+ * Deno have it too; elsewhere, telemetry says it needs the peer).
+ */
 function loadApi(): typeof Api {
   try {
-    return createRequire(import.meta.url)('@opentelemetry/api') as typeof Api;
+    const loader = globalThis.process?.getBuiltinModule?.('node:module');
+    if (!loader) throw new Error('no module loader');
+    return loader.createRequire(import.meta.url)('@opentelemetry/api') as typeof Api;
   } catch {
     throw new TollgateArgumentError(
       'createClient: telemetry needs the optional peer dependency @opentelemetry/api (npm install @opentelemetry/api)',

@@ -4,15 +4,19 @@
  * the last minutes, with that message. Such a call may be sent again after an attempt that may
  * have reached the service (a timeout, a reset connection, a 502/503/504); no other POST may.
  */
-import { randomInt } from 'node:crypto';
 import { ID_EPOCH_MS } from './route.ts';
 
 /** The routes whose creates the service deduplicates by nonce. */
 export const NONCE_SAFE_ROUTES: ReadonlySet<string> = new Set(['POST /channels/:id/messages']);
 
+/** The low 22 bits of an id (the service's increment, worker and process ids): where a nonce's randomness goes. */
+const RANDOM_MASK = (1 << 22) - 1;
+
 /** A fresh nonce: shaped like an id of now (the service takes up to 25 characters), random in its low 22 bits. */
 export function newNonce(nowMs = Date.now()): string {
-  return ((BigInt(Math.max(0, Math.floor(nowMs) - ID_EPOCH_MS)) << 22n) | BigInt(randomInt(1 << 22))).toString();
+  // Web Crypto: every runtime tollgate runs on has it, with no import.
+  const random = crypto.getRandomValues(new Uint32Array(1))[0]! & RANDOM_MASK;
+  return ((BigInt(Math.max(0, Math.floor(nowMs) - ID_EPOCH_MS)) << 22n) | BigInt(random)).toString();
 }
 
 /**
