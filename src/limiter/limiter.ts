@@ -164,7 +164,8 @@ export class Limiter {
         } finally {
           passed();
         }
-        if (admission.kind !== 'global') return this.#report.started(call);
+        // A caller that left while the store decided sends nothing (the top of the loop says why).
+        if (admission.kind !== 'global' && !this.#closed && !call.signal?.aborted) return this.#report.started(call);
         continue;
       }
       const outcome = await this.#queues.take(call, bucket, passed);
@@ -178,7 +179,13 @@ export class Limiter {
       }
       // Or a global wait began while this call waited for its bucket: hand the place back and
       // wait at the gate like everyone else.
-      await this.#store.giveBack(bucket, outcome);
+      try {
+        await this.#store.giveBack(bucket, outcome);
+      } catch (error) {
+        // An unreachable store keeps the place until its lease runs out; a caller that left
+        // still learns why it ended (the top of the loop), not that the store is away.
+        if (!gone) throw error;
+      }
       this.#queues.wake(bucket.bucketKey);
     }
   }

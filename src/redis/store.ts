@@ -77,7 +77,10 @@ const REDIS_VIEWS: Readonly<Record<string, RedisViewMaker>> = {
     new RedisV10View(context, `${namespace}:v10`, invalidLog, clock, settings as V10Settings),
 };
 
-/** While Redis is away each view falls back on its own: a fresh slot per view, as a process alone would have. */
+/**
+ * While Redis is away each view falls back on slots of its own (a fresh invalid-request log per
+ * view, V15), as each fallback view had before the dialects brought their views.
+ */
 const OWN_SLOTS: StoreSlots = (_name, make) => make();
 
 export class RedisStore implements Store {
