@@ -88,11 +88,13 @@ export function openRoute(operation: MatchedOperation | undefined, exempt: boole
 /**
  * v10: the operation takes this kind of token. A bot token (`Bot …`) is refused where only an
  * OAuth2 Bearer token will do, a Bearer token where the operation takes no OAuth2 token (absent
- * `auth`: a bot token alone). Another scheme is left to the configured valid tokens.
+ * `auth`: a bot token alone). An operation callable without a token takes any (the gateway URL,
+ * invite previews). Another scheme is left to the configured valid tokens.
  */
 export function acceptsToken(operation: MatchedOperation | undefined, authorization: string): boolean {
   if (operation === undefined) return true;
   const auth = AUTH.get(operation.name);
+  if (auth?.none) return true;
   if (/^Bot /i.test(authorization)) return auth?.bot !== false;
   if (/^Bearer /i.test(authorization)) return auth?.oauth2 !== undefined;
   return true;
