@@ -200,9 +200,13 @@ function errorTypeOf(error: unknown): string {
  * Deno have it too; elsewhere, telemetry says it needs the peer).
  */
 function loadApi(): typeof Api {
+  const loader = globalThis.process?.getBuiltinModule?.('node:module');
+  if (!loader) {
+    throw new TollgateArgumentError(
+      'createClient: telemetry loads @opentelemetry/api with process.getBuiltinModule (Node.js 22.3 or newer, Bun, Deno), which this runtime lacks',
+    );
+  }
   try {
-    const loader = globalThis.process?.getBuiltinModule?.('node:module');
-    if (!loader) throw new Error('no module loader');
     return loader.createRequire(import.meta.url)('@opentelemetry/api') as typeof Api;
   } catch {
     throw new TollgateArgumentError(
