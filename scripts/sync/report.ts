@@ -11,7 +11,6 @@ export function reportJson(plan: SyncPlan, mode: 'write' | 'check'): string {
 
 export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
   const lines: string[] = [];
-  const verb = mode === 'check' ? 'would' : 'did';
   lines.push(
     `catalog:sync against build ${plan.build} of Discord's OpenAPI document (${plan.documentOperations} operations)`,
   );
@@ -68,13 +67,16 @@ export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
   const edits = plan.edits.length;
   lines.push(
     '',
-    plan.conflicts.length > 0
-      ? 'A person must settle the conflicts above: the catalog says what the document does not.'
-      : edits === 0
-        ? 'The catalog follows the document.'
-        : mode === 'check'
-          ? `The catalog is behind the document: \`npm run catalog:sync\` ${verb} make ${edits} edits.`
-          : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
+    edits === 0
+      ? plan.conflicts.length > 0
+        ? 'Nothing to edit.'
+        : 'The catalog follows the document.'
+      : mode === 'check'
+        ? `The catalog is behind the document: \`npm run catalog:sync\` would make ${edits} edits.`
+        : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
   );
+  if (plan.conflicts.length > 0) {
+    lines.push('A person must settle the conflicts above: the catalog says what the document does not.');
+  }
   return `${lines.join('\n')}\n`;
 }
