@@ -251,7 +251,6 @@ class ClientCore {
     return parsed;
   }
 
-  /** A link operation's page: base URL, path and query; nothing is sent. */
   /** A page is an ordinary call of the list's operation; a "try later" waits on the client's clock. */
   #pageHooks(operation: OperationDefinition, args: readonly unknown[], options: RequestOptions | undefined): WalkHooks {
     return {
@@ -260,6 +259,7 @@ class ClientCore {
     };
   }
 
+  /** A link operation's page: base URL, path and query; nothing is sent. */
   #url(operation: OperationDefinition, args: readonly unknown[], query: QueryInput | undefined): string {
     const { path } = buildPath(operation.path, args);
     const search = toSearchParams(query)?.toString();

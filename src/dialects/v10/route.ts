@@ -156,7 +156,7 @@ export function parseBucketKey(bucketKey: string): V10Bucket {
   };
 }
 
-/** What an admit without a route counts in (v10 has no Route None; the 0.1 store contract allowed one). */
+/** What an admit without a bucket counts in (v10 has no Route None; the store contract allows one): the global pace alone. */
 export const NO_BUCKET_REF: V10Bucket = parseBucketKey(joinKey(NO_RESOURCE, ''));
 
 /** V13: routes exempt from the global limit, by their route (method + template). */
