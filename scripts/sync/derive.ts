@@ -1,7 +1,6 @@
 /**
  * The catalog's naming rules, written down so the sync drafts what a maintainer would: an
- * operation's name from its path and method, a new route's key and major parameter, and the
- * catalog facts of a document operation. Pure.
+ * operation's name from its path and method, and a new route's key and major parameter. Pure.
  *
  *   GET    /channels/{channel_id}/messages                    → channels.messages.list
  *   PUT    /lobbies/{lobby_id}/members/{user_id}              → lobbies.members.add
@@ -9,14 +8,7 @@
  *   DELETE /lobbies/{lobby_id}/members/@me                    → lobbies.members.me.leave
  *   POST   /channels/{channel_id}/messages/{message_id}/crosspost → channels.messages.crosspost
  */
-import {
-  MAJOR_PARAMETERS,
-  VERBS,
-  type CatalogAuth,
-  type CatalogOperation,
-  type CatalogPagination,
-  type ParameterKind,
-} from '../../catalog/schema.ts';
+import { MAJOR_PARAMETERS, VERBS, type ParameterKind } from '../../catalog/schema.ts';
 import type { SpecOperation } from './openapi.ts';
 
 const isPlaceholder = (segment: string) => /^\{[^}]+\}$/.test(segment);
@@ -111,7 +103,7 @@ export function proposeName(name: string, taken: ReadonlySet<string>): string | 
 }
 
 /** A new route's key: the path's words in PascalCase, an id as `Id` (`/lobbies/{lobby_id}/members` → `LobbiesIdMembers`). */
-export function routeKeyOf(path: string, kinds: Readonly<Record<string, ParameterKind>>): string {
+export function draftRouteKey(path: string, kinds: Readonly<Record<string, ParameterKind>>): string {
   return segmentsOf(path)
     .map((segment) => {
       const name = /^\{(.+)\}$/.exec(segment)?.[1];
@@ -130,166 +122,4 @@ export function majorOf(path: string): (typeof MAJOR_PARAMETERS)[number] | null 
   const [top, first] = segmentsOf(path);
   const major = MAJOR_PARAMETERS.find((name) => first === `{${name}}` && top === `${name.split('_')[0]}s`);
   return major ?? null;
-}
-
-/** The catalog's way of writing "a bot token alone": no `auth` at all. */
-export const DEFAULT_AUTH: CatalogAuth = { bot: true };
-
-/** Two auth facts say the same (scopes in any order). */
-export function sameAuth(a: CatalogAuth, b: CatalogAuth): boolean {
-  const scopes = (auth: CatalogAuth) => (auth.oauth2 === undefined ? undefined : [...auth.oauth2].sort().join(' '));
-  return a.bot === b.bot && a.none === b.none && scopes(a) === scopes(b);
-}
-
-/** The facts of the catalog that the document decides, as the catalog writes them (defaults left out). */
-export interface SyncedFacts {
-  readonly query: readonly string[] | undefined;
-  readonly queryRequired: true | undefined;
-  readonly body: 'required' | 'optional' | undefined;
-  readonly encoding: {
-    readonly encoding: CatalogOperation['encoding'];
-    readonly attachmentsIn: CatalogOperation['attachmentsIn'];
-  };
-  readonly binaryResult: true | undefined;
-  readonly auth: CatalogAuth | undefined;
-}
-
-/** What the document says of each synced fact, in the catalog's terms. */
-export function factsOf(operation: SpecOperation): SyncedFacts {
-  const hasBody = operation.body !== 'none';
-  const query = operation.query.map((parameter) => parameter.name);
-  return {
-    query: query.length > 0 ? query : undefined,
-    // The catalog's flag is for reads: a call with a body may still leave its query out.
-    queryRequired: !hasBody && operation.query.some((parameter) => parameter.required) ? true : undefined,
-    body: hasBody ? (operation.body as 'required' | 'optional') : undefined,
-    encoding: {
-      encoding: hasBody && operation.encoding !== 'json' ? operation.encoding : undefined,
-      attachmentsIn: hasBody && operation.attachmentsIn !== null ? operation.attachmentsIn : undefined,
-    },
-    binaryResult: operation.binaryResult ? true : undefined,
-    auth: sameAuth(operation.auth, DEFAULT_AUTH) ? undefined : operation.auth,
-  };
-}
-
-/** The same facts as a catalog operation has them. */
-export function catalogFactsOf(operation: CatalogOperation): SyncedFacts {
-  return {
-    query: operation.query,
-    queryRequired: operation.queryRequired,
-    body: operation.body,
-    encoding: { encoding: operation.encoding, attachmentsIn: operation.attachmentsIn },
-    binaryResult: operation.binaryResult,
-    auth: operation.auth,
-  };
-}
-
-/** Whether the catalog's value of `fact` says what the document's does. */
-export function sameFact(fact: keyof SyncedFacts, catalog: SyncedFacts, document: SyncedFacts): boolean {
-  switch (fact) {
-    case 'query': {
-      // The catalog may order its parameters its own way; which ones it has is the document's.
-      const names = (list: readonly string[] | undefined) => [...(list ?? [])].sort().join(' ');
-      return names(catalog.query) === names(document.query);
-    }
-    case 'encoding':
-      return (
-        (catalog.encoding.encoding ?? 'json') === (document.encoding.encoding ?? 'json') &&
-        (catalog.encoding.attachmentsIn ?? null) === (document.encoding.attachmentsIn ?? null)
-      );
-    case 'auth':
-      return sameAuth(catalog.auth ?? DEFAULT_AUTH, document.auth ?? DEFAULT_AUTH);
-    default:
-      return catalog[fact] === document[fact];
-  }
-}
-
-/** A fact's value for a report line: `["limit","after"]`, `json+files (in data)`, `bot, oauth2 [identify]`. */
-export function describeFact(fact: keyof SyncedFacts, facts: SyncedFacts): string {
-  switch (fact) {
-    case 'query':
-      return facts.query ? facts.query.join(', ') : '(none)';
-    case 'queryRequired':
-      return facts.queryRequired ? 'required' : 'optional';
-    case 'body':
-      return facts.body ?? 'none';
-    case 'binaryResult':
-      return facts.binaryResult ? 'bytes' : 'JSON';
-    case 'encoding': {
-      const { encoding, attachmentsIn } = facts.encoding;
-      return `${encoding ?? 'json'}${attachmentsIn ? ` (attachments in ${attachmentsIn})` : ''}`;
-    }
-    case 'auth': {
-      const auth = facts.auth ?? DEFAULT_AUTH;
-      const parts = [
-        ...(auth.bot ? ['bot token'] : []),
-        ...(auth.oauth2 ? [`OAuth2 ${auth.oauth2.length === 0 ? '(any scope)' : `[${auth.oauth2.join(', ')}]`}`] : []),
-        ...(auth.none ? ['no token'] : []),
-      ];
-      return parts.join(' or ');
-    }
-  }
-}
-
-/**
- * Pagination facts the document shows for a new list, or why a person must write them:
- * - `limit` with a maximum, `before`/`after` ids and a list (or a wrapper with one list): id
- *   cursors; `before` alone walks newest-first, otherwise oldest-first;
- * - `limit` and `offset` with maxima and a wrapper with one list: offsets;
- * - a `before` timestamp: the item's field it comes from is not in the document.
- */
-export function proposePagination(operation: Pick<SpecOperation, 'method' | 'query' | 'resultShape'>): {
-  readonly facts?: CatalogPagination;
-  readonly note?: string;
-} {
-  const query = new Map(operation.query.map((parameter) => [parameter.name, parameter]));
-  const limit = query.get('limit')?.maximum;
-  const cursors = (['before', 'after'] as const).filter((name) => query.has(name));
-  const offset = query.get('offset');
-  if (operation.method !== 'GET' || limit === undefined || (cursors.length === 0 && !offset)) return {};
-  const shape = operation.resultShape;
-  const items = shape.list ? undefined : shape.lists.length === 1 ? shape.lists[0] : undefined;
-  if (!shape.list && items === undefined) {
-    return {
-      note: `a paged list whose items the document does not single out (${shape.lists.join(', ') || 'no list'}): add paginate by hand`,
-    };
-  }
-  const hasMore = shape.members.includes('has_more') ? { hasMore: 'has_more' } : {};
-  const total = shape.members.includes('total_results') ? { total: 'total_results' } : {};
-  if (offset) {
-    if (offset.maximum === undefined || items === undefined)
-      return { note: 'a list paged by offset without a maximum offset or a list member: add paginate by hand' };
-    return {
-      facts: {
-        cursor: 'offset',
-        parameters: [],
-        order: 'newest-first',
-        pageOrder: 'descending',
-        limit,
-        maxOffset: offset.maximum,
-        items,
-        cursorFrom: 'id',
-        ...hasMore,
-        ...total,
-      },
-      note: 'pagination proposed (offsets): check the sort order and the item',
-    };
-  }
-  if (cursors.some((name) => query.get(name)!.timestamp)) {
-    return { note: 'a list paged by timestamp: add paginate by hand, with the item field the cursor comes from' };
-  }
-  const newest = cursors.length === 1 && cursors[0] === 'before';
-  return {
-    facts: {
-      cursor: 'id',
-      parameters: [...cursors],
-      order: newest ? 'newest-first' : 'oldest-first',
-      pageOrder: newest ? 'descending' : 'ascending',
-      limit,
-      ...(items !== undefined && { items }),
-      cursorFrom: 'id',
-      ...hasMore,
-    },
-    note: `pagination proposed (id cursors ${cursors.join(', ')}, ${limit} a page): check the order and the item's id field`,
-  };
 }

@@ -4,16 +4,9 @@
  * family), its placeholders, facts, auth and pagination. Pure; writes its edits into the context.
  */
 import type { Catalog, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
-import {
-  factsOf,
-  majorOf,
-  nameOf,
-  nameProblem,
-  proposeName,
-  proposePagination,
-  routeKeyOf,
-  shapeOf,
-} from './derive.ts';
+import { draftRouteKey, majorOf, nameOf, nameProblem, proposeName, shapeOf } from './derive.ts';
+import { factsOf } from './facts.ts';
+import { proposePagination } from './pagination.ts';
 import { SpecInputError, type SpecOperation } from './openapi.ts';
 import type { AddedOperation, CatalogEdit } from './types.ts';
 
@@ -103,9 +96,9 @@ export function draft(document: SpecOperation, context: DraftContext): AddedOper
     return { ...summaryOf(document, name, existing.key, false, notes), ...(collision && { collision }) };
   }
 
-  let key = routeKeyOf(document.path, context.parameters);
+  let key = draftRouteKey(document.path, context.parameters);
   for (let suffix = 2; context.routeKeys.has(key); suffix++)
-    key = `${routeKeyOf(document.path, context.parameters)}${suffix}`;
+    key = `${draftRouteKey(document.path, context.parameters)}${suffix}`;
   context.routeKeys.add(key);
   const route = {
     key,

@@ -19,7 +19,8 @@ import {
   type ParameterKind,
   type SyncedFact,
 } from '../../catalog/schema.ts';
-import { catalogFactsOf, describeFact, factsOf, sameFact, shapeOf, type SyncedFacts } from './derive.ts';
+import { shapeOf } from './derive.ts';
+import { catalogFactsOf, describeFact, factsOf, sameFact, type SyncedFacts } from './facts.ts';
 import type { SpecDocument, SpecOperation } from './openapi.ts';
 import { draft } from './draft.ts';
 import type {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog as realCatalog } from '../../catalog/routes.ts';
 import { parseCatalog, type Catalog } from '../../catalog/schema.ts';
-import { majorOf, nameOf, proposeName, routeKeyOf, shapeOf } from '../../scripts/sync/derive.ts';
+import { draftRouteKey, majorOf, nameOf, proposeName, shapeOf } from '../../scripts/sync/derive.ts';
 import { applyEdits } from '../../scripts/sync/edits.ts';
 import { readSpec, SpecInputError } from '../../scripts/sync/openapi.ts';
 import { isBehind, planSync } from '../../scripts/sync/plan.ts';
@@ -278,9 +278,9 @@ describe('the naming rules (derive.ts)', () => {
 
   it('a new route: key from the path (ids as Id, tokens as Token), major from its top-level resource', () => {
     const kinds = { lobby_id: 'snowflake', webhook_id: 'snowflake', webhook_token: 'secret', code: 'code' } as const;
-    expect(routeKeyOf('/lobbies/{lobby_id}/members/@me', kinds)).toBe('LobbiesIdMembersMe');
-    expect(routeKeyOf('/webhooks/{webhook_id}/{webhook_token}/github', kinds)).toBe('WebhooksIdTokenGithub');
-    expect(routeKeyOf('/invites/{code}/target-users', kinds)).toBe('InvitesCodeTargetUsers');
+    expect(draftRouteKey('/lobbies/{lobby_id}/members/@me', kinds)).toBe('LobbiesIdMembersMe');
+    expect(draftRouteKey('/webhooks/{webhook_id}/{webhook_token}/github', kinds)).toBe('WebhooksIdTokenGithub');
+    expect(draftRouteKey('/invites/{code}/target-users', kinds)).toBe('InvitesCodeTargetUsers');
     expect(majorOf('/channels/{channel_id}/threads/search')).toBe('channel_id');
     expect(majorOf('/guilds/{guild_id}/new-member-welcome')).toBe('guild_id');
     expect(majorOf('/applications/{application_id}/guilds/{guild_id}/commands')).toBeNull();
