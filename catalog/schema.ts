@@ -111,13 +111,22 @@ export const paginateSchema = z.strictObject({
   /** `offset`: the largest offset the endpoint takes. */
   maxOffset: z.int().nonnegative().optional(),
   /** The result's member that holds the items (`audit_log_entries`); absent: the result is the list. */
-  items: z.string().regex(/^[a-z_]+$/).optional(),
+  items: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .optional(),
   /** The item's field the next cursor comes from, dotted (`id`, `user.id`, `pinned_at`); `offset`: the sort key. */
   cursorFrom: z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/),
   /** The result's member that says whether more pages follow. */
-  hasMore: z.string().regex(/^[a-z_]+$/).optional(),
+  hasMore: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .optional(),
   /** The result's member with the number of items in all (`total_results`). */
-  total: z.string().regex(/^[a-z_]+$/).optional(),
+  total: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .optional(),
   /** Each item comes as a list whose first member is the item (a message search's hits). */
   nested: z.literal(true).optional(),
   /** The service may answer 202 with `retry_after` while it builds the list: try again then. */
@@ -380,15 +389,20 @@ export function checkCatalog(catalog: Catalog): string[] {
       if ((operation.removedIn || operation.keep) && operation.operationId === undefined) {
         problems.push(`${opWhere}: removedIn and keep are about the OpenAPI document, so they need an operationId`);
       }
-      if (operation.paginate) problems.push(...paginationProblems(operation).map((problem) => `${opWhere}: ${problem}`));
+      if (operation.paginate)
+        problems.push(...paginationProblems(operation).map((problem) => `${opWhere}: ${problem}`));
       if (operation.unauthenticated && operation.auth && !operation.auth.none) {
-        problems.push(`${opWhere}: unauthenticated (sent without Authorization) needs auth.none (callable without a token)`);
+        problems.push(
+          `${opWhere}: unauthenticated (sent without Authorization) needs auth.none (callable without a token)`,
+        );
       }
     });
   });
 
   // A paged list's iterators (`listAll`, `listPages`) stand beside it: no operation may take their names.
-  const listNames = catalog.routes.flatMap((route) => route.operations.filter((op) => op.paginate).map((op) => op.name));
+  const listNames = catalog.routes.flatMap((route) =>
+    route.operations.filter((op) => op.paginate).map((op) => op.name),
+  );
   for (const name of listNames.flatMap((list) => [`${list}All`, `${list}Pages`])) {
     if (operationNames.has(name)) problems.push(`operation "${name}" has the name of a list's iterator`);
   }
@@ -421,7 +435,14 @@ function paginationProblems(operation: CatalogOperation): string[] {
   if (facts.cursor === 'timestamp' && (facts.parameters.join() !== 'before' || !facts.hasMore)) {
     problems.push('paginate: a timestamp cursor is `before` alone, with hasMore');
   }
-  if ((facts.cursor === 'offset') !== (facts.maxOffset !== undefined)) problems.push('paginate: maxOffset goes with an offset cursor');
-  if ((facts.nested || facts.hasMore || facts.total) && !facts.items) problems.push('paginate: nested, hasMore and total need items');
+  if ((facts.cursor === 'offset') !== (facts.maxOffset !== undefined))
+    problems.push('paginate: maxOffset goes with an offset cursor');
+  // A walk without a cursor goes on with the cursor of its own order.
+  const walksWith = facts.order === 'newest-first' ? 'before' : 'after';
+  if (facts.cursor !== 'offset' && !facts.parameters.includes(walksWith)) {
+    problems.push(`paginate: a ${facts.order} list goes on with \`${walksWith}\`, which it must take`);
+  }
+  if ((facts.nested || facts.hasMore || facts.total) && !facts.items)
+    problems.push('paginate: nested, hasMore and total need items');
   return problems;
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/routes.ts';
+import { parseCatalog } from '../../catalog/schema.ts';
 import { createClient } from '../../src/index.ts';
 
 const operations = catalog.routes.flatMap((route) => route.operations);
@@ -46,6 +47,13 @@ describe('paged lists', () => {
       for (const cursor of facts.parameters) expect(query.has(cursor), cursor).toBe(true);
     },
   );
+
+  it('the schema refuses facts the walk cannot follow: a newest-first list without before', () => {
+    const copy = structuredClone(catalog);
+    const members = copy.routes.flatMap((route) => route.operations).find((op) => op.name === 'guilds.members.list')!;
+    members.paginate = { ...members.paginate!, order: 'newest-first', pageOrder: 'descending' };
+    expect(() => parseCatalog(copy)).toThrow('a newest-first list goes on with `before`, which it must take');
+  });
 
   it('every paged list has its iterators on the client: <verb>All for items, <verb>Pages for results', async () => {
     const client = createClient({ token: 'Bot x' });
