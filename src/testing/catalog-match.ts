@@ -3,6 +3,8 @@
  * and nothing else, so a path no operation has is a 404 and a method the path does not take a
  * 405 (routing.ts), and a served call answers its operation's result (fixtures.ts).
  */
+import { catalog } from '../../catalog/routes.ts';
+import type { CatalogOperation } from '../../catalog/schema.ts';
 import { operations } from '../../generated/routes.ts';
 import type { OperationDefinition } from '../routing/types.ts';
 import { idOf, segmentsOf } from './paths.ts';
@@ -16,6 +18,13 @@ export interface MatchedOperation {
   readonly ids: PathIds;
   readonly definition: OperationDefinition;
 }
+
+const BY_NAME: ReadonlyMap<string, CatalogOperation> = new Map(
+  catalog.routes.flatMap((route) => route.operations.map((operation) => [operation.name, operation] as const)),
+);
+
+/** The catalog's entry of an operation (its result type, auth, pagination), by its dotted name. */
+export const catalogOperation = (name: string): CatalogOperation | undefined => BY_NAME.get(name);
 
 /** Operations by path length: a request is matched against those alone. */
 const BY_LENGTH = Map.groupBy(Object.values(operations) as OperationDefinition[], (operation) => operation.path.length);

@@ -7,8 +7,7 @@
  */
 import type * as v10 from 'discord-api-types/v10';
 import type * as v6 from 'discord-api-types/v6';
-import { catalog } from '../../catalog/routes.ts';
-import type { PathIds } from './catalog-match.ts';
+import { catalogOperation, type PathIds } from './catalog-match.ts';
 
 export type { PathIds } from './catalog-match.ts';
 
@@ -859,13 +858,6 @@ const EMPTY = {
   undefined: true,
 } satisfies Record<string, boolean>;
 
-/** Result type by operation name, from the catalog. */
-const RESULT_OF = new Map(
-  catalog.routes.flatMap((route) =>
-    route.operations.map((operation) => [operation.name, operation.types?.result] as const),
-  ),
-);
-
 /** The service answers this result type empty (204). */
 export const isEmptyResult = (resultType: string): boolean => resultType in EMPTY;
 
@@ -875,7 +867,7 @@ export const isEmptyResult = (resultType: string): boolean => resultType in EMPT
  * `fallback`.
  */
 export function sampleResult(operationName: string, ids: PathIds, fallback: unknown): unknown {
-  const resultType = RESULT_OF.get(operationName);
+  const resultType = catalogOperation(operationName)?.types?.result;
   if (resultType === undefined) return fallback;
   if (resultType in EMPTY) return undefined;
   const sample = (SAMPLES as Record<string, ((ids: PathIds) => unknown) | undefined>)[resultType];

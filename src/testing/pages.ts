@@ -8,19 +8,10 @@
  * walker that asks wrong gets the wrong page here. The catalog's facts (page maxima, members,
  * sort fields) are shared data.
  */
-import { catalog } from '../../catalog/routes.ts';
 import type { CatalogPagination } from '../../catalog/schema.ts';
+import { catalogOperation } from './catalog-match.ts';
 import { sampleResult, type PathIds } from './fixtures.ts';
 import type { Answer } from './messages.ts';
-
-/** Paged lists by operation name, from the catalog. */
-const LISTS: ReadonlyMap<string, CatalogPagination> = new Map(
-  catalog.routes.flatMap((route) =>
-    route.operations.flatMap((operation) =>
-      operation.paginate ? [[operation.name, operation.paginate] as const] : [],
-    ),
-  ),
-);
 
 /** The service's page size when a request names none. */
 const DEFAULT_LIMIT = 50;
@@ -67,7 +58,7 @@ export class PagedLists {
    * sample (ids one second apart, ascending). `ids` are the list's path values (`channel_id`).
    */
   seed(operation: string, ids: PathIds, items: readonly unknown[] | number, options: SeedOptions = {}): void {
-    const facts = LISTS.get(operation);
+    const facts = catalogOperation(operation)?.paginate;
     if (!facts) throw new TypeError(`reference service: ${operation} is not a paged list of the catalog`);
     const list = typeof items === 'number' ? this.#generate(operation, ids, facts, items) : [...items];
     for (const item of list) {
@@ -90,11 +81,12 @@ export class PagedLists {
 
   /** The answer to a page request of a seeded list; undefined for anything else (the sample answers). */
   answer(operation: string, ids: PathIds, url: string): Answer | undefined {
-    const query = new URL(url, 'http://reference').searchParams;
-    const facts = LISTS.get(operation);
-    const list = this.#lists.get(keyFor(operation, ids));
+    const key = keyFor(operation, ids);
+    const facts = catalogOperation(operation)?.paginate;
+    const list = this.#lists.get(key);
     if (!facts || !list) return undefined;
-    const later = this.#tryLater.get(keyFor(operation, ids));
+    const query = new URL(url, 'http://reference').searchParams;
+    const later = this.#tryLater.get(key);
     if (later && later.left > 0) {
       later.left--;
       const body = {

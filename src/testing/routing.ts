@@ -13,8 +13,7 @@
  *   one (`openRoute`); so is a token of a kind the operation does not take (`acceptsToken`):
  *   a bot token where only OAuth2 will do, a Bearer token where only a bot token will.
  */
-import { catalog } from '../../catalog/routes.ts';
-import { methodsAt, type MatchedOperation } from './catalog-match.ts';
+import { catalogOperation, methodsAt, type MatchedOperation } from './catalog-match.ts';
 
 /** The service's JSON error bodies (docs/spec/v10-rate-limits.md §7 for 401). */
 export const NOT_FOUND = { message: '404: Not Found', code: 0 } as const;
@@ -66,11 +65,6 @@ export function refusalOf(path: string, operation: MatchedOperation | undefined)
   return methodsAt(path).length === 0 ? { status: 404, body: NOT_FOUND } : { status: 405, body: METHOD_NOT_ALLOWED };
 }
 
-/** Who may call each operation, from the catalog (the `security` of Discord's OpenAPI document). */
-const AUTH = new Map(
-  catalog.routes.flatMap((route) => route.operations.map((operation) => [operation.name, operation.auth] as const)),
-);
-
 /**
  * v10: the operation is served without Authorization: those the catalog marks `unauthenticated`
  * (which the SDK sends without one: OAuth2 token endpoints, the partner SDK's token endpoints,
@@ -81,7 +75,8 @@ const AUTH = new Map(
 export function openRoute(operation: MatchedOperation | undefined, exempt: boolean): boolean {
   return (
     exempt ||
-    (operation !== undefined && (operation.definition.unauthenticated || AUTH.get(operation.name)?.none === true))
+    (operation !== undefined &&
+      (operation.definition.unauthenticated || catalogOperation(operation.name)?.auth?.none === true))
   );
 }
 
@@ -93,7 +88,7 @@ export function openRoute(operation: MatchedOperation | undefined, exempt: boole
  */
 export function acceptsToken(operation: MatchedOperation | undefined, authorization: string): boolean {
   if (operation === undefined) return true;
-  const auth = AUTH.get(operation.name);
+  const auth = catalogOperation(operation.name)?.auth;
   if (auth?.none) return true;
   if (/^Bot /i.test(authorization)) return auth?.bot !== false;
   if (/^Bearer /i.test(authorization)) return auth?.oauth2 !== undefined;
