@@ -11,16 +11,13 @@
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import { HTTP_METHODS } from '../../catalog/schema.ts';
-import type { OpenApiDocument, Schema } from '../sync/openapi.ts';
+import { isObject, Resolver, type OpenApiDocument, type Schema } from '../sync/openapi.ts';
 import type { OperationModel } from './model.ts';
 
 export type TypedPart = 'body' | 'query' | 'result';
 
 /** The generated type names of one operation's parts (`undefined` result: the service answers 204). */
 export type SpecTypeNames = Partial<Record<TypedPart, string>>;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `get_lobby_messages` → `GetLobbyMessages`. */
 const pascalName = (operationId: string) =>
@@ -74,8 +71,8 @@ export async function emitSpecTypes(
   const schemas: Record<string, Schema> = {};
   const names = new Map<string, SpecTypeNames>();
   const aliases: string[] = [];
-  const resolve = (value: unknown): unknown =>
-    isObject(value) && typeof value.$ref === 'string' ? resolve(refTarget(document, value.$ref)) : value;
+  const resolver = new Resolver(document);
+  const resolve = (value: unknown): unknown => resolver.resolve(value);
 
   for (const op of operations) {
     const parts = partsFromDocument(op);
@@ -133,12 +130,6 @@ export async function emitSpecTypes(
     '',
   ].join('\n');
   return { text, names };
-}
-
-function refTarget(document: OpenApiDocument, ref: string): unknown {
-  const match = /^#\/components\/schemas\/(.+)$/.exec(ref);
-  if (!match) throw new Error(`unsupported $ref ${ref}`);
-  return document.components?.schemas?.[match[1]!];
 }
 
 /** The request body's schema: JSON, else the form's (its byte fields left untyped, so the SDK's `FormFields` makes them files). */

@@ -89,7 +89,7 @@ export interface OpenApiDocument {
 /** A JSON Schema object, as far as it is walked here. */
 export type Schema = { readonly [key: string]: unknown };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Checks that `input` is an OpenAPI 3.x document of API v10; throws SpecInputError otherwise. */
@@ -336,7 +336,7 @@ function readAuth(input: unknown, allScopes: readonly string[], where: string): 
 }
 
 /** Follows `$ref`s inside the document and answers the few questions asked of schemas here. */
-class Resolver {
+export class Resolver {
   readonly #document: OpenApiDocument;
   constructor(document: OpenApiDocument) {
     this.#document = document;
