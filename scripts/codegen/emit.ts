@@ -18,7 +18,15 @@ import type { BodyEncoding } from '../../src/sdk.ts';
 import type { OpenApiDocument } from '../sync/openapi.ts';
 import { cdnExports, emitCdn } from './cdn.ts';
 import { iteratorsOf } from './iterators.ts';
-import { EXAMPLE_VALUES, pascalOf, queryTypeName, resultTypeOf, typeReference, typesFrom } from './names.ts';
+import {
+  EXAMPLE_VALUES,
+  pascalOf,
+  pathParametersOf,
+  queryTypeName,
+  resultTypeOf,
+  typeReference,
+  typesFrom,
+} from './names.ts';
 import { packageFile, type PackageInfo } from './package-info.ts';
 import { readme } from './readme.ts';
 import { flatten, type CatalogModel, type NamespaceModel, type OperationModel } from './model.ts';
@@ -269,10 +277,7 @@ const BODY_WRAPPERS: Record<BodyEncoding, string | undefined> = {
 
 function methodOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStructure {
   const { definition, source } = op;
-  const parameters = op.parameters.map((p) => ({
-    name: camelCase(p.name),
-    type: p.kind === 'snowflake' ? 'Snowflake' : 'string',
-  }));
+  const parameters = pathParametersOf(op);
   const pathArguments = parameters.map((p) => p.name);
   if (source.link) return linkMethodOf(op, parameters, pathArguments);
   let input = 'undefined';

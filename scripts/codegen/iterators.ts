@@ -5,17 +5,14 @@
 import { StructureKind, type MethodDeclarationStructure } from 'ts-morph';
 import { camelCase } from '../../src/routing/path.ts';
 import type { OperationModel } from './model.ts';
-import { EXAMPLE_VALUES, pascalOf, resultTypeOf } from './names.ts';
+import { EXAMPLE_VALUES, pascalOf, pathParametersOf, resultTypeOf } from './names.ts';
 import type { SpecTypeNames } from './spec-types.ts';
 
 /** A paged list's two iterators: every item (`listAll`), every page as the service sent it (`listPages`). */
 export function iteratorsOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStructure[] {
   const facts = op.source.paginate!;
   const id = JSON.stringify(op.source.name);
-  const parameters = op.parameters.map((p) => ({
-    name: camelCase(p.name),
-    type: p.kind === 'snowflake' ? 'Snowflake' : 'string',
-  }));
+  const parameters = pathParametersOf(op);
   const pathArguments = parameters.map((p) => p.name).join(', ');
   const query = { name: 'query', type: `${pascalOf(op)}AllQuery`, hasQuestionToken: !op.source.queryRequired };
   const direction =

@@ -2,6 +2,7 @@
  * How generated code names an operation's parts: its types' references and names, and the sample
  * values of the examples. Shared by the emitter, the iterators and the README.
  */
+import { camelCase } from '../../src/routing/path.ts';
 import type { OperationModel } from './model.ts';
 import type { SpecTypeNames } from './spec-types.ts';
 
@@ -48,3 +49,7 @@ export const pascalOf = (op: OperationModel) =>
     .join('');
 
 export const queryTypeName = (op: OperationModel) => `${pascalOf(op)}Query`;
+
+/** A method's path parameters as it declares them: `channelId: Snowflake`, `code: string`. */
+export const pathParametersOf = (op: OperationModel): { name: string; type: string }[] =>
+  op.parameters.map((p) => ({ name: camelCase(p.name), type: p.kind === 'snowflake' ? 'Snowflake' : 'string' }));
