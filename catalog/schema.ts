@@ -291,6 +291,9 @@ function describePath(input: unknown, path: readonly PropertyKey[]): string {
   return path.length === 0 ? 'catalog' : path.map(String).join('.');
 }
 
+/** A path with every placeholder as `{}`: what two paths of one shape share (`/channels/{}`). */
+export const shapeOf = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
+
 /** Splits a path shape into segments; returns problems instead of throwing. */
 export function pathPlaceholders(path: string): { placeholders: string[]; problems: string[] } {
   const problems: string[] = [];
@@ -338,7 +341,7 @@ export function checkCatalog(catalog: Catalog): string[] {
       if (route.major !== null && !placeholders.includes(route.major)) {
         problems.push(`${where}: path "${shape}" lacks the major parameter {${route.major}}`);
       }
-      const normalized = shape.replace(/\{[^}]+\}/g, '{}');
+      const normalized = shapeOf(shape);
       const owner = routeShapes.get(normalized);
       if (owner !== undefined && owner !== route.key) {
         problems.push(`${where}: path "${shape}" is already classified under route "${owner}"`);

@@ -22,9 +22,6 @@ export function wordOf(segment: string): string {
 
 const pascal = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 
-/** A path with every placeholder as `{}`: what two paths of one shape share. */
-export const shapeOf = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
-
 /** Verbs a path may end in as its own word (`/crosspost`, `/bulk-delete`, `/search`). */
 const ACTION_VERBS: ReadonlySet<string> = new Set(
   VERBS.filter((verb) => !['list', 'get', 'create', 'edit', 'delete', 'add', 'remove', 'replace'].includes(verb)),

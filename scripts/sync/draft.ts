@@ -3,8 +3,14 @@
  * naming rules, its route (an existing one of the same path shape, or a new one after its
  * family), its placeholders, facts, auth and pagination. Pure; writes its edits into the context.
  */
-import type { Catalog, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
-import { draftRouteKey, majorOf, nameOf, nameProblem, proposeName, shapeOf } from './derive.ts';
+import {
+  shapeOf,
+  type Catalog,
+  type CatalogOperation,
+  type CatalogRoute,
+  type ParameterKind,
+} from '../../catalog/schema.ts';
+import { draftRouteKey, majorOf, nameOf, nameProblem, proposeName } from './derive.ts';
 import { factsOf } from './facts.ts';
 import { proposePagination } from './pagination.ts';
 import { SpecInputError, type SpecOperation } from './openapi.ts';

@@ -12,6 +12,7 @@
  *   the operation keeps it by hand (`keep`), which is reported instead.
  */
 import {
+  shapeOf,
   SYNCED_FACTS,
   type Catalog,
   type CatalogOperation,
@@ -19,7 +20,6 @@ import {
   type ParameterKind,
   type SyncedFact,
 } from '../../catalog/schema.ts';
-import { shapeOf } from './derive.ts';
 import { catalogFactsOf, describeFact, factsOf, sameFact, type SyncedFacts } from './facts.ts';
 import type { SpecDocument, SpecOperation } from './openapi.ts';
 import { draft } from './draft.ts';

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/routes.ts';
+import { shapeOf } from '../../catalog/schema.ts';
 import { operations } from '../../generated/routes.ts';
 import { readSpec } from '../../scripts/sync/openapi.ts';
 
@@ -17,12 +18,11 @@ const source = JSON.parse(
   await readFile(new URL('../../catalog/discord-openapi/source.json', import.meta.url), 'utf8'),
 ) as { build: string };
 const spec = readSpec(document);
-const shape = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 const pathText = (path: readonly (string | { name: string })[]) =>
   `/${path.map((segment) => (typeof segment === 'string' ? segment : `{${segment.name}}`)).join('/')}`;
 const methods = Object.values(operations).map((operation) => ({
   ...operation,
-  shape: shape(pathText(operation.path)),
+  shape: shapeOf(pathText(operation.path)),
 }));
 const sources = new Map(catalog.routes.flatMap((route) => route.operations.map((op) => [op.name, op] as const)));
 
@@ -34,7 +34,9 @@ describe(`Discord's OpenAPI document, build ${source.build}`, () => {
   it.each(spec.operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
     '%s is a method of the client',
     (_, op) => {
-      const method = methods.find((candidate) => candidate.method === op.method && candidate.shape === shape(op.path));
+      const method = methods.find(
+        (candidate) => candidate.method === op.method && candidate.shape === shapeOf(op.path),
+      );
       expect(method, `${op.method} ${op.path} (${op.operationId}) has no method`).toBeDefined();
       expect(sources.get(method!.name)?.operationId).toBe(op.operationId);
       expect(sources.get(method!.name)?.removedIn).toBeUndefined();

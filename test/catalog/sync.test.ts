@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { catalog as realCatalog } from '../../catalog/routes.ts';
-import { parseCatalog, type Catalog } from '../../catalog/schema.ts';
-import { draftRouteKey, majorOf, nameOf, proposeName, shapeOf } from '../../scripts/sync/derive.ts';
+import { parseCatalog, shapeOf, type Catalog } from '../../catalog/schema.ts';
+import { draftRouteKey, majorOf, nameOf, proposeName } from '../../scripts/sync/derive.ts';
 import { applyEdits } from '../../scripts/sync/edits.ts';
 import { readSpec, SpecInputError } from '../../scripts/sync/openapi.ts';
 import { isBehind, planSync } from '../../scripts/sync/plan.ts';
