@@ -15,7 +15,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 
 /** Folders whose every test is an integration test. */
-export const INTEGRATION_FOLDERS = ['e2e', 'lifecycle', 'redis', 'undici'];
+export const INTEGRATION_FOLDERS = ['e2e', 'lifecycle', 'redis', 'runtimes', 'undici'];
 
 /** Integration tests in folders that are otherwise unit tests, and what each needs. */
 export const INTEGRATION_FILES = [

@@ -1,7 +1,7 @@
 /**
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
  */
-import './runtime-check.ts'; // first: on Node.js < 22, one clear error before anything else runs
+import './runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 export { apiOfBaseUrl, createClient } from './http/client.ts';
 export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';
 export { V6_BASE_URL } from './dialects/v6/index.ts';

@@ -7,7 +7,7 @@
  * `-h`/`--help` prints the usage (exit 0). Bad input (an unknown flag, an extra argument, a bad
  * value, a port in use) is one line on stderr naming the problem, the usage on stdout, exit 2.
  */
-import '../runtime-check.ts'; // first: on Node.js < 22, one clear error before anything else runs
+import '../runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 import { parseArgs } from 'node:util';
 import { ReferenceService } from './reference-service.ts';
 

@@ -1,5 +1,5 @@
 /** `tollgate/testing`: run your code against realistic rate limits, offline. */
-import '../runtime-check.ts'; // first: on Node.js < 22, one clear error before anything else runs
+import '../runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 export { ReferenceService } from './reference-service.ts';
 export type { RecordedRequest, ReferenceServiceOptions } from './reference-service.ts';
 export type { Fault, FaultRule } from './faults.ts';

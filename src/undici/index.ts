@@ -1,2 +1,2 @@
-import '../runtime-check.ts'; // first: on Node.js < 22, one clear error before anything else runs
+import '../runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 export { undiciFetch, type UndiciFetch, type UndiciFetchOptions } from './undici-fetch.ts';

@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertSupportedNode, MINIMUM_NODE_MAJOR, nodeVersionProblem } from '../../src/runtime-check.ts';
+import {
+  assertSupportedRuntime,
+  MINIMUM_NODE_MAJOR,
+  nodeVersionProblem,
+  runtimeProblem,
+} from '../../src/runtime-check.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -37,16 +42,39 @@ describe('nodeVersionProblem', () => {
   });
 });
 
-describe('assertSupportedNode', () => {
+describe('runtimeProblem: Bun and Deno by their own versions', () => {
+  it.each([
+    [{ bun: '1.1.38', node: '22.6.0' }, 'tollgate needs Bun 1.2 or newer (this is Bun 1.1.38)'],
+    [{ bun: '0.8.1' }, 'tollgate needs Bun 1.2 or newer (this is Bun 0.8.1)'],
+    [{ deno: '1.46.3', node: '20.11.1' }, 'tollgate needs Deno 2.0 or newer (this is Deno 1.46.3)'],
+  ])('refuses %o in one line', (runtime, line) => {
+    expect(runtimeProblem(runtime)).toBe(line);
+  });
+
+  it.each([
+    { bun: '1.2.0', node: '22.6.0' },
+    { bun: '1.4.5', node: '24.3.0' },
+    { bun: '2.0.0' },
+    // Deno 2 reports the Node.js it emulates; an old one there is not Deno's age.
+    { deno: '2.0.0', node: '20.11.1' },
+    { deno: '2.9.6', node: '24.2.0' },
+    // workerd (Cloudflare Workers) names no version: the core needs only the web platform.
+    {},
+  ])('accepts %o', (runtime) => {
+    expect(runtimeProblem(runtime)).toBeUndefined();
+  });
+});
+
+describe('assertSupportedRuntime', () => {
   it('throws an Error whose message is the one line', () => {
-    expect(() => assertSupportedNode('20.20.2')).toThrowError(
+    expect(() => assertSupportedRuntime({ node: '20.20.2' })).toThrowError(
       new Error('tollgate needs Node.js 22 or newer (this is Node.js 20.20.2)'),
     );
   });
 
   it('passes on this Node.js, and on a newer one', () => {
-    expect(() => assertSupportedNode()).not.toThrow();
-    expect(() => assertSupportedNode('22.0.0')).not.toThrow();
+    expect(() => assertSupportedRuntime()).not.toThrow();
+    expect(() => assertSupportedRuntime({ node: '22.0.0' })).not.toThrow();
   });
 });
 

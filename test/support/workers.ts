@@ -1,0 +1,37 @@
+/**
+ * Workers for workerd, built as wrangler builds them: esbuild bundles the entry into one ES
+ * module for the browser platform with the `workerd`, `worker` and `browser` conditions, leaving
+ * the runtime's own `cloudflare:` modules to it. Run in miniflare with no compatibility flag.
+ */
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+/** The compatibility date the tests' Workers declare: workerd's own, from the installed package. */
+export const COMPATIBILITY_DATE = '2026-07-30';
+
+export interface WorkerBundle {
+  readonly code: string;
+  /** Minified bytes, and gzipped: what Workers' size limits count. */
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+/** Bundles `entry` (a file) as wrangler would, minified. */
+export async function bundleWorker(entry: string): Promise<WorkerBundle> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    target: 'es2024',
+    external: ['cloudflare:*'],
+    minify: true,
+    logLevel: 'silent',
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error(`esbuild wrote nothing for ${entry}`);
+  return { code: output.text, bytes: output.contents.byteLength, gzipBytes: gzipSync(output.contents).byteLength };
+}
