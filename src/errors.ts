@@ -290,3 +290,12 @@ export class InvalidRequestGuardError extends TollgateError {
     this.retryAfterMs = retryAfterMs;
   }
 }
+
+/** A shared store (Redis, a Durable Object) cannot be reached; nothing was sent. */
+export class StoreUnavailableError extends TollgateError {
+  readonly code = 'STORE_UNAVAILABLE' as const;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

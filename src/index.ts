@@ -26,6 +26,7 @@ export {
   RateLimitUtf8Error,
   RateLimitWaitError,
   RequestTimeoutError,
+  StoreUnavailableError,
   TollgateArgumentError,
   TollgateError,
   type TollgateErrorCode,

@@ -1,14 +1,7 @@
-/** What `tollgate/redis` raises when Redis cannot decide. */
+/** What `tollgate/redis` raises when Redis cannot decide (and `StoreUnavailableError`, which every shared store raises). */
 import { TollgateError } from '../errors.ts';
 
-/** Redis cannot be reached; nothing was sent. */
-export class StoreUnavailableError extends TollgateError {
-  readonly code = 'STORE_UNAVAILABLE' as const;
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreUnavailableError';
-  }
-}
+export { StoreUnavailableError } from '../errors.ts';
 
 /** Data under tollgate's keys that tollgate cannot read (written by something else). */
 export class StoreDataError extends TollgateError {

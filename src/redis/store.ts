@@ -3,7 +3,7 @@
  * One view per (dialect, token), chosen from a two-row table; each decision is one Lua script,
  * one round trip. Waiting processes are woken by pub/sub and by lease expiry, never by polling
  * in a loop. With `onUnavailable: 'local'`, each view falls back to the dialect's memory view
- * while Redis is away (`fallback-view.ts`).
+ * while Redis is away (`src/stores/fallback-view.ts`).
  *
  * ioredis is an optional peer dependency: it reconnects by itself, runs the same API against a
  * Redis Cluster, and its `defineCommand` handles the script cache.
@@ -16,7 +16,7 @@ import type { V10Settings } from '../dialects/v10/settings.ts';
 import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
 import type { RedisViewContext } from './context.ts';
-import { FallbackView } from './fallback-view.ts';
+import { FallbackView } from '../stores/fallback-view.ts';
 import { invalidLogKey, KEY_PART, namespaceOf } from './keys.ts';
 import { GLOBAL_LOCK_SCRIPTS } from './global-lock.ts';
 import { RedisV6View, V6_SCRIPTS } from './v6/view.ts';

@@ -1,7 +1,8 @@
 /**
- * `onUnavailable: 'local'`: while Redis cannot be reached, a view decides with the memory view of
- * the same dialect, on its own (conservatively: every bucket starts unknown, one request in
- * flight until its headers arrive), and goes back to Redis as soon as it answers again.
+ * `onUnavailable: 'local'` of a shared store (Redis, a Durable Object): while the store cannot be
+ * reached, a view decides with the memory view of the same dialect, on its own (conservatively:
+ * every bucket starts unknown, one request in flight until its headers arrive), and goes back to
+ * the shared store as soon as it answers again.
  */
 import type {
   Admission,
@@ -13,7 +14,7 @@ import type {
   StoreEvent,
   StoreView,
 } from '../contracts/store.ts';
-import { StoreUnavailableError } from './errors.ts';
+import { StoreUnavailableError } from '../errors.ts';
 
 export class FallbackView<B extends BucketRef, U> implements StoreView<B, U> {
   readonly #remote: StoreView<B, U>;
@@ -24,7 +25,7 @@ export class FallbackView<B extends BucketRef, U> implements StoreView<B, U> {
     this.#local = local;
   }
 
-  /** The remote's answer, or the local one when Redis cannot be reached. */
+  /** The remote's answer, or the local one when the shared store cannot be reached. */
   async #decide<T>(remote: (view: StoreView<B, U>) => MaybePromise<T>): Promise<T> {
     try {
       return await remote(this.#remote);
