@@ -20,11 +20,13 @@ export const INTEGRATION_FOLDERS = ['e2e', 'lifecycle', 'redis', 'runtimes', 'un
 /** Integration tests in folders that are otherwise unit tests, and what each needs. */
 export const INTEGRATION_FILES = [
   'catalog/sync-run.test.ts', // a node:http server, the sync run as a child process
+  'cloudflare/interactions-example.test.ts', // the example Worker in workerd (miniflare), the reference service over HTTP
+  'cloudflare/workers.test.ts', // Workers and a Durable Object in workerd (miniflare), the reference service over HTTP
   'client/resend.test.ts', // real timeouts (100 ms attempts), a refused connection on loopback
   'limiter/procedure.test.ts', // Redis
   'limiter/reservations.test.ts', // Redis
   'limiter/v10-store.test.ts', // Redis, redis-server processes (Sentinel, Cluster)
-  'package/tarball.test.ts', // npm pack, npm install, node children, Redis
+  'package/tarball.test.ts', // npm pack, npm install, node children, Redis, workerd (miniflare)
   'properties/limiter.property.test.ts', // Redis (each property runs on both stores)
   'properties/stores-differential.property.test.ts', // Redis
   'properties/v10-limiter.property.test.ts', // Redis (each property runs on both stores)
@@ -38,6 +40,7 @@ export const UNIT_FOLDERS = [
   'bench',
   'catalog',
   'cdn',
+  'cloudflare',
   'client',
   'clock',
   'config',

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.ts';
 import type { OperationDefinition } from '../routing/types.ts';
-import type { BucketRef, MaybePromise, Store, StoreView } from './store.ts';
+import type { BucketRef, MaybePromise, Store, StoreView, ViewRequest } from './store.ts';
 
 /** How events and errors name the bucket of a call that counts in none (the spec's Route None). */
 export const NO_BUCKET = 'None';
@@ -123,6 +123,11 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object> {
   judge(options: JudgeOptions): Judge;
   /** This dialect's view of `store` for `token`. */
   view(store: Store, token: string | undefined, clock: Clock, options: Options): StoreView<B>;
+  /**
+   * The view request again from its `settings` alone: a store whose decisions run elsewhere (a
+   * Durable Object) receives only data, and makes the dialect's memory view there from it.
+   */
+  viewRequest(settings: unknown): ViewRequest<B>;
   /**
    * What to do with the store's invalid-request count each time a call reports it (v10: warn at
    * V15's levels); absent where the dialect counts none.

@@ -96,6 +96,12 @@ export interface StoreView<B extends BucketRef = BucketRef, U = unknown> {
 }
 
 /**
+ * How long a shared store counts a reservation in flight without an answer (ms), by default: then
+ * a crashed holder's place comes back (Redis, a Durable Object).
+ */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/**
  * How often, at most, a memory view looks for buckets to shed. Shedding runs inside calls (no
  * timer of its own), so an idle client keeps nothing alive.
  */

@@ -11,7 +11,7 @@
 import { Redis, type Cluster } from 'ioredis';
 import { TollgateArgumentError } from '../errors.ts';
 import type { Clock } from '../clock.ts';
-import type { BucketRef, Store, StoreSlots, StoreView, ViewRequest } from '../contracts/store.ts';
+import { DEFAULT_LEASE_MS, type BucketRef, type Store, type StoreSlots, type StoreView, type ViewRequest } from '../contracts/store.ts';
 import type { V10Settings } from '../dialects/v10/settings.ts';
 import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
@@ -101,7 +101,7 @@ export class RedisStore implements Store {
       throw new TollgateArgumentError(
         'RedisStore: ipGroup must be 1–64 characters of [A-Za-z0-9_.:-] (it names the processes behind one egress IP)',
       );
-    const leaseMs = options.leaseMs ?? 30_000;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     if (!Number.isInteger(leaseMs) || leaseMs < 100)
       throw new TollgateArgumentError('RedisStore: leaseMs must be a whole number of ms, at least 100');
     if (options.onUnavailable !== undefined && !['fail', 'local'].includes(options.onUnavailable)) {

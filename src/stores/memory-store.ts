@@ -4,18 +4,15 @@
  * (v10's invalid-request log, V15: the service counts per IP) lives in the store's slots.
  */
 import type { Clock } from '../clock.ts';
-import type { BucketRef, Store, StoreSlots, StoreView, ViewRequest } from '../contracts/store.ts';
+import type { BucketRef, Store, StoreView, ViewRequest } from '../contracts/store.ts';
+import { newStoreSlots } from './slots.ts';
 
 export { SHED_INTERVAL_MS } from '../contracts/store.ts';
 
 export class MemoryStore implements Store {
   /** By dialect, then token. */
   readonly #views = new Map<string, StoreView<BucketRef>>();
-  readonly #slots = new Map<string, unknown>();
-  readonly #slot: StoreSlots = <T>(name: string, make: () => T): T => {
-    if (!this.#slots.has(name)) this.#slots.set(name, make());
-    return this.#slots.get(name) as T;
-  };
+  readonly #slot = newStoreSlots();
 
   /** Buckets held now, over every token and dialect: bounded by the buckets whose window is still open. */
   get bucketCount(): number {

@@ -35,3 +35,8 @@ it("tollgate's core imports nothing from node:", () => {
   // What it does import at run time: its two dependencies (discord-api-types is types only).
   expect([...bare.keys()].sort()).toEqual(['ky', 'zod']);
 });
+
+it("tollgate/cloudflare imports nothing from node:, only workerd's own cloudflare:workers (and not the HTTP layer)", () => {
+  const { bare } = importGraph('src/cloudflare/index.ts');
+  expect([...bare.keys()]).toEqual(['cloudflare:workers']);
+});

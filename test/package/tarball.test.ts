@@ -5,6 +5,7 @@
  * - Installed offline into a new project (its dependencies from the npm cache, at the versions
  *   of this repository's package-lock.json), a strict TypeScript consumer compiles against its
  *   types and runs against `tollgate/testing`'s ReferenceService.
+ * - A Worker bundled from it as wrangler bundles (the `workerd` condition) runs in workerd.
  * - Every entry loads on this Node.js; on an older one each fails at once with one line. The
  *   older Node.js is the machine's `/usr/bin/node` (20 here and in CI). Where there is none, or it
  *   is 22 or newer, the entries are still loaded on every Node.js found, so nothing is skipped;
@@ -16,9 +17,33 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
+import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReferenceService } from '../../src/testing/index.ts';
+import { bundleWorker, COMPATIBILITY_DATE } from '../support/workers.ts';
 
 const root = join(import.meta.dirname, '..', '..');
+
+/** A Worker of the consumer's: one call, its limits in the token's Durable Object. */
+const WORKER = `
+import { createClient } from 'tollgate';
+import { DurableObjectStore, TollgateLimits } from 'tollgate/cloudflare';
+export { TollgateLimits };
+export default {
+  async fetch(request, env) {
+    const client = createClient({
+      token: 'Bot consumer',
+      baseUrl: new URL(request.url).searchParams.get('service'),
+      store: new DurableObjectStore(env.LIMITS),
+    });
+    let requests = 0;
+    client.on('response', () => (requests += 1));
+    const channel = await client.channels.get('81384788765712384');
+    await client.close();
+    return Response.json({ id: channel.id, requests });
+  },
+};
+`;
 /** The Node.js npm scripts run on (the pinned dev dependency). */
 const node = join(root, 'node_modules', '.bin', 'node');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -331,6 +356,25 @@ describe('installed from the tarball, offline, into a new project', () => {
     });
   }, 120_000);
 
+  it("a Worker bundled from the installed package runs in workerd: tollgate, and tollgate/cloudflare by its 'workerd' condition", async () => {
+    writeFileSync(join(app, 'worker.js'), WORKER);
+    const { code } = await bundleWorker(join(app, 'worker.js'), { installed: true });
+    const service = await new ReferenceService().start();
+    const miniflare = new Miniflare({
+      modules: true,
+      script: code,
+      compatibilityDate: COMPATIBILITY_DATE,
+      durableObjects: { LIMITS: 'TollgateLimits' },
+    });
+    try {
+      const response = await miniflare.dispatchFetch(`http://worker/?service=${encodeURIComponent(service.baseUrl)}`);
+      expect(await response.text()).toBe('{"id":"81384788765712384","requests":1}');
+    } finally {
+      await miniflare.dispose();
+      await service.stop();
+    }
+  }, 60_000);
+
   /** `tollgate`, `tollgate/redis`…, and each bin (run with --help). */
   const entries = () => {
     const manifest = packedManifest();
@@ -351,14 +395,26 @@ describe('installed from the tarball, offline, into a new project', () => {
   it(`every entry loads on Node.js 22+ and fails at once with one line on an older one: ${nodeNames}`, async () => {
     const list = entries();
     expect(list.map((entry) => entry.name)).toEqual(
-      expect.arrayContaining(['tollgate', 'tollgate/redis', 'tollgate/undici', 'tollgate/testing']),
+      expect.arrayContaining([
+        'tollgate',
+        'tollgate/redis',
+        'tollgate/undici',
+        'tollgate/testing',
+        'tollgate/cloudflare',
+      ]),
     );
     for (const { binary, version } of nodes) {
       const major = Number.parseInt(version, 10);
       for (const entry of list) {
         const result = await run(binary, entry.args, { cwd: app });
         const what = `${entry.name} on Node.js ${version}`;
-        if (major >= 22) {
+        if (major >= 22 && entry.name === 'tollgate/cloudflare') {
+          // Its Durable Object needs workerd's own modules: elsewhere, one line says so.
+          const errors = result.stderr.split('\n').filter((line) => /^[A-Za-z]*Error\b/.test(line));
+          expect(errors, explain(what, result)).toEqual([
+            "Error: tollgate/cloudflare runs in workerd (Cloudflare Workers) only, bundled with the 'workerd' condition as wrangler does; elsewhere use MemoryStore or tollgate/redis",
+          ]);
+        } else if (major >= 22) {
           expect(result.code, explain(what, result)).toBe(0);
           expect(result.stderr, what).toBe('');
         } else {

@@ -7,8 +7,10 @@
  * must agree on the step's answer, on `get` for every key of the run's key set, and (v10) on
  * the invalid-request count. fast-check shrinks a divergence to the shortest sequence showing it.
  *
- * A second property checks the fallback: a RedisStore with `onUnavailable: 'local'` on a port
- * where nothing listens answers every command as a fresh MemoryStore's view does.
+ * A second property runs the same sequences against a `DurableObjectStore` whose token objects
+ * live in this process (test/support/durable-objects.ts: each call copied as RPC copies it), on
+ * the same manual clock. A third checks the fallback: a RedisStore with `onUnavailable: 'local'`
+ * on a port where nothing listens answers every command as a fresh MemoryStore's view does.
  *
  * Seed: FC_SEED, else the project's fixed PROPERTY_SEED (in the test titles; printed with the run's
  * figures when a test fails, or with TOLLGATE_TEST_LOG=1).
@@ -31,6 +33,8 @@ import {
 } from '../../src/index.ts';
 import { DIALECTS } from '../../src/dialects/index.ts';
 import { RedisStore } from '../../src/redis/index.ts';
+import { DurableObjectStore } from '../../src/cloudflare/store.ts';
+import { fakeNamespace } from '../support/durable-objects.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile, testPrefix } from '../support/redis.ts';
 import { integerFromEnv, PROPERTY_SEED } from './config.ts';
@@ -44,6 +48,8 @@ const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);
 /** Sequences per dialect against Redis (FC_RUNS for a longer hunt), and against the fallback. */
 const REDIS_RUNS = integerFromEnv('FC_RUNS', 500);
 const FALLBACK_RUNS = 200;
+/** Sequences per dialect against the Durable Object store (in this process: fast). */
+const OBJECT_RUNS = 500;
 /** The seed and each property's figures: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
 const log = testLog();
 log(`[stores-differential] fast-check seed ${SEED} (FC_SEED=${SEED} replays it)`);
@@ -506,15 +512,18 @@ const scenario = <U, S>(kase: DialectCase<U, S>) =>
  * The dialect's property: each sequence on a fresh MemoryStore's view and on `makeOther()`'s view,
  * for a token of the run's own, on one clock. `noEviction`: create the memory view while the
  * clock reads far ahead, so it sheds nothing during the run (see the comment on IGNORED).
+ * `useClock`: the other store is told each run's clock (a Durable Object decides on its own);
+ * its view is then made at once with a `get`, so both views shed on one schedule.
  */
 async function property<U, S>(
   kase: DialectCase<U, S>,
-  makeOther: () => Promise<RedisStore>,
+  makeOther: () => Promise<Store>,
   options: {
     readonly otherName: string;
     readonly numRuns: number;
     readonly exact: boolean;
     readonly noEviction: boolean;
+    readonly useClock?: (clock: ManualClock) => void;
   },
 ): Promise<void> {
   const store = await makeOther();
@@ -532,9 +541,11 @@ async function property<U, S>(
       if (options.noEviction) clock.set(start + FAR_FUTURE_MS);
       const memory = kase.view(new MemoryStore(), token, clock, settings);
       clock.set(start);
+      options.useClock?.(clock);
       const other = kase.view(store, token, clock, settings);
       const model: Model = { outstanding: [], sleeps: [], trace: [] };
       const refs = new Map(kase.keys(routes).map((key) => [key, DIALECTS[kase.dialect].bucketOfKey(key)]));
+      if (options.useClock) await other.get(refs.values().next().value!);
       try {
         await fc.asyncModelRun(
           () => ({
@@ -572,6 +583,18 @@ async function property<U, S>(
 describe.each([v6Case, v10Case] as DialectCase<unknown, unknown>[])('stores differential: $dialect', (kase) => {
   it(`MemoryStore and RedisStore (time: 'client') agree on ${REDIS_RUNS} command sequences (seed ${SEED}; ignored: ${IGNORED})`, async () => {
     await property(kase, makeRedisStore, { otherName: 'redis', numRuns: REDIS_RUNS, exact: false, noEviction: true });
+  }, 180_000);
+
+  it(`MemoryStore and DurableObjectStore (its object in this process, calls copied as RPC copies them) agree on ${OBJECT_RUNS} command sequences (seed ${SEED}; ignored: ${IGNORED}, the object's lease)`, async () => {
+    let runClock: ManualClock | undefined;
+    const objects = fakeNamespace({ clockOf: () => runClock!, holdMs: 0 });
+    await property(kase, async () => new DurableObjectStore(objects.namespace, { leaseMs: LEASE_MS }), {
+      otherName: 'durable-object',
+      numRuns: OBJECT_RUNS,
+      exact: false,
+      noEviction: false,
+      useClock: (clock) => (runClock = clock),
+    });
   }, 180_000);
 
   it(`a RedisStore with onUnavailable 'local' on a dead Redis answers exactly as a MemoryStore's view (${FALLBACK_RUNS} sequences, seed ${SEED})`, async () => {

@@ -4,7 +4,8 @@
  * the runtime's own `cloudflare:` modules to it. Run in miniflare with no compatibility flag.
  */
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
 
 /** The compatibility date the tests' Workers declare: workerd's own, from the installed package. */
 export const COMPATIBILITY_DATE = '2026-07-30';
@@ -16,9 +17,29 @@ export interface WorkerBundle {
   readonly gzipBytes: number;
 }
 
-/** Bundles `entry` (a file) as wrangler would, minified. */
-export async function bundleWorker(entry: string): Promise<WorkerBundle> {
+const root = join(import.meta.dirname, '..', '..');
+
+/**
+ * Imports of `tollgate` and `tollgate/<entry>` (the examples') from the sources: the package's
+ * exports name dist/, which a test run has not built. `cloudflare` is its `workerd` condition.
+ */
+const tollgateFromSources: Plugin = {
+  name: 'tollgate-from-sources',
+  setup(build) {
+    build.onResolve({ filter: /^tollgate(?:\/[a-z]+)?$/ }, ({ path }) => {
+      const entry = path.split('/')[1];
+      return { path: join(root, 'src', ...(entry ? [entry] : []), 'index.ts') };
+    });
+  },
+};
+
+/**
+ * Bundles `entry` (a file) as wrangler would, minified. `tollgate` resolves to the sources unless
+ * `installed`: then to the package installed beside the entry, by its exports' conditions.
+ */
+export async function bundleWorker(entry: string, { installed = false } = {}): Promise<WorkerBundle> {
   const result = await build({
+    plugins: installed ? [] : [tollgateFromSources],
     entryPoints: [entry],
     bundle: true,
     write: false,

@@ -58,6 +58,7 @@ export const v10: Dialect<V10Bucket, V10Options> = {
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs),
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),
+  viewRequest: (settings) => v10ViewRequest(settings as V10Settings),
   watchInvalidRequests: (options, warn) => {
     // One per client: its lanes read one store-wide count, so a level is told once.
     const warnings = new InvalidRequestWarnings(v10Settings(options).invalidRequestLimit, warn);

@@ -29,4 +29,5 @@ export const v6: Dialect<V6Bucket> = {
   bucketOfKey: (bucketKey) => ({ bucketKey }),
   judge: () => judgeV6,
   view: (store, token, clock) => store.view(V6_VIEW_REQUEST, token, clock),
+  viewRequest: () => V6_VIEW_REQUEST,
 };
