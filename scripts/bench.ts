@@ -5,12 +5,13 @@
  *
  *   npm run bench                    all suites (about 4 minutes here)
  *   npm run bench -- overhead memory only the suites named (decision, overhead, rate-limits,
- *                                    shared-store, memory, v10, pagination)
+ *                                    shared-store, memory, v10, pagination, cloudflare)
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderRateLimitChart } from '../bench/chart.ts';
+import { runCloudflareBench, type CloudflareResult } from '../bench/cloudflare.ts';
 import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runOverheadBench, type OverheadResult } from '../bench/overhead.ts';
@@ -29,7 +30,16 @@ import {
 } from '../bench/shared-store.ts';
 import { LATENCY_MS, runV10Bench, type V10Run } from '../bench/v10.ts';
 
-const SUITES = ['decision', 'overhead', 'rate-limits', 'shared-store', 'memory', 'v10', 'pagination'] as const;
+const SUITES = [
+  'decision',
+  'overhead',
+  'rate-limits',
+  'shared-store',
+  'memory',
+  'v10',
+  'pagination',
+  'cloudflare',
+] as const;
 type Suite = (typeof SUITES)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -140,6 +150,14 @@ if (suites.has('pagination')) {
   await save('pagination', { walk, memory });
 }
 
+if (suites.has('cloudflare')) {
+  console.log('\n8. Cloudflare Workers (workerd in miniflare): bundle sizes; a Durable Object store against memory');
+  const cloudflare = await runCloudflareBench();
+  console.table(cloudflare.bundles);
+  console.table(cloudflareRows(cloudflare));
+  await save('cloudflare', cloudflare);
+}
+
 // The targets, from the latest results of every suite (this run's where it ran them).
 const latest: Latest = {
   decision: await load<DecisionResult[]>('decision'),
@@ -150,6 +168,7 @@ const latest: Latest = {
   memory: await load<MemoryResult>('memory'),
   v10: (await load<{ runs: V10Run[] }>('v10'))?.runs,
   pagination: await load<PaginationResult>('pagination'),
+  cloudflare: await load<CloudflareResult>('cloudflare'),
 };
 const targets = summarise(latest);
 console.log('\nTargets');
@@ -266,6 +285,20 @@ interface Latest {
   readonly memory: MemoryResult | undefined;
   readonly v10: V10Run[] | undefined;
   readonly pagination: PaginationResult | undefined;
+  readonly cloudflare: CloudflareResult | undefined;
+}
+
+function cloudflareRows(r: CloudflareResult) {
+  const memory = r.runs.find((run) => run.store === 'memory')!;
+  return r.runs.map((run) => ({
+    store: run.store,
+    'calls, one after another': r.calls,
+    'ms/request': fixed(run.msPerRequest, 3),
+    'added ms/request': fixed(run.msPerRequest - memory.msPerRequest, 3),
+    'object calls/request': fixed(run.objectCallsPerRequest, 2),
+    'one call to the object (ms)': run.store === 'memory' ? '' : fixed(r.roundTripMs, 3),
+    '429s': run.status429,
+  }));
 }
 
 function summarise(results: Latest): Target[] {
@@ -381,12 +414,28 @@ function summarise(results: Latest): Target[] {
       met: yes(growth < 1),
     });
   }
+  if (results.cloudflare) {
+    const largest = Math.max(...results.cloudflare.bundles.map((bundle) => bundle.gzipKiB));
+    targets.push({
+      target: "a Worker with tollgate far under Workers' 3 MB gzipped (free plan): < 10 % of it",
+      measured: `${fixed(largest, 1)} KiB gzipped`,
+      met: yes(largest < 0.1 * 3 * 1024),
+    });
+    const object = results.cloudflare.runs.find((run) => run.store === 'durable-object');
+    if (object) {
+      targets.push({
+        target: 'Durable Object store: 2 object calls per request (admit, settle), no 429',
+        measured: `${fixed(object.objectCallsPerRequest, 2)} calls, ${object.status429} 429s`,
+        met: yes(object.objectCallsPerRequest <= 2 && object.status429 === 0),
+      });
+    }
+  }
   return targets;
 }
 
 /** Rewrites docs/benchmarks.md between its bench markers with the latest tables (a Markdown copy of them). */
 async function updateBenchmarksDoc(
-  { decision, overhead, rateLimits, shared, globalPace, memory, v10, pagination }: Latest,
+  { decision, overhead, rateLimits, shared, globalPace, memory, v10, pagination, cloudflare }: Latest,
   targets: Target[],
 ): Promise<void> {
   const docPath = join(root, 'docs', 'benchmarks.md');
@@ -444,6 +493,19 @@ async function updateBenchmarksDoc(
     sections.push(
       '**Paged lists** (10 000 messages of one channel, 5 requests a second; the heap after a full collection while walking 100 000 items)\n\n' +
         markdownTable([paginationRow(pagination)]),
+    );
+  if (cloudflare)
+    sections.push(
+      '**Cloudflare Workers** (workerd in miniflare; bundles as wrangler bundles them; calls one after the other on one token, the Durable Object in the same workerd process)\n\n' +
+        markdownTable(
+          cloudflare.bundles.map((b) => ({
+            worker: b.worker,
+            'minified (KiB)': b.minifiedKiB,
+            'gzipped (KiB)': b.gzipKiB,
+          })),
+        ) +
+        '\n\n' +
+        markdownTable(cloudflareRows(cloudflare)),
     );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
   await writeFile(docPath, doc.slice(0, from + start.length) + body + doc.slice(to));

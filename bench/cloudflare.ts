@@ -1,0 +1,98 @@
+/**
+ * tollgate on Cloudflare Workers, in workerd (miniflare), against the reference service on
+ * loopback:
+ * 1. bundle sizes, minified and gzipped, as wrangler bundles: the smallest Worker using tollgate,
+ *    and one with tollgate/cloudflare's Durable Object store (Workers allow 3 MB gzipped on the
+ *    free plan, 10 MB paid);
+ * 2. what a decision costs in the Durable Object: the same calls one after the other through a
+ *    memory store and through `DurableObjectStore`, the object's calls per request (one RPC per
+ *    view method: admit, then settle), the time added per request, and one bare call's round
+ *    trip. Locally the object runs in the same workerd process as the Worker; on Cloudflare it
+ *    may sit in another data centre, and each of those calls costs a network round trip to it.
+ */
+import { join } from 'node:path';
+import { Miniflare } from 'miniflare';
+import { ReferenceService } from '../src/testing/index.ts';
+import { bundleWorker, COMPATIBILITY_DATE } from '../test/support/workers.ts';
+
+const CALLS = 1000;
+const ROUNDS = 3;
+const workers = join(import.meta.dirname, 'workers');
+
+export interface CloudflareResult {
+  readonly bundles: readonly { readonly worker: string; readonly minifiedKiB: number; readonly gzipKiB: number }[];
+  readonly calls: number;
+  /** One bare call to the object and back, in ms (the best of the rounds). */
+  readonly roundTripMs: number;
+  readonly runs: readonly {
+    readonly store: string;
+    /** ms per request, the best of the rounds (each round's calls one after the other). */
+    readonly msPerRequest: number;
+    readonly objectCallsPerRequest: number;
+    readonly status429: number;
+  }[];
+}
+
+interface CallsAnswer {
+  readonly calls: number;
+  readonly elapsedMs: number;
+  readonly objectCalls: number;
+  readonly status429: number;
+}
+
+const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+export async function runCloudflareBench(): Promise<CloudflareResult> {
+  const core = await bundleWorker(join(workers, 'core.ts'));
+  const limits = await bundleWorker(join(workers, 'limits.ts'));
+  const service = await new ReferenceService({
+    defaultLimit: { limit: 100_000, windowMs: 1000 },
+    global: { limit: 100_000, windowMs: 1000 },
+  }).start();
+  const miniflare = new Miniflare({
+    modules: true,
+    script: limits.code,
+    compatibilityDate: COMPATIBILITY_DATE,
+    durableObjects: { LIMITS: 'TollgateLimits' },
+  });
+  try {
+    const run = async (store: string): Promise<CloudflareResult['runs'][number]> => {
+      let best: CallsAnswer | undefined;
+      // A first round warms the isolate, the object and the connections; the best of the rest counts.
+      for (let round = 0; round <= ROUNDS; round++) {
+        const query = `service=${encodeURIComponent(service.baseUrl)}&calls=${CALLS}&store=${store}`;
+        const answer = (await (await miniflare.dispatchFetch(`http://bench/calls?${query}`)).json()) as CallsAnswer;
+        if (round > 0 && (!best || answer.elapsedMs < best.elapsedMs)) best = answer;
+      }
+      return {
+        store,
+        msPerRequest: best!.elapsedMs / CALLS,
+        objectCallsPerRequest: best!.objectCalls / CALLS,
+        status429: best!.status429,
+      };
+    };
+    let roundTripMs = Infinity;
+    for (let round = 0; round <= ROUNDS; round++) {
+      const answer = (await (
+        await miniflare.dispatchFetch(`http://bench/round-trips?calls=${CALLS * 5}`)
+      ).json()) as CallsAnswer;
+      if (round > 0) roundTripMs = Math.min(roundTripMs, answer.elapsedMs / answer.calls);
+    }
+    return {
+      roundTripMs,
+      bundles: [
+        { worker: 'tollgate (one client, one call)', minifiedKiB: kib(core.bytes), gzipKiB: kib(core.gzipBytes) },
+        {
+          worker: 'tollgate + tollgate/cloudflare (DurableObjectStore, TollgateLimits)',
+          minifiedKiB: kib(limits.bytes),
+          gzipKiB: kib(limits.gzipBytes),
+        },
+      ],
+      calls: CALLS,
+      runs: [await run('memory'), await run('durable-object')],
+    };
+  } finally {
+    await miniflare.dispose();
+    await service.stop();
+  }
+}
