@@ -10,6 +10,7 @@ const documents = [
   'docs/design.md',
   'docs/benchmarks.md',
   'docs/catalog.md',
+  'docs/cloudflare.md',
   'docs/cdn.md',
   'docs/client.md',
   'docs/migrating.md',
