@@ -1,12 +1,16 @@
 /**
- * Overhead: requests per second through each client against one upstream in a separate process
- * (the reference service with limits far above what is sent, keep-alive, Discord's header
- * dialect on top of the spec's so @discordjs/rest reads its limits too). Every client runs the
- * same request mixes at the same concurrency for the same time, in a fresh process of its own
- * (what else a process has loaded changes V8's speed), after a warm-up; the median of the rounds
- * counts.
+ * Overhead: requests per second through each client against one upstream in a process of its own
+ * (bench/upstream.ts: answers at once, with generous rate-limit headers like the service's), 32
+ * callers, two mixes. What it is for: the client's own cost per call, above all tollgate's against
+ * bare ky on the same fetch, since ky is tollgate's HTTP layer.
+ *
+ * Each client runs in a fresh process of its own (what else a process has loaded changes V8's
+ * speed), all started at once and kept; after a warm-up they take turns, round after round, so a
+ * slower moment of the machine falls on every client alike. A client's figure is the median of
+ * its rounds; a ratio of two clients is the median of their ratios round by round.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +18,11 @@ import ky from 'ky';
 import { Agent, request as undiciRequest } from 'undici';
 import { createClient, type Store } from '../src/index.ts';
 import { undiciFetch } from '../src/undici/index.ts';
-import { childArgument, CHILD_FLAG, runInChild } from './child.ts';
+import { childArgument, CHILD_FLAG } from './child.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TOKEN = 'Bot overhead-bench';
-const CHANNELS = 16;
+const CHANNELS = 50;
 
 export interface OverheadOptions {
   readonly concurrency: number;
@@ -37,6 +41,14 @@ export interface OverheadResult {
   readonly ofCeiling: number;
 }
 
+/** tollgate against bare ky on the same fetch, per mix: the median of the rounds' ratios. */
+export interface OverheadRatio {
+  readonly mix: Mix;
+  readonly transport: string;
+  readonly ratio: number;
+  readonly rounds: readonly number[];
+}
+
 /** One request of a mix. */
 interface Call {
   readonly route: 0 | 1 | 2;
@@ -44,9 +56,8 @@ interface Call {
 }
 
 /**
- * The request mixes: `spread` cycles three routes over sixteen channel/guild ids (48 buckets,
- * more than the concurrency); `one bucket` sends every request to one channel, as a busy
- * channel does.
+ * The request mixes: `spread` cycles three routes over fifty channel/guild ids (150 buckets, more
+ * than the concurrency); `one bucket` sends every request to one channel, as a busy channel does.
  */
 export const MIXES = {
   spread: (index: number): Call => ({ route: (index % 3) as Call['route'], id: String(100_000 + (index % CHANNELS)) }),
@@ -63,7 +74,11 @@ interface BenchClient {
 
 type ClientFactory = (baseUrl: string) => Promise<BenchClient>;
 
-/** tollgate on a store (memory unless given) and a transport (the runtime's fetch, or undiciFetch). */
+/**
+ * tollgate on a store (memory unless given) and a transport (the runtime's fetch, or undiciFetch),
+ * as a user sets it up, its global pace raised as @discordjs/rest's is (the upstream's limits are
+ * generous; the default 50 a second would measure the pace).
+ */
 function tollgate(
   transport: 'fetch' | 'undici',
   openStore?: () => Promise<Store & { close(): Promise<void> }>,
@@ -71,7 +86,13 @@ function tollgate(
   return async (baseUrl) => {
     const store = await openStore?.();
     const send = transport === 'undici' ? undiciFetch() : undefined;
-    const client = createClient({ baseUrl, token: TOKEN, ...(store && { store }), ...(send && { fetch: send }) });
+    const client = createClient({
+      baseUrl,
+      token: TOKEN,
+      globalLimit: 100_000,
+      ...(store && { store }),
+      ...(send && { fetch: send }),
+    });
     return {
       send: ({ route, id }) =>
         route === 0
@@ -88,8 +109,17 @@ function tollgate(
   };
 }
 
+/** Bare ky as a user sets it up: its defaults (retry, timeout, hooks none), the token in a header. */
+function bareKy(transport: 'fetch' | 'undici'): ClientFactory {
+  return async (baseUrl) => {
+    const send = transport === 'undici' ? undiciFetch() : undefined;
+    const api = ky.create({ prefix: baseUrl, headers: { authorization: TOKEN }, ...(send && { fetch: send }) });
+    return { send: (call) => api.get(pathOf(call).slice(1)).json(), close: async () => await send?.close() };
+  };
+}
+
 async function redisStore() {
-  // Loaded only in the process that measures it (see child.ts).
+  // Loaded only in the process that measures it.
   const { RedisStore } = await import('../src/redis/index.ts');
   const store = new RedisStore({ url: REDIS_URL, prefix: `tollgate-bench:${randomUUID().slice(0, 8)}` });
   await store.connect();
@@ -114,19 +144,14 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
     send: async (call) => (await fetch(baseUrl + pathOf(call), { headers: { authorization: TOKEN } })).json(),
     close: async () => {},
   }),
-  'ky (global fetch)': async (baseUrl) => {
-    const api = ky.create({ prefix: baseUrl, headers: { authorization: TOKEN } });
-    return { send: (call) => api.get(pathOf(call).slice(1)).json(), close: async () => {} };
-  },
-  'ky (undiciFetch)': async (baseUrl) => {
-    const transport = undiciFetch();
-    const api = ky.create({ prefix: baseUrl, headers: { authorization: TOKEN }, fetch: transport });
-    return { send: (call) => api.get(pathOf(call).slice(1)).json(), close: () => transport.close() };
-  },
+  'ky (global fetch)': bareKy('fetch'),
+  'tollgate (memory, global fetch)': tollgate('fetch'),
+  'ky (undiciFetch)': bareKy('undici'),
+  'tollgate (memory, undiciFetch)': tollgate('undici'),
   '@discordjs/rest': async (baseUrl) => {
     const { REST } = await import('@discordjs/rest');
     const { origin, pathname } = new URL(baseUrl);
-    const version = /\/v(\d+)$/.exec(pathname)?.[1] ?? '6';
+    const version = /\/v(\d+)$/.exec(pathname)?.[1] ?? '10';
     // Its proactive global limit (50/s by default) raised, so it is compared like for like.
     const rest = new REST({
       api: origin + pathname.replace(/\/v\d+$/, ''),
@@ -141,10 +166,14 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
       },
     };
   },
-  'tollgate (memory, global fetch)': tollgate('fetch'),
-  'tollgate (memory, undiciFetch)': tollgate('undici'),
   'tollgate (redis, undiciFetch)': tollgate('undici', redisStore),
 };
+
+/** The pairs whose ratio the suite reports: tollgate against bare ky on each fetch. */
+export const PAIRS = [
+  { transport: 'global fetch', tollgate: 'tollgate (memory, global fetch)', ky: 'ky (global fetch)' },
+  { transport: 'undiciFetch', tollgate: 'tollgate (memory, undiciFetch)', ky: 'ky (undiciFetch)' },
+] as const;
 
 async function drive(client: BenchClient, mix: Mix, seconds: number, concurrency: number): Promise<number> {
   const callOf = MIXES[mix];
@@ -162,91 +191,113 @@ async function drive(client: BenchClient, mix: Mix, seconds: number, concurrency
   return completed;
 }
 
-/** Starts the upstream in its own process; resolves to its base URL and the process. */
-export async function startUpstream(): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const cli = fileURLToPath(new URL('../src/testing/cli.ts', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    // v6, as this suite has always measured: a v10 client paces itself at its token's 50 per second.
-    [
-      cli,
-      '--api',
-      'v6',
-      '--port',
-      '0',
-      '--limit',
-      '1000000000',
-      '--global-limit',
-      '1000000000',
-      '--dialect',
-      'discord',
-      '--quiet',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
+/** A process started from `file` that prints `listening: <url>`; resolves to the URL and the process. */
+async function startListening(file: string): Promise<{ baseUrl: string; child: ReturnType<typeof spawn> }> {
+  const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout! })) {
     const url = /listening: (\S+)/.exec(line)?.[1];
     if (url) return { baseUrl: url, child };
   }
-  throw new Error('upstream: the reference service exited before listening');
+  throw new Error(`${file} exited before listening`);
+}
+
+/** The upstream (bench/upstream.ts) in its own process. */
+export const startUpstream = () => startListening(fileURLToPath(new URL('./upstream.ts', import.meta.url)));
+
+/** A client in a process of its own, kept for the whole run: one line of JSON per command. */
+class ClientProcess {
+  readonly #child: ChildProcessByStdio<Writable, Readable, null>;
+  readonly #lines: AsyncIterator<string>;
+
+  constructor(name: string, baseUrl: string) {
+    this.#child = spawn(
+      process.execPath,
+      [fileURLToPath(import.meta.url), CHILD_FLAG, JSON.stringify({ name, baseUrl })],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    this.#lines = createInterface({ input: this.#child.stdout })[Symbol.asyncIterator]();
+  }
+
+  async #answer<T>(command: object): Promise<T> {
+    this.#child.stdin.write(`${JSON.stringify(command)}\n`);
+    const { value, done } = await this.#lines.next();
+    if (done) throw new Error('bench: a client process ended early');
+    return JSON.parse(value) as T;
+  }
+
+  /** Requests completed in `seconds` of `mix`. */
+  run(mix: Mix, seconds: number, concurrency: number): Promise<number> {
+    return this.#answer<{ completed: number }>({ mix, seconds, concurrency }).then(({ completed }) => completed);
+  }
+
+  async close(): Promise<void> {
+    await this.#answer({ close: true });
+  }
 }
 
 export async function runOverheadBench(
   options: OverheadOptions,
   names = Object.keys(CLIENTS),
-): Promise<OverheadResult[]> {
+): Promise<{ results: OverheadResult[]; ratios: OverheadRatio[] }> {
   const { baseUrl, child } = await startUpstream();
   const mixes = Object.keys(MIXES) as Mix[];
-  // rounds[name][mix]: requests/s of each round.
-  const rounds = new Map<string, Record<Mix, number[]>>();
+  const perRound = new Map(names.map((name) => [name, { spread: [], 'one bucket': [] } as Record<Mix, number[]>]));
+  const clients = names.map((name) => new ClientProcess(name, baseUrl));
   try {
-    for (const name of names)
-      rounds.set(name, await runInChild<Record<Mix, number[]>>(import.meta.url, [], { name, baseUrl, ...options }));
+    for (const client of clients) {
+      for (const mix of mixes) await client.run(mix, options.warmupSeconds / mixes.length, options.concurrency);
+    }
+    for (let round = 0; round < options.rounds; round++) {
+      for (const mix of mixes) {
+        // Each round starts with another client, so no client always follows the same one.
+        for (let turn = 0; turn < clients.length; turn++) {
+          const index = (round + turn) % clients.length;
+          const completed = await clients[index]!.run(mix, options.seconds, options.concurrency);
+          perRound.get(names[index]!)![mix].push(completed / options.seconds);
+        }
+      }
+    }
+    await Promise.all(clients.map((client) => client.close()));
   } finally {
     child.kill();
   }
-  return mixes.flatMap((mix) => {
-    const ceiling = median(rounds.get(names[0]!)![mix]);
+  const results = mixes.flatMap((mix) => {
+    const ceiling = median(perRound.get(names[0]!)![mix]);
     return names.map((name) => {
-      const perRound = rounds.get(name)![mix];
-      const requestsPerSecond = median(perRound);
-      return { mix, client: name, requestsPerSecond, rounds: perRound, ofCeiling: requestsPerSecond / ceiling };
+      const rounds = perRound.get(name)![mix];
+      const requestsPerSecond = median(rounds);
+      return { mix, client: name, requestsPerSecond, rounds, ofCeiling: requestsPerSecond / ceiling };
     });
   });
+  const ratios = mixes.flatMap((mix) =>
+    PAIRS.filter((pair) => perRound.has(pair.tollgate) && perRound.has(pair.ky)).map((pair) => {
+      const ky = perRound.get(pair.ky)![mix];
+      const rounds = perRound.get(pair.tollgate)![mix].map((value, round) => value / ky[round]!);
+      return { mix, transport: pair.transport, ratio: median(rounds), rounds };
+    }),
+  );
+  return { results, ratios };
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-interface Measurement extends OverheadOptions {
-  readonly name: string;
-  readonly baseUrl: string;
-}
-
-/**
- * One client in this (fresh) process: a warm-up over both mixes (the JIT needs a while for
- * ky's code paths), then `rounds` rounds of each mix, interleaved.
- */
-async function measure({
-  name,
-  baseUrl,
-  concurrency,
-  seconds,
-  warmupSeconds,
-  rounds,
-}: Measurement): Promise<Record<Mix, number[]>> {
+/** In a client's process: set it up, say so, then run each command line until told to close. */
+async function serve({ name, baseUrl }: { name: string; baseUrl: string }): Promise<void> {
   const client = await CLIENTS[name]!(baseUrl);
-  const mixes = Object.keys(MIXES) as Mix[];
-  const perMix = Object.fromEntries(mixes.map((mix) => [mix, [] as number[]])) as Record<Mix, number[]>;
-  try {
-    for (const mix of mixes) await drive(client, mix, warmupSeconds / mixes.length, concurrency);
-    for (let round = 0; round < rounds; round++) {
-      for (const mix of mixes) perMix[mix].push((await drive(client, mix, seconds, concurrency)) / seconds);
+  for await (const line of createInterface({ input: process.stdin })) {
+    const command = JSON.parse(line) as { mix: Mix; seconds: number; concurrency: number } | { close: true };
+    if ('close' in command) {
+      await client.close();
+      console.log('{}');
+      return;
     }
-  } finally {
-    await client.close();
+    console.log(JSON.stringify({ completed: await drive(client, command.mix, command.seconds, command.concurrency) }));
   }
-  return perMix;
 }
 
-if (process.argv.includes(CHILD_FLAG)) console.log(JSON.stringify(await measure(childArgument<Measurement>()!)));
+if (process.argv.includes(CHILD_FLAG)) {
+  await serve(childArgument<{ name: string; baseUrl: string }>()!);
+  process.exit(0);
+}

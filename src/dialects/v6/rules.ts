@@ -85,7 +85,9 @@ const NON_ASCII = /[^\x00-\x7f]/;
  */
 export function parseI64Header(read: HeaderReader, name: string): HeaderParse {
   const raw = read(name);
-  if (raw === null) return { ok: true, value: undefined };
+  if (raw === null) return ABSENT;
+  const short = shortDecimal(raw);
+  if (short !== undefined) return { ok: true, value: short };
   const text = decodeByteString(raw);
   if (text === undefined) return { ok: false, error: new RateLimitUtf8Error(name) };
   if (!I64_TEXT.test(text)) return { ok: false, error: new RateLimitI64Error(name, text) };
@@ -95,6 +97,23 @@ export function parseI64Header(read: HeaderReader, name: string): HeaderParse {
   const big = BigInt(text);
   if (big < I64_MIN || big > I64_MAX) return { ok: false, error: new RateLimitI64Error(name, text) };
   return { ok: true, value: Number(big) };
+}
+
+const ABSENT: HeaderParse = { ok: true, value: undefined };
+
+/**
+ * The common case without a regular expression: an optional sign and 1–15 ASCII digits (exact
+ * as a number, within the 64-bit range). Anything else (undefined) takes the full path above.
+ */
+function shortDecimal(raw: string): number | undefined {
+  const signed = raw.charCodeAt(0) === 0x2b || raw.charCodeAt(0) === 0x2d; // '+', '-'
+  const digits = raw.length - (signed ? 1 : 0);
+  if (digits < 1 || digits > 15) return undefined;
+  for (let index = signed ? 1 : 0; index < raw.length; index++) {
+    const code = raw.charCodeAt(index);
+    if (code < 0x30 || code > 0x39) return undefined;
+  }
+  return Number(raw) + 0;
 }
 
 /** A ByteString's UTF-8 text, or undefined when its bytes are not valid UTF-8. */
@@ -116,6 +135,12 @@ function decodeByteString(raw: string): string | undefined {
   }
 }
 
+const BUCKET_HEADERS = [
+  ['limit', HEADER_LIMIT],
+  ['remaining', HEADER_REMAINING],
+  ['reset', HEADER_RESET],
+] as const;
+
 /**
  * Step 6.1: reads limit, remaining and reset in that order; on a failing header, the error and
  * the fields read before it (the shell applies none of them: see `Limiter`).
@@ -125,12 +150,7 @@ export function readBucketHeaders(read: HeaderReader): {
   error?: RateLimitUtf8Error | RateLimitI64Error;
 } {
   const update: BucketUpdate = {};
-  const fields = [
-    ['limit', HEADER_LIMIT],
-    ['remaining', HEADER_REMAINING],
-    ['reset', HEADER_RESET],
-  ] as const;
-  for (const [field, header] of fields) {
+  for (const [field, header] of BUCKET_HEADERS) {
     const parsed = parseI64Header(read, header);
     if (!parsed.ok) return { update, error: parsed.error };
     if (parsed.value !== undefined) update[field] = parsed.value;
