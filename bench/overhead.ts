@@ -12,6 +12,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import ky from 'ky';
@@ -39,6 +40,19 @@ export interface OverheadResult {
   readonly rounds: readonly number[];
   /** Against undici's request, the ceiling. */
   readonly ofCeiling: number;
+  /** The client process's CPU time (user + system) per request, in µs: the median over the rounds. */
+  readonly cpuMicrosPerRequest?: number;
+  /** Garbage collections per 1000 requests, and their time in µs per request: medians over the rounds. */
+  readonly gcPerThousand?: number;
+  readonly gcMicrosPerRequest?: number;
+}
+
+/** What one round of one client measured. */
+export interface RoundMeasure {
+  readonly completed: number;
+  readonly cpuMicros: number;
+  readonly gcCount: number;
+  readonly gcMicros: number;
 }
 
 /** tollgate against bare ky on the same fetch, per mix: the median of the rounds' ratios. */
@@ -227,9 +241,9 @@ class ClientProcess {
     return JSON.parse(value) as T;
   }
 
-  /** Requests completed in `seconds` of `mix`. */
-  run(mix: Mix, seconds: number, concurrency: number): Promise<number> {
-    return this.#answer<{ completed: number }>({ mix, seconds, concurrency }).then(({ completed }) => completed);
+  /** What `seconds` of `mix` did in the client's process. */
+  run(mix: Mix, seconds: number, concurrency: number): Promise<RoundMeasure> {
+    return this.#answer<RoundMeasure>({ mix, seconds, concurrency });
   }
 
   async close(): Promise<void> {
@@ -244,6 +258,9 @@ export async function runOverheadBench(
   const { baseUrl, child } = await startUpstream();
   const mixes = Object.keys(MIXES) as Mix[];
   const perRound = new Map(names.map((name) => [name, { spread: [], 'one bucket': [] } as Record<Mix, number[]>]));
+  const measures = new Map(
+    names.map((name) => [name, { spread: [], 'one bucket': [] } as Record<Mix, RoundMeasure[]>]),
+  );
   const clients = names.map((name) => new ClientProcess(name, baseUrl));
   try {
     for (const client of clients) {
@@ -254,8 +271,9 @@ export async function runOverheadBench(
         // Each round starts with another client, so no client always follows the same one.
         for (let turn = 0; turn < clients.length; turn++) {
           const index = (round + turn) % clients.length;
-          const completed = await clients[index]!.run(mix, options.seconds, options.concurrency);
-          perRound.get(names[index]!)![mix].push(completed / options.seconds);
+          const measure = await clients[index]!.run(mix, options.seconds, options.concurrency);
+          perRound.get(names[index]!)![mix].push(measure.completed / options.seconds);
+          measures.get(names[index]!)![mix].push(measure);
         }
       }
     }
@@ -268,7 +286,19 @@ export async function runOverheadBench(
     return names.map((name) => {
       const rounds = perRound.get(name)![mix];
       const requestsPerSecond = median(rounds);
-      return { mix, client: name, requestsPerSecond, rounds, ofCeiling: requestsPerSecond / ceiling };
+      const each = measures.get(name)![mix];
+      const perRequest = (value: (measure: RoundMeasure) => number) =>
+        median(each.map((measure) => value(measure) / measure.completed));
+      return {
+        mix,
+        client: name,
+        requestsPerSecond,
+        rounds,
+        ofCeiling: requestsPerSecond / ceiling,
+        cpuMicrosPerRequest: perRequest((measure) => measure.cpuMicros),
+        gcPerThousand: perRequest((measure) => measure.gcCount * 1000),
+        gcMicrosPerRequest: perRequest((measure) => measure.gcMicros),
+      };
     });
   });
   const ratios = mixes.flatMap((mix) =>
@@ -293,7 +323,22 @@ async function serve({ name, baseUrl }: { name: string; baseUrl: string }): Prom
       console.log('{}');
       return;
     }
-    console.log(JSON.stringify({ completed: await drive(client, command.mix, command.seconds, command.concurrency) }));
+    const gc = { count: 0, micros: 0 };
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        gc.count += 1;
+        gc.micros += entry.duration * 1000;
+      }
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    const cpu = process.cpuUsage();
+    const completed = await drive(client, command.mix, command.seconds, command.concurrency);
+    const { user, system } = process.cpuUsage(cpu);
+    // Entries of the round's last collections arrive on a later turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    observer.disconnect();
+    const measure: RoundMeasure = { completed, cpuMicros: user + system, gcCount: gc.count, gcMicros: gc.micros };
+    console.log(JSON.stringify(measure));
   }
 }
 

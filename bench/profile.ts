@@ -54,11 +54,12 @@ try {
   let output = '';
   worker.stdout.on('data', (chunk: Buffer) => (output += chunk));
   await new Promise((resolve) => worker.on('close', resolve));
-  const completed = output
+  const rounds = output
     .trim()
     .split('\n')
-    .map((line) => (JSON.parse(line) as { completed?: number }).completed ?? 0)
-    .reduce((sum, n) => sum + n, 0);
+    .map((line) => JSON.parse(line) as { completed?: number; cpuMicros?: number });
+  const completed = rounds.reduce((sum, round) => sum + (round.completed ?? 0), 0);
+  const cpuMicros = rounds.reduce((sum, round) => sum + (round.cpuMicros ?? 0), 0);
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
   const self = new Map<number, number>();
@@ -105,7 +106,9 @@ try {
       JSON.stringify({ completed, byFunction: [...byFunction], byPackage: [...byPackage] }),
     );
   }
-  console.log(`${client}, ${mixes.join(' + ')}, ${seconds} s: ${completed} requests`);
+  console.log(
+    `${client}, ${mixes.join(' + ')}, ${seconds} s: ${completed} requests, ${(cpuMicros / completed).toFixed(1)} µs of CPU per request (profiler on)`,
+  );
   console.table(top(byPackage, 14));
   console.table(top(byFunction, 40));
   console.log('with what they call (inclusive of node and ky below them):');

@@ -298,18 +298,28 @@ interface Overhead {
   readonly ratios: OverheadRatio[];
 }
 
+/** A figure, with the baseline's beside it when there is one (`now (was before)`). */
+function optional(now: number | undefined, before: number | undefined, digits = 0): string {
+  if (now === undefined) return '';
+  return before === undefined ? fixed(now, digits) : `${fixed(now, digits)} (was ${fixed(before, digits)})`;
+}
+
 function change(now: number, before: number | undefined): string {
   return before === undefined ? '' : `${now >= before ? '+' : ''}${fixed((now / before - 1) * 100)} %`;
 }
 
 function overheadRow(r: OverheadResult, baseline: Overhead | undefined) {
   const before = baseline?.results.find((b) => b.mix === r.mix && b.client === r.client)?.requestsPerSecond;
+  const was = baseline?.results.find((b) => b.mix === r.mix && b.client === r.client);
   return {
     mix: r.mix,
     client: r.client,
     'requests/s': fixed(r.requestsPerSecond),
     'of undici request': fixed(r.ofCeiling, 2),
     'vs baseline': change(r.requestsPerSecond, before),
+    'CPU µs/request': optional(r.cpuMicrosPerRequest, was?.cpuMicrosPerRequest),
+    'GCs/1000 requests': optional(r.gcPerThousand, was?.gcPerThousand, 1),
+    'GC µs/request': optional(r.gcMicrosPerRequest, was?.gcMicrosPerRequest, 1),
   };
 }
 
