@@ -26,17 +26,15 @@ export async function readBody(
   }
 }
 
+/** UTF-8 without state: each body is decoded once, whole, so one decoder serves every call. */
+const utf8 = new TextDecoder();
+
 export async function readTextWithin(
   body: ReadableStream<Uint8Array>,
   timeoutMs: number,
   expired: () => Error,
 ): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  await readWithin(body, timeoutMs, expired, (chunk) => {
-    text += decoder.decode(chunk, { stream: true });
-  });
-  return text + decoder.decode();
+  return utf8.decode(await readBytesWithin(body, timeoutMs, expired));
 }
 
 /** The whole body as one exactly sized buffer. */
@@ -47,10 +45,28 @@ export async function readBytesWithin(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Uint8Array[] = [];
   let length = 0;
-  await readWithin(body, timeoutMs, expired, (chunk) => {
-    chunks.push(chunk);
-    length += chunk.byteLength;
-  });
+  const reader = body.getReader();
+  let timedOut: Error | undefined;
+  // Cancelling ends a pending read as "done": `timedOut` keeps that from passing for the end.
+  // One timer for the whole body, no race per chunk: the common body is a chunk or two.
+  const timer = setTimeout(() => {
+    timedOut = expired();
+    reader.cancel(timedOut).catch(() => {});
+  }, timeoutMs);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (timedOut) throw timedOut;
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (chunks.length === 1 && chunks[0]!.byteOffset === 0 && chunks[0]!.buffer.byteLength === length) {
+    return chunks[0] as Uint8Array<ArrayBuffer>;
+  }
   const bytes = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
@@ -58,33 +74,4 @@ export async function readBytesWithin(
     at += chunk.byteLength;
   }
   return bytes;
-}
-
-async function readWithin(
-  body: ReadableStream<Uint8Array>,
-  timeoutMs: number,
-  expired: () => Error,
-  onChunk: (chunk: Uint8Array) => void,
-): Promise<void> {
-  const reader = body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timedOut: Error | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timedOut = expired();
-      reject(timedOut);
-      // Cancelling ends a pending read as "done": `timedOut` keeps that from passing for the end.
-      reader.cancel(timedOut).catch(() => {});
-    }, timeoutMs);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline]);
-      if (timedOut) throw timedOut;
-      if (done) return;
-      onChunk(value);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
 }
