@@ -127,7 +127,8 @@ class ClientCore {
         retry: kyRetryOptions,
         hooks: limiter.hooks(),
       });
-      return { limiter, ky: instance };
+      if (token === undefined) return { limiter, ky: instance };
+      return { limiter, ky: instance, kyWithToken: instance.extend({ headers: { authorization: token } }) };
     };
     this.#main = lane(options.token);
     if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = lane(undefined);

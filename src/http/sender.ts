@@ -15,10 +15,14 @@ import type { Telemetry } from '../telemetry/telemetry.ts';
 import { toSearchParams } from './encode.ts';
 import { checkMaxWait, type RawRequestOptions } from './options.ts';
 
-/** One budget: a limiter, and the ky instance whose hooks it is. */
+/**
+ * One budget: a limiter, and the ky instance whose hooks it is; with a token, the same instance
+ * with Authorization among its own headers (made once, so no call merges the token in again).
+ */
 export interface Lane {
   readonly limiter: Limiter;
   readonly ky: KyInstance;
+  readonly kyWithToken?: KyInstance;
 }
 
 /** What `send` takes: a call's options, how its body went, and whether it carries the token. */
@@ -62,30 +66,26 @@ export class Sender {
   }
 
   /**
-   * The call's own headers plus Authorization. A plain object on the common path: ky merges it
-   * cheaply. The token option is the one way to authenticate: a call that would carry the token
+   * The call's own headers, if it has any: Authorization comes from the lane's ky instance with
+   * the token. The token option is the one way to authenticate: a call that would carry the token
    * may not set Authorization itself (its 401 would mark the token invalid).
    */
-  #headersOf(method: string, options: SendOptions): HeadersInit {
-    const token = options.authenticated ? this.#token : undefined;
-    if (options.headers === undefined) return token === undefined ? NO_HEADERS : { authorization: token };
+  #headersOf(method: string, options: SendOptions, token: string | undefined): Headers | undefined {
+    if (options.headers === undefined) return undefined;
     const headers = new Headers(options.headers);
-    if (headers.has('authorization')) {
-      if (token !== undefined) {
-        throw new TollgateArgumentError(
-          `${method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
-        );
-      }
-      return headers;
+    if (token !== undefined && headers.has('authorization')) {
+      throw new TollgateArgumentError(
+        `${method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
+      );
     }
-    if (token !== undefined) headers.set('authorization', token);
     return headers;
   }
 
   async send(method: string, path: string, target: CallTarget, options: SendOptions): Promise<Response> {
     if (this.#isClosed()) throw new ClientClosedError();
     checkMaxWait(options.maxWait);
-    const headers = this.#headersOf(method, options);
+    const token = options.authenticated ? this.#token : undefined;
+    const headers = this.#headersOf(method, options, token);
     // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
     const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
     const call = lane.limiter.newCall(target, method, options.signal, {
@@ -97,7 +97,8 @@ export class Sender {
     let failure: unknown;
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
-      const kyOptions: Options = { method, headers, context: Limiter.context(call) };
+      const kyOptions: Options = { method, context: Limiter.context(call) };
+      if (headers !== undefined) kyOptions.headers = headers;
       if (options.json !== undefined) kyOptions.json = options.json;
       if (options.body !== undefined) kyOptions.body = options.body;
       if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
@@ -105,7 +106,8 @@ export class Sender {
       if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
       // A nonce-safe create is resent after a network error or a timeout, as idempotent methods are.
       if (call.resend === 'nonce') kyOptions.retry = NONCE_RETRY_OPTIONS;
-      return await lane.ky(this.#baseUrl + path, kyOptions);
+      const instance = token === undefined ? lane.ky : lane.kyWithToken!;
+      return await instance(this.#baseUrl + path, kyOptions);
     } catch (error) {
       failure = this.#failure(error, call, options);
       throw failure;
@@ -146,7 +148,6 @@ const NONCE_RETRY_OPTIONS = { ...kyRetryOptions, methods: [...kyRetryOptions.met
 /** A timeout option as ms, or undefined for none. */
 export const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** host:port, with the scheme's default port written out. */
 function hostOf(baseUrl: string): string {
