@@ -14,11 +14,7 @@ export type {
   TollgateClient,
 } from './http/client.ts';
 export {
-  CdnBanError,
   ClientClosedError,
-  InvalidRequestGuardError,
-  TokenInvalidError,
-  WebhookGoneError,
   HttpError,
   NetworkError,
   PaginationError,
@@ -32,6 +28,7 @@ export {
   type TollgateErrorCode,
   type WaitReason,
 } from './errors.ts';
+export { CdnBanError, InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from './dialects/v10/errors.ts';
 export type { LimiterEvents, RateLimitedEvent, RateLimitScope, ResponseEvent, WaitEvent } from './limiter/events.ts';
 export type { InvalidRequestsEvent } from './contracts/dialect.ts';
 export type { V10Settings } from './dialects/v10/settings.ts';

@@ -9,7 +9,7 @@
  *   caller's clock (each isolate's monotonic clock has its own origin).
  */
 import type { Admission, BucketRef, BucketSnapshot, Reservation, SettleResult } from '../contracts/store.ts';
-import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../errors.ts';
+import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../dialects/v10/errors.ts';
 
 /** A reservation as it crosses: `lease` names it in the object; `answerAgeMs` replaces `answeredAt`. */
 export interface WireReservation extends Omit<Reservation, 'answeredAt'> {

@@ -7,7 +7,7 @@
 import type { Clock } from '../../clock.ts';
 import type { Admission, BucketSnapshot, SettleResult, StoreView } from '../../contracts/store.ts';
 import { SHED_INTERVAL_MS } from '../../contracts/store.ts';
-import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
+import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from './errors.ts';
 import { answerAgeMs, GlobalPace, type InvalidRequestLog } from './pace.ts';
 import {
   giveBackV10,

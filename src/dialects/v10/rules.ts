@@ -4,7 +4,7 @@
  * own. Each rule is named in a comment (and in the title of its test). The bucket policy
  * (windows, reservations) is `policy.ts`, the global pace `pace.ts`; the async shell is `../../limiter/`.
  */
-import { CdnBanError } from '../../errors.ts';
+import { CdnBanError } from './errors.ts';
 import type { HeaderReader } from '../../contracts/dialect.ts';
 
 export const V10_HEADER = {

@@ -12,7 +12,7 @@ import { answerAgeMs } from '../../dialects/v10/pace.ts';
 import { NO_BUCKET_REF, type V10Bucket } from '../../dialects/v10/route.ts';
 import type { V10Update } from '../../dialects/v10/rules.ts';
 import type { V10Reservation as Reservation, V10Settings } from '../../dialects/v10/settings.ts';
-import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../errors.ts';
+import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../../dialects/v10/errors.ts';
 import { ChannelListeners } from '../channel.ts';
 import { runScript, type RedisRun, type ScriptDefinition } from '../connection.ts';
 import { nowArgument, type RedisViewContext } from '../context.ts';
