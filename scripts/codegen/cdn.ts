@@ -8,11 +8,11 @@ import { StructureKind, VariableDeclarationKind, type SourceFile } from 'ts-morp
 import type { CdnCatalog, CdnCatalogEndpoint } from '../../catalog/cdn-schema.ts';
 import { CDN_BASE_URL, cdnUrl, MEDIA_BASE_URL, type CdnEndpoint, type CdnSegment } from '../../src/cdn/url.ts';
 import { camelCase } from '../../src/routing/path.ts';
+import { capitalized } from '../words.ts';
 
 const URL_IMPORT = '../src/cdn/url.ts';
 
-const pascal = (word: string) => word[0]!.toUpperCase() + word.slice(1);
-const extensionType = (endpoint: CdnCatalogEndpoint) => `${pascal(endpoint.name)}Extension`;
+const extensionType = (endpoint: CdnCatalogEndpoint) => `${capitalized(endpoint.name)}Extension`;
 
 /** Sample arguments for the examples, by parameter kind and name. */
 const EXAMPLE_IDS: Record<string, string> = {

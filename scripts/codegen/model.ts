@@ -4,6 +4,7 @@
  */
 import type { Catalog, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
 import type { OperationDefinition, PathSegment, RouteDefinition } from '../../src/sdk.ts';
+import { capitalized } from '../words.ts';
 
 export interface OperationModel {
   readonly definition: OperationDefinition;
@@ -43,8 +44,6 @@ export function splitPattern(path: string, catalog: Catalog): PathSegment[] {
       return name === undefined ? segment : { name, kind: catalog.parameters[name]! };
     });
 }
-
-const pascal = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 
 export function buildModel(catalog: Catalog): CatalogModel {
   const routes: RouteDefinition[] = catalog.routes.map((route) => {
@@ -95,7 +94,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
           path,
           className: `${parts
             .slice(0, index + 1)
-            .map(pascal)
+            .map(capitalized)
             .join('')}Api`,
           operations: [],
           children: new Map(),

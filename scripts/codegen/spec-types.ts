@@ -13,6 +13,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { HTTP_METHODS } from '../../catalog/schema.ts';
 import { isObject, Resolver, type OpenApiDocument, type Schema } from '../sync/openapi.ts';
 import type { OperationModel } from './model.ts';
+import { capitalized } from '../words.ts';
 
 export type TypedPart = 'body' | 'query' | 'result';
 
@@ -20,12 +21,7 @@ export type TypedPart = 'body' | 'query' | 'result';
 export type SpecTypeNames = Partial<Record<TypedPart, string>>;
 
 /** `get_lobby_messages` → `GetLobbyMessages`. */
-const pascalName = (operationId: string) =>
-  operationId
-    .split('_')
-    .filter(Boolean)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
+const pascalName = (operationId: string) => operationId.split('_').filter(Boolean).map(capitalized).join('');
 
 interface FoundOperation {
   readonly operation: Record<string, unknown>;

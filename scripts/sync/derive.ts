@@ -10,6 +10,7 @@
  */
 import { MAJOR_PARAMETERS, VERBS, type ParameterKind } from '../../catalog/schema.ts';
 import type { SpecOperation } from './openapi.ts';
+import { capitalized } from '../words.ts';
 
 const isPlaceholder = (segment: string) => /^\{[^}]+\}$/.test(segment);
 const segmentsOf = (path: string) => path.split('/').slice(1);
@@ -17,10 +18,8 @@ const segmentsOf = (path: string) => path.split('/').slice(1);
 /** `thread-members` → `threadMembers`, `widget.json` → `widgetJson`, `@me` → `me`. */
 export function wordOf(segment: string): string {
   const parts = segment.replace(/^@/, '').split(/[-_.]/).filter(Boolean);
-  return parts.map((part, index) => (index === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join('');
+  return parts.map((part, index) => (index === 0 ? part : capitalized(part))).join('');
 }
-
-const pascal = (word: string) => word[0]!.toUpperCase() + word.slice(1);
 
 /** Verbs a path may end in as its own word (`/crosspost`, `/bulk-delete`, `/search`). */
 const ACTION_VERBS: ReadonlySet<string> = new Set(
@@ -91,9 +90,12 @@ export function proposeName(name: string, taken: ReadonlySet<string>): string | 
   const parts = name.split('.');
   const verb = parts.pop()!;
   for (let at = parts.length - 1; at >= 1; at--) {
-    const joined = [...parts.slice(0, at - 1), parts[at - 1]! + pascal(parts[at]!), ...parts.slice(at + 1), verb].join(
-      '.',
-    );
+    const joined = [
+      ...parts.slice(0, at - 1),
+      parts[at - 1]! + capitalized(parts[at]!),
+      ...parts.slice(at + 1),
+      verb,
+    ].join('.');
     if (nameProblem(joined, taken) === undefined) return joined;
   }
   return undefined;
@@ -104,9 +106,9 @@ export function draftRouteKey(path: string, kinds: Readonly<Record<string, Param
   return segmentsOf(path)
     .map((segment) => {
       const name = /^\{(.+)\}$/.exec(segment)?.[1];
-      if (name === undefined) return pascal(wordOf(segment));
+      if (name === undefined) return capitalized(wordOf(segment));
       if (kinds[name] === 'snowflake') return 'Id';
-      return kinds[name] === 'secret' ? 'Token' : pascal(wordOf(name));
+      return kinds[name] === 'secret' ? 'Token' : capitalized(wordOf(name));
     })
     .join('');
 }

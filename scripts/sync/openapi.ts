@@ -5,6 +5,7 @@
  * throws a `SpecInputError` with one line that says why.
  */
 import { HTTP_METHODS, type CatalogAuth, type HttpMethod } from '../../catalog/schema.ts';
+import { capitalized } from '../words.ts';
 
 /** The API version the catalog speaks; a document of another version is refused. */
 export const API_VERSION = '10';
@@ -212,12 +213,7 @@ function readOperation(
 }
 
 /** "get_openid_connect_userinfo" → "Get Openid Connect Userinfo". */
-const words = (operationId: string) =>
-  operationId
-    .split('_')
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join(' ');
+const words = (operationId: string) => operationId.split('_').filter(Boolean).map(capitalized).join(' ');
 
 const firstSentence = (text: string) =>
   text
