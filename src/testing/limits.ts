@@ -38,6 +38,16 @@ export interface Window {
   endsAt: number;
 }
 
+/** The most of `times` (ms, in order) that fall within any span of `windowMs`. */
+export function mostWithin(times: readonly number[], windowMs: number): number {
+  let most = 0;
+  for (let start = 0, end = 0; end < times.length; end++) {
+    while (times[end]! - times[start]! >= windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
+
 /** Counts a request in its fixed window, starting a new window when the last one is over. */
 export function countInWindow(windows: Map<string, Window>, key: string, limit: RateLimit, now: number): Window {
   let window = windows.get(key);

@@ -28,7 +28,7 @@ import { classifyV10Request, v6BucketKeyOf } from './classify.ts';
 import { drain } from './exchange.ts';
 import { FaultQueue, type Fault, type FaultRule } from './faults.ts';
 import { sampleResult } from './fixtures.ts';
-import { LimitEnforcer, type RateLimit } from './limits.ts';
+import { LimitEnforcer, mostWithin, type RateLimit } from './limits.ts';
 import { MessageLedger, type Answer } from './messages.ts';
 import { PagedLists } from './pages.ts';
 import { delayEnd, sampleAnswer, send, sendV10 } from './responses.ts';
@@ -157,12 +157,7 @@ export class ReferenceService {
   maxPerWindow(bucketKey: string): number {
     const { windowMs } = this.limitOf(bucketKey);
     const times = this.requests.filter((r) => r.bucketKey === bucketKey && r.status !== 429).map((r) => r.at);
-    let most = 0;
-    for (let start = 0, end = 0; end < times.length; end++) {
-      while (times[end]! - times[start]! >= windowMs) start++;
-      most = Math.max(most, end - start + 1);
-    }
-    return most;
+    return mostWithin(times, windowMs);
   }
 
   /** Stops accepting requests and closes every connection. */

@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ReferenceService, type RecordedRequest } from '../../src/testing/index.ts';
+import { ReferenceService } from '../../src/testing/index.ts';
+import { mostWithin } from '../../src/testing/limits.ts';
 import { bundleWorker, COMPATIBILITY_DATE } from '../support/workers.ts';
 
 const TOKEN = 'Bot durable-object-9d2e';
@@ -68,17 +69,6 @@ async function bursts(store: 'durable-object' | 'memory'): Promise<BurstOutcome[
   );
 }
 
-/** The most requests the service counted in any window of `windowMs`, over `requests`. */
-function mostInWindow(requests: readonly RecordedRequest[], windowMs: number): number {
-  const times = requests.map((request) => request.at).sort((a, b) => a - b);
-  let most = 0;
-  for (let start = 0, end = 0; end < times.length; end++) {
-    while (times[end]! - times[start]! >= windowMs) start++;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
-}
-
 describe('DurableObjectStore: one token, two Workers, one object', () => {
   it('holds the global limit and every channel limit across both Workers: 60 calls, no 429', async () => {
     const outcomes = await bursts('durable-object');
@@ -88,7 +78,12 @@ describe('DurableObjectStore: one token, two Workers, one object', () => {
     expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
     // The service counts the global limit over a sliding second; each channel's bucket over
     // windows from its first request (a 429 above had it gone past one).
-    expect(mostInWindow(service.requests, GLOBAL.windowMs)).toBeLessThanOrEqual(GLOBAL.limit);
+    expect(
+      mostWithin(
+        service.requests.map((request) => request.at).sort((a, b) => a - b),
+        GLOBAL.windowMs,
+      ),
+    ).toBeLessThanOrEqual(GLOBAL.limit);
     expect(new Set(service.requests.map((request) => request.bucketKey)).size).toBe(8);
     // 60 calls at 20 a second: about three seconds, not the fifteen of one call at a time.
     expect(Math.max(...outcomes.map((outcome) => outcome.elapsedMs))).toBeGreaterThanOrEqual(2000);
