@@ -6,6 +6,7 @@
  * Real time throughout: these are other processes, so nothing here can share a manual clock.
  */
 import { createClient, HttpError, type Store } from '../../src/index.ts';
+import { currentRuntime } from '../../src/runtime-check.ts';
 import type { FaultRule, RecordedRequest, ReferenceServiceOptions } from '../../src/testing/index.ts';
 
 export const SCENARIO_TOKEN = 'Bot runtime-scenario-0f3a';
@@ -45,14 +46,13 @@ export interface ScenarioOutcome {
   readonly rateLimited: number;
 }
 
-/** The name a runtime gives itself. */
+/** The name a runtime gives itself: its kind and version, as the runtime check reads them. */
 export function runtimeName(): string {
-  const versions = (globalThis as { process?: { versions?: Record<string, string> } }).process?.versions;
-  const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
-  if (versions?.bun) return `bun ${versions.bun}`;
-  if (deno) return `deno ${deno.version.deno}`;
-  if (globalThis.navigator?.userAgent === 'Cloudflare-Workers') return 'workerd';
-  return `node ${versions?.node ?? '?'}`;
+  const { bun, deno, node } = currentRuntime();
+  if (bun !== undefined) return `bun ${bun}`;
+  if (deno !== undefined) return `deno ${deno}`;
+  if (node !== undefined) return `node ${node}`;
+  return globalThis.navigator?.userAgent === 'Cloudflare-Workers' ? 'workerd' : 'unknown';
 }
 
 const elapsed = async (calls: () => Promise<unknown>[]): Promise<{ resolved: number; elapsedMs: number }> => {
