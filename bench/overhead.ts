@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import { Agent, request as undiciRequest } from 'undici';
 import { createClient, type Store } from '../src/index.ts';
+import { kyRetryOptions } from '../src/limiter/ky-hooks.ts';
 import { undiciFetch } from '../src/undici/index.ts';
 import { childArgument, CHILD_FLAG } from './child.ts';
 
@@ -55,10 +56,12 @@ export interface RoundMeasure {
   readonly gcMicros: number;
 }
 
-/** tollgate against bare ky on the same fetch, per mix: the median of the rounds' ratios. */
+/** One client's requests/s against another's, per mix: the median of the rounds' ratios. */
 export interface OverheadRatio {
   readonly mix: Mix;
   readonly transport: string;
+  readonly client: string;
+  readonly against: string;
   readonly ratio: number;
   readonly rounds: readonly number[];
 }
@@ -132,6 +135,42 @@ function bareKy(transport: 'fetch' | 'undici'): ClientFactory {
   };
 }
 
+/** ky with the options and hooks tollgate gives it, doing nothing: the bound on tollgate's ratio to bare ky. */
+export const KY_WITH_SEAM = "ky + tollgate's options and hooks, doing nothing (global fetch)";
+
+/**
+ * ky with the seam tollgate needs and nothing behind it: the options tollgate's lanes give ky
+ * (user agent, timeout, manual redirects, no HTTP errors thrown, the transport retries) and the
+ * limiter's three hooks doing nothing, with a context per call. What any client keeping ky as its
+ * HTTP layer and its hooks as the limiter's seam pays before doing any work of its own: the bound
+ * on tollgate's ratio to bare ky. `hooks: 'afterResponse'` keeps one hook and ky's defaults, to
+ * show what the response clone ky makes for an afterResponse hook costs by itself.
+ */
+function kyWithSeam(hooks: 'afterResponse' | 'tollgate'): ClientFactory {
+  return async (baseUrl) => {
+    const nothing = async () => {};
+    const api =
+      hooks === 'afterResponse'
+        ? ky.create({ prefix: baseUrl, headers: { authorization: TOKEN }, hooks: { afterResponse: [nothing] } })
+        : ky
+            .create({
+              prefix: baseUrl,
+              headers: { 'user-agent': 'tollgate-bench' },
+              timeout: 15_000,
+              redirect: 'manual',
+              throwHttpErrors: false,
+              retry: kyRetryOptions,
+              hooks: { beforeRequest: [nothing], beforeRetry: [nothing], afterResponse: [nothing] },
+            })
+            .extend({ headers: { authorization: TOKEN } });
+    return {
+      send: (call) =>
+        api.get(pathOf(call).slice(1), hooks === 'tollgate' ? { context: { routeKey: '', bucketKey: '' } } : {}).json(),
+      close: async () => {},
+    };
+  };
+}
+
 async function redisStore() {
   // Loaded only in the process that measures it.
   const { RedisStore } = await import('../src/redis/index.ts');
@@ -159,6 +198,8 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
     close: async () => {},
   }),
   'ky (global fetch)': bareKy('fetch'),
+  'ky + an afterResponse hook (global fetch)': kyWithSeam('afterResponse'),
+  [KY_WITH_SEAM]: kyWithSeam('tollgate'),
   'tollgate (memory, global fetch)': tollgate('fetch'),
   'ky (undiciFetch)': bareKy('undici'),
   'tollgate (memory, undiciFetch)': tollgate('undici'),
@@ -183,10 +224,16 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
   'tollgate (redis, undiciFetch)': tollgate('undici', redisStore),
 };
 
-/** The pairs whose ratio the suite reports: tollgate against bare ky on each fetch. */
+/**
+ * The pairs whose ratio the suite reports: tollgate against bare ky on each fetch (the goal); and,
+ * to say whose the gap is, ky with tollgate's seam against bare ky, and tollgate against that seam.
+ */
 export const PAIRS = [
-  { transport: 'global fetch', tollgate: 'tollgate (memory, global fetch)', ky: 'ky (global fetch)' },
-  { transport: 'undiciFetch', tollgate: 'tollgate (memory, undiciFetch)', ky: 'ky (undiciFetch)' },
+  { transport: 'global fetch', client: 'tollgate (memory, global fetch)', against: 'ky (global fetch)' },
+  { transport: 'undiciFetch', client: 'tollgate (memory, undiciFetch)', against: 'ky (undiciFetch)' },
+  { transport: 'global fetch', client: 'ky + an afterResponse hook (global fetch)', against: 'ky (global fetch)' },
+  { transport: 'global fetch', client: KY_WITH_SEAM, against: 'ky (global fetch)' },
+  { transport: 'global fetch', client: 'tollgate (memory, global fetch)', against: KY_WITH_SEAM },
 ] as const;
 
 async function drive(client: BenchClient, mix: Mix, seconds: number, concurrency: number): Promise<number> {
@@ -302,10 +349,10 @@ export async function runOverheadBench(
     });
   });
   const ratios = mixes.flatMap((mix) =>
-    PAIRS.filter((pair) => perRound.has(pair.tollgate) && perRound.has(pair.ky)).map((pair) => {
-      const ky = perRound.get(pair.ky)![mix];
-      const rounds = perRound.get(pair.tollgate)![mix].map((value, round) => value / ky[round]!);
-      return { mix, transport: pair.transport, ratio: median(rounds), rounds };
+    PAIRS.filter((pair) => perRound.has(pair.client) && perRound.has(pair.against)).map((pair) => {
+      const against = perRound.get(pair.against)![mix];
+      const rounds = perRound.get(pair.client)![mix].map((value, round) => value / against[round]!);
+      return { ...pair, mix, ratio: median(rounds), rounds };
     }),
   );
   return { results, ratios };

@@ -324,11 +324,14 @@ function overheadRow(r: OverheadResult, baseline: Overhead | undefined) {
 }
 
 function ratioRow(r: OverheadRatio, baseline: Overhead | undefined) {
-  const before = baseline?.ratios.find((b) => b.mix === r.mix && b.transport === r.transport)?.ratio;
+  const before = baseline?.ratios.find(
+    (b) => b.mix === r.mix && b.client === r.client && b.against === r.against,
+  )?.ratio;
   return {
     mix: r.mix,
-    fetch: r.transport,
-    'tollgate / bare ky': fixed(r.ratio, 2),
+    client: r.client,
+    against: r.against,
+    ratio: fixed(r.ratio, 2),
     rounds: r.rounds.map((ratio) => fixed(ratio, 2)).join(' '),
     baseline: before === undefined ? '' : fixed(before, 2),
   };
@@ -352,7 +355,8 @@ function summarise(results: Latest): Target[] {
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
   if (results.overhead) {
     const { results: overhead, ratios } = results.overhead;
-    for (const { mix, transport, ratio } of ratios) {
+    const goals = ratios.filter((r) => r.client.startsWith('tollgate') && r.against.startsWith('ky ('));
+    for (const { mix, transport, ratio } of goals) {
       targets.push({
         target: `tollgate ≥ 0.9× bare ky's requests/s on the same fetch (${transport}, ${mix})`,
         measured: `${fixed(ratio, 2)}×`,
