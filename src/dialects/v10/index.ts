@@ -7,7 +7,8 @@ import { v10Judge } from './judge.ts';
 import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
-import { classifyV10, parseBucketKey, type V10Bucket } from './route.ts';
+import { classifyV10, parseBucketKey, planV10Route, type V10Bucket, type V10RoutePlan } from './route.ts';
+import type { OperationDefinition } from '../../routing/types.ts';
 import { v10Settings, type V10Options, type V10Settings } from './settings.ts';
 
 /** The service's public API, current version (v10). */
@@ -32,17 +33,21 @@ export const v10ViewRequest = (settings: V10Settings): ViewRequest<V10Bucket> =>
  * A v10 call's target: its route and top-level resource (V4); events name the catalog key where
  * there is one, errors the route template.
  */
-const target = (method: string, path: string, nowMs: number, catalogKey?: string): CallTarget<V10Bucket> => {
-  const route = classifyV10(method, path, nowMs);
-  return {
-    routeKey: catalogKey ?? route.route,
-    bucket: route,
-    exempt: route.exempt,
-    webhookWithToken: route.webhookWithToken,
-    route: route.route,
-    resource: route.resource,
-    nonceSafe: NONCE_SAFE_ROUTES.has(route.route),
-  };
+const targetOf = (route: V10Bucket, catalogKey?: string): CallTarget<V10Bucket> => ({
+  routeKey: catalogKey ?? route.route,
+  bucket: route,
+  exempt: route.exempt,
+  webhookWithToken: route.webhookWithToken,
+  route: route.route,
+  resource: route.resource,
+  nonceSafe: NONCE_SAFE_ROUTES.has(route.route),
+});
+
+/** Each typed operation's route plan, made at its first call: the catalog fixes its template. */
+const plans = new WeakMap<OperationDefinition, V10RoutePlan | undefined>();
+const planOf = (operation: OperationDefinition): V10RoutePlan | undefined => {
+  if (!plans.has(operation)) plans.set(operation, planV10Route(operation.method, operation.path));
+  return plans.get(operation);
 };
 
 export const v10: Dialect<V10Bucket, V10Options> = {
@@ -53,8 +58,11 @@ export const v10: Dialect<V10Bucket, V10Options> = {
   defaultClock: monotonicClock,
   anonymousLane: true,
   sharedBuckets: true,
-  targetOfOperation: (operation, path, _values, nowMs) => target(operation.method, path, nowMs, operation.routeKey),
-  targetOfRequest: (method, path, nowMs) => target(method, path, nowMs),
+  targetOfOperation: (operation, path, values, nowMs) => {
+    const route = planOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
+    return targetOf(route, operation.routeKey);
+  },
+  targetOfRequest: (method, path, nowMs) => targetOf(classifyV10(method, path, nowMs)),
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs),
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),

@@ -14,6 +14,7 @@
 import type { BucketRef } from '../../contracts/store.ts';
 import { routePath } from '../../routing/classify.ts';
 import { parseSnowflake } from '../../routing/path.ts';
+import type { PathSegment } from '../../routing/types.ts';
 
 export interface V10Bucket extends BucketRef {
   /** Method and route template: the unit a bucket hash is learned for. */
@@ -62,6 +63,8 @@ const TEXT_PARAMETER_AFTER: ReadonlyMap<string, string> = new Map([
  * account's provider type and id (`/application-identities/steam/7656…`).
  */
 const EXTERNAL_ACCOUNT_SEGMENT = 'application-identities';
+/** Ends an external account's path as a route word, not as its id (`…/application-identities/steam/7656…/delete`). */
+const CLOSING_DELETE = 'delete';
 
 /** When an id was made, in ms since the Unix epoch. */
 export function idCreatedAt(id: string): number {
@@ -80,6 +83,13 @@ export function messageAgeClass(messageId: string, nowMs: number): string {
 export function classifyV10(method: string, path: string, nowMs: number): V10Bucket {
   const verb = method.toUpperCase();
   const segments = splitPath(path);
+  const { template, resource, webhookWithToken } = shapeOf(segments);
+  const age = isAgeClassed(verb, template) ? messageAgeClass(parseSnowflake(segments[3]!)!, nowMs) : '';
+  return bucketOf(`${verb} ${template}${age}`, resource, webhookWithToken);
+}
+
+/** A route's template, resource and kind of webhook address, from its path's segments. */
+function shapeOf(segments: readonly string[]): { template: string; resource: string; webhookWithToken: boolean } {
   const [top, first, second] = segments;
   let resource = '';
   let webhookWithToken = false;
@@ -111,7 +121,7 @@ export function classifyV10(method: string, path: string, nowMs: number): V10Buc
       template += '/:id';
     } else if (textParameter !== undefined) {
       template += `/${textParameter}`;
-    } else if (external && !(segment === 'delete' && index === segments.length - 1)) {
+    } else if (external && !(segment === CLOSING_DELETE && index === segments.length - 1)) {
       template += '/:external';
     } else {
       template += `/${segment}`;
@@ -119,14 +129,90 @@ export function classifyV10(method: string, path: string, nowMs: number): V10Buc
     if (segment === EXTERNAL_ACCOUNT_SEGMENT) external = true;
     previous = segment;
   }
-  if (template === '') template = '/';
+  return { template: template || '/', resource, webhookWithToken };
+}
 
-  if (verb === 'DELETE' && template === '/channels/:id/messages/:id') {
-    template += messageAgeClass(parseSnowflake(segments[3]!)!, nowMs);
-  }
-  const route = `${verb} ${template}`;
-  const exempt = isExemptRoute(route);
-  return { route, resource, exempt, webhookWithToken, bucketKey: joinKey(route, resource) };
+/** V20: a message delete's route holds the message's age class (the message id is the path's fourth segment). */
+const isAgeClassed = (verb: string, template: string): boolean =>
+  verb === 'DELETE' && template === '/channels/:id/messages/:id';
+
+const bucketOf = (route: string, resource: string, webhookWithToken: boolean): V10Bucket => ({
+  route,
+  resource,
+  exempt: isExemptRoute(route),
+  webhookWithToken,
+  bucketKey: joinKey(route, resource),
+});
+
+/**
+ * A typed operation's route, worked out once from its path pattern: the catalog fixes the
+ * template, so a call only puts its first id into the resource and, for a message delete, adds
+ * the message's age class. The same bucket `classifyV10` gives the call's path, without reading
+ * the path again.
+ */
+export interface V10RoutePlan {
+  /** The call's bucket, or undefined when a text value could change the template (classify the path then). */
+  bucketOf(values: readonly string[], nowMs: number): V10Bucket | undefined;
+}
+
+/**
+ * Values of code, emoji and secret parameters that change a template where they stand: ids
+ * (`:id`), and the words after which a segment is a parameter or that close an external account.
+ */
+const TEMPLATE_WORDS: ReadonlySet<string> = new Set([
+  ...TEXT_PARAMETER_AFTER.keys(),
+  EXTERNAL_ACCOUNT_SEGMENT,
+  CLOSING_DELETE,
+]);
+/** Stands for a code, emoji or secret value while a plan is made: no id, no template word. */
+const SAMPLE_TEXT = '~text';
+
+/** The plan of a method and path pattern, or undefined when its template depends on its values. */
+export function planV10Route(method: string, pattern: readonly PathSegment[]): V10RoutePlan | undefined {
+  const verb = method.toUpperCase();
+  const textValues: number[] = [];
+  let parameters = 0;
+  // Ids 1, 2, 3…: one per parameter, so the first one can be found in the resource.
+  const segments = pattern.map((segment) => {
+    if (typeof segment === 'string') return segment;
+    const index = parameters++;
+    if (segment.kind === 'snowflake') return String(index + 1);
+    textValues.push(index);
+    return SAMPLE_TEXT;
+  });
+  if (typeof pattern[0] !== 'string') return undefined;
+  const { template, resource, webhookWithToken } = shapeOf(segments);
+  // A value written into the template itself: each call has its own route.
+  if (template.includes(SAMPLE_TEXT)) return undefined;
+  // The resource names the path's first id (the sample 1): `channels/1`, `webhooks/1/token`.
+  const [before, after, ...more] = resource.split('/1');
+  if (resource !== '' && (after === undefined || more.length > 0)) return undefined;
+  const fixedRoute = `${verb} ${template}`;
+  const exempt = isExemptRoute(fixedRoute);
+  // The message id's place among the values: the path's fourth segment.
+  const ageValue = isAgeClassed(verb, template)
+    ? pattern.slice(0, 3).filter((segment) => typeof segment !== 'string').length
+    : -1;
+  return {
+    bucketOf: (values, nowMs) => {
+      for (const index of textValues) {
+        const value = values[index]!;
+        if (TEMPLATE_WORDS.has(value) || parseSnowflake(value) !== undefined) return undefined;
+      }
+      const callResource = after === undefined ? '' : `${before}/${values[0]}${after}`;
+      if (ageValue === -1) {
+        return {
+          route: fixedRoute,
+          resource: callResource,
+          exempt,
+          webhookWithToken,
+          bucketKey: joinKey(fixedRoute, callResource),
+        };
+      }
+      const route = `${verb} ${template}${messageAgeClass(values[ageValue]!, nowMs)}`;
+      return bucketOf(route, callResource, webhookWithToken);
+    },
+  };
 }
 
 function splitPath(path: string): string[] {
