@@ -35,7 +35,9 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
   const dispatcher = options.dispatcher ?? ownAgent!;
 
   const send = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const outgoing = input instanceof Request && init === undefined ? input : new Request(input, init);
+    // ky hands over its Request and an init of the options it does not know (usually none): a
+    // Request copied from an empty init would be the same request again.
+    const outgoing = input instanceof Request && isEmpty(init) ? input : new Request(input, init);
     const signal = outgoing.signal;
     try {
       const answer = await request(outgoing.url, {
@@ -64,6 +66,11 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
     }
   };
   return Object.assign(send as typeof fetch, { close: async () => ownAgent?.close() });
+}
+
+function isEmpty(init: RequestInit | undefined): boolean {
+  for (const key in init) if (Object.hasOwn(init, key)) return false;
+  return true;
 }
 
 function headersOf(headers: Headers): Record<string, string> {

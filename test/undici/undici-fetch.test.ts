@@ -78,6 +78,18 @@ describe('undiciFetch', () => {
     expect(seen[0]).toMatchObject({ method: 'PUT', body: 'raw' });
   });
 
+  it("takes a Request with an init as fetch does: an empty init (ky's) changes nothing, an init's options apply", async () => {
+    const { url, seen } = await serve((request, response) => response.end(request.method));
+    const send = transport();
+    const request = () => new Request(`${url}/a`, { method: 'POST', headers: { 'x-kept': '1' }, body: 'one' });
+    expect(await (await send(request(), {})).text()).toBe('POST');
+    expect(await (await send(request(), { method: 'PUT', body: 'two' })).text()).toBe('PUT');
+    expect(seen).toEqual([
+      expect.objectContaining({ method: 'POST', body: 'one', headers: expect.objectContaining({ 'x-kept': '1' }) }),
+      expect.objectContaining({ method: 'PUT', body: 'two', headers: expect.objectContaining({ 'x-kept': '1' }) }),
+    ]);
+  });
+
   it('keeps header bytes as fetch does (one char per byte), repeated headers included', async () => {
     const { url } = await serve((_request, response) => {
       // Raw bytes 0xC3 0x28: not valid UTF-8; the limiter must be able to tell.
