@@ -4,7 +4,14 @@
  * meant (§3a's row as a scope) for events and telemetry.
  */
 import { readTextWithin } from '../../body.ts';
-import type { HeaderReader, Judge, RateLimitNote, RateLimitScope, Verdict } from '../../contracts/dialect.ts';
+import type {
+  CallTarget,
+  HeaderReader,
+  Judge,
+  RateLimitNote,
+  RateLimitScope,
+  Verdict,
+} from '../../contracts/dialect.ts';
 import {
   bucketFields,
   judgeV10,
@@ -29,14 +36,16 @@ const SCOPE_OF_ROW: Readonly<Record<Row429, RateLimitScope>> = {
 };
 
 export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.now): Judge {
-  return async (target, response) => {
-    let body: RateLimitBody | undefined;
-    if (response.status === 429 && response.body !== null) {
-      const text = await readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out')).catch(
-        () => '',
-      );
-      if (text.length <= MAX_BODY_CHARS) body = parseRateLimitBody(text);
-    }
+  // Only a 429's body is read: any other answer is judged at once, without a turn of the event loop.
+  return (target, response) =>
+    response.status === 429 && response.body !== null
+      ? readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out')).then(
+          (text) => judge(target, response, text.length <= MAX_BODY_CHARS ? parseRateLimitBody(text) : undefined),
+          () => judge(target, response, undefined),
+        )
+      : judge(target, response, undefined);
+
+  function judge(target: CallTarget, response: Response, body: RateLimitBody | undefined): Verdict {
     const read: HeaderReader = (name) => response.headers.get(name);
     const wallNowMs = wallClock();
     const verdict = judgeV10({
@@ -54,7 +63,7 @@ export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.n
       bucket: fields.hash,
     };
     return { ...verdict, rateLimit: note } satisfies Verdict;
-  };
+  }
 }
 
 /** The wait a 429's verdict keeps the call (or its key, route or token) waiting, in ms. */

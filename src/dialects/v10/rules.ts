@@ -71,9 +71,13 @@ const secondsToMs = (seconds: number) => Math.max(0, Math.round(seconds * 1000))
  * against the response's `Date`; else `Reset` against local wall time. Negative waits are 0.
  */
 export function windowLeftMs(read: HeaderReader, wallNowMs: number): number | undefined {
+  return windowLeft(read, parseDecimal(read(V10_HEADER.reset)), wallNowMs);
+}
+
+/** `windowLeftMs` with `Reset` already read (seconds, or undefined). */
+function windowLeft(read: HeaderReader, reset: number | undefined, wallNowMs: number): number | undefined {
   const resetAfter = parseDecimal(read(V10_HEADER.resetAfter));
   if (resetAfter !== undefined) return secondsToMs(resetAfter);
-  const reset = parseDecimal(read(V10_HEADER.reset));
   if (reset === undefined) return undefined;
   const date = Date.parse(read('date') ?? '');
   const base = Number.isFinite(date) ? date : wallNowMs;
@@ -198,16 +202,17 @@ export interface V10Response {
 export function bucketFields(read: HeaderReader, wallNowMs: number): V10Update {
   const limit = parseCount(read(V10_HEADER.limit));
   const remaining = parseCount(read(V10_HEADER.remaining));
-  const left = windowLeftMs(read, wallNowMs);
   const reset = parseDecimal(read(V10_HEADER.reset));
+  const left = windowLeft(read, reset, wallNowMs);
   const hash = read(V10_HEADER.bucket)?.trim();
-  return {
-    ...(limit !== undefined && { limit }),
-    ...(remaining !== undefined && { remaining }),
-    ...(left !== undefined && { windowLeftMs: left }),
-    ...(reset !== undefined && { resetMs: Math.round(reset * 1000) }),
-    ...(hash && { hash }),
-  };
+  // Filled field by field: every response is read here, and no absent field may be a key.
+  const fields: { -readonly [K in keyof V10Update]: V10Update[K] } = {};
+  if (limit !== undefined) fields.limit = limit;
+  if (remaining !== undefined) fields.remaining = remaining;
+  if (left !== undefined) fields.windowLeftMs = left;
+  if (reset !== undefined) fields.resetMs = Math.round(reset * 1000);
+  if (hash) fields.hash = hash;
+  return fields;
 }
 
 /** Judges one response by the v10 rules. */
