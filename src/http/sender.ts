@@ -113,7 +113,8 @@ export class Sender {
       throw failure;
     } finally {
       this.#telemetry?.endCall(call, failure);
-      await lane.limiter.finish(call);
+      const finishing = lane.limiter.finish(call);
+      if (finishing) await finishing;
     }
   }
 
@@ -145,9 +146,7 @@ export class Sender {
 const NONCE_RETRY_OPTIONS = { ...kyRetryOptions, methods: [...kyRetryOptions.methods, 'post'] };
 
 /** A timeout option as ms, or undefined for none. */
-/** A timeout option as ms, or undefined for none. */
 export const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
-
 
 /** host:port, with the scheme's default port written out. */
 function hostOf(baseUrl: string): string {

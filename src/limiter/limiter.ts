@@ -121,14 +121,14 @@ export class Limiter {
   /**
    * A call is over: a reservation still outstanding (no response processed) is released. A store
    * that cannot be reached now must not replace the call's own outcome; its lease runs out instead.
+   * Undefined when nothing was outstanding.
    */
-  async finish(call: CallState): Promise<void> {
-    if (!call.reservation) return;
-    try {
-      await this.#release(call);
-    } catch {
+  finish(call: CallState): Promise<void> | undefined {
+    // Most calls end with their response processed: nothing to wait for, not even a turn.
+    if (!call.reservation) return undefined;
+    return this.#release(call).catch(() => {
       // See above: the shared store forgets the reservation when its lease ends.
-    }
+    });
   }
 
   /** Fails every waiting call with ClientClosedError and cancels every timer. */
