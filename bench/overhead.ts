@@ -12,7 +12,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import ky from 'ky';
@@ -46,6 +46,8 @@ export interface OverheadResult {
   /** Garbage collections per 1000 requests, and their time in µs per request: medians over the rounds. */
   readonly gcPerThousand?: number;
   readonly gcMicrosPerRequest?: number;
+  /** Bytes allocated on the JS heap per request: the median over the rounds. */
+  readonly allocatedBytesPerRequest?: number;
 }
 
 /** What one round of one client measured. */
@@ -54,6 +56,8 @@ export interface RoundMeasure {
   readonly cpuMicros: number;
   readonly gcCount: number;
   readonly gcMicros: number;
+  /** Bytes the round allocated on the JS heap (from the heap's size around each collection). */
+  readonly allocatedBytes: number;
 }
 
 /** One client's requests/s against another's, per mix: the median of the rounds' ratios. */
@@ -345,6 +349,7 @@ export async function runOverheadBench(
         cpuMicrosPerRequest: perRequest((measure) => measure.cpuMicros),
         gcPerThousand: perRequest((measure) => measure.gcCount * 1000),
         gcMicrosPerRequest: perRequest((measure) => measure.gcMicros),
+        allocatedBytesPerRequest: perRequest((measure) => measure.allocatedBytes),
       };
     });
   });
@@ -370,21 +375,29 @@ async function serve({ name, baseUrl }: { name: string; baseUrl: string }): Prom
       console.log('{}');
       return;
     }
-    const gc = { count: 0, micros: 0 };
-    const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        gc.count += 1;
-        gc.micros += entry.duration * 1000;
-      }
-    });
-    observer.observe({ entryTypes: ['gc'] });
+    // Each collection with the heap's size before and after it: the bytes the round allocated
+    // are what each collection found, plus what was left at the end.
+    const gc = new GCProfiler();
+    const usedAtStart = getHeapStatistics().used_heap_size;
+    gc.start();
     const cpu = process.cpuUsage();
     const completed = await drive(client, command.mix, command.seconds, command.concurrency);
     const { user, system } = process.cpuUsage(cpu);
-    // Entries of the round's last collections arrive on a later turn.
-    await new Promise((resolve) => setImmediate(resolve));
-    observer.disconnect();
-    const measure: RoundMeasure = { completed, cpuMicros: user + system, gcCount: gc.count, gcMicros: gc.micros };
+    const collections = gc.stop()?.statistics ?? [];
+    let allocatedBytes = 0;
+    let used = usedAtStart;
+    for (const { beforeGC, afterGC } of collections) {
+      allocatedBytes += beforeGC.heapStatistics.usedHeapSize - used;
+      used = afterGC.heapStatistics.usedHeapSize;
+    }
+    allocatedBytes += getHeapStatistics().used_heap_size - used;
+    const measure: RoundMeasure = {
+      completed,
+      cpuMicros: user + system,
+      gcCount: collections.length,
+      gcMicros: collections.reduce((sum, { cost }) => sum + cost, 0),
+      allocatedBytes,
+    };
     console.log(JSON.stringify(measure));
   }
 }

@@ -304,6 +304,8 @@ function optional(now: number | undefined, before: number | undefined, digits = 
   return before === undefined ? fixed(now, digits) : `${fixed(now, digits)} (was ${fixed(before, digits)})`;
 }
 
+const kilobytes = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1024);
+
 function change(now: number, before: number | undefined): string {
   return before === undefined ? '' : `${now >= before ? '+' : ''}${fixed((now / before - 1) * 100)} %`;
 }
@@ -320,6 +322,11 @@ function overheadRow(r: OverheadResult, baseline: Overhead | undefined) {
     'CPU µs/request': optional(r.cpuMicrosPerRequest, was?.cpuMicrosPerRequest),
     'GCs/1000 requests': optional(r.gcPerThousand, was?.gcPerThousand, 1),
     'GC µs/request': optional(r.gcMicrosPerRequest, was?.gcMicrosPerRequest, 1),
+    'KB allocated/request': optional(
+      kilobytes(r.allocatedBytesPerRequest),
+      kilobytes(was?.allocatedBytesPerRequest),
+      1,
+    ),
   };
 }
 
