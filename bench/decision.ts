@@ -4,7 +4,8 @@
  *
  * - pure rules: reserve() + judgeResponse() over plain header values + settle();
  * - hook pair: the async shell as ky calls it (beforeRequest → afterResponse) with a Response,
- *   no HTTP: what the limiter adds to every request; and the same with OpenTelemetry on.
+ *   no HTTP: what the limiter adds to every request; and the same with OpenTelemetry on;
+ * - a typed call's v10 route: from its operation's plan, and read from its path as a raw call's.
  * Runs in a process of its own (see child.ts).
  */
 import { Bench } from 'tinybench';
@@ -19,6 +20,9 @@ import { BasicTracerProvider, NoopSpanProcessor } from '@opentelemetry/sdk-trace
 import { MemoryStore } from '../src/index.ts';
 import { newBucketState, reserve, settle } from '../src/dialects/v6/policy.ts';
 import { judgeResponse } from '../src/dialects/v6/rules.ts';
+import { v10 } from '../src/dialects/v10/index.ts';
+import { buildPath } from '../src/routing/path.ts';
+import { operations } from '../generated/index.ts';
 
 const BATCH = 1000;
 const TARGET = {
@@ -93,6 +97,18 @@ async function measure(): Promise<DecisionResult[]> {
       await tracedHooks.afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
       telemetry.endCall(call);
     }
+  });
+  // A typed call's v10 route (V4): planned once per operation, against read from its path each time.
+  const operation = operations['channels.messages.list'];
+  const paths = Array.from({ length: 50 }, (_, id) => buildPath(operation.path, [String(100_000 + id)]));
+  bench.add('v10 route of a typed call: from its planned operation', () => {
+    for (let i = 0; i < BATCH; i++) {
+      const { path, values } = paths[i % paths.length]!;
+      v10.targetOfOperation(operation, path, values, nowMs);
+    }
+  });
+  bench.add('v10 route of a typed call: classified from its path (a raw call)', () => {
+    for (let i = 0; i < BATCH; i++) v10.targetOfRequest(operation.method, paths[i % paths.length]!.path, nowMs);
   });
   await bench.run();
   return bench.tasks.map((task) => {

@@ -82,7 +82,9 @@ async function load<T>(name: string): Promise<T | undefined> {
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 if (suites.has('decision')) {
-  console.log('\n1. Decision cost: pre-check + post-update, memory store (tinybench, 1000 decisions per sample)');
+  console.log(
+    "\n1. Decision cost: pre-check + post-update, memory store, and a typed call's v10 route (tinybench, 1000 per sample)",
+  );
   const decisions = await runDecisionBench();
   console.table(
     decisions.map((r) => ({
@@ -304,7 +306,9 @@ function optional(now: number | undefined, before: number | undefined, digits = 
   return before === undefined ? fixed(now, digits) : `${fixed(now, digits)} (was ${fixed(before, digits)})`;
 }
 
-const kilobytes = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1024);
+function kilobytes(bytes: number | undefined): number | undefined {
+  return bytes === undefined ? undefined : bytes / 1024;
+}
 
 function change(now: number, before: number | undefined): string {
   return before === undefined ? '' : `${now >= before ? '+' : ''}${fixed((now / before - 1) * 100)} %`;
