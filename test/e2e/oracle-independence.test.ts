@@ -1,7 +1,8 @@
 /**
  * The reference service is an oracle that shares no code with the client's classification: a
- * mistake planted in the client's `classifyV10` (src/dialects/v10/route.ts) is not made by the
- * service too, so an end-to-end run against it shows the mistake. Each scenario runs twice: with
+ * mistake planted in the client's `classifyV10` and in the route plans of its typed operations
+ * (`planV10Route`, src/dialects/v10/route.ts) is not made by the service too, so an end-to-end
+ * run against it shows the mistake. Each scenario runs twice: with
  * no plant it is clean; with its plant the run fails the way the mistake makes it fail.
  *
  * Were the service to key its buckets with the client's function again, the plant would reach
@@ -11,6 +12,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as RouteModule from '../../src/dialects/v10/route.ts';
 import type { V10Bucket } from '../../src/dialects/v10/route.ts';
+import type { PathSegment } from '../../src/routing/types.ts';
 import { startE2E, type E2E } from '../support/e2e.ts';
 
 /** The mistake planted in the client's classification (undefined: none), and how often it changed a route. */
@@ -21,16 +23,34 @@ const plant = vi.hoisted(() => ({
 
 vi.mock('../../src/dialects/v10/route.ts', async (importOriginal) => {
   const original = await importOriginal<typeof RouteModule>();
+  const withMistake = (route: V10Bucket, path: string): V10Bucket => {
+    const planted = plant.mistake?.(route, path) ?? route;
+    if (planted !== route) plant.applied += 1;
+    return { ...planted, bucketKey: original.joinKey(planted.route, planted.resource) };
+  };
   return {
     ...original,
-    classifyV10: (method: string, path: string, nowMs: number): V10Bucket => {
-      const route = original.classifyV10(method, path, nowMs);
-      const planted = plant.mistake?.(route, path) ?? route;
-      if (planted !== route) plant.applied += 1;
-      return { ...planted, bucketKey: original.joinKey(planted.route, planted.resource) };
+    classifyV10: (method: string, path: string, nowMs: number): V10Bucket =>
+      withMistake(original.classifyV10(method, path, nowMs), path),
+    planV10Route: (method: string, pattern: readonly PathSegment[]): RouteModule.V10RoutePlan | undefined => {
+      const plan = original.planV10Route(method, pattern);
+      return (
+        plan && {
+          bucketOf: (values, nowMs) => {
+            const route = plan.bucketOf(values, nowMs);
+            return route && withMistake(route, pathOf(pattern, values));
+          },
+        }
+      );
     },
   };
 });
+
+/** A typed call's path from its pattern and its parameters' values. */
+function pathOf(pattern: readonly PathSegment[], values: readonly string[]): string {
+  let parameter = 0;
+  return pattern.map((segment) => `/${typeof segment === 'string' ? segment : values[parameter++]}`).join('');
+}
 
 const CHANNEL = '81384788765712384';
 const CHANNELS = [CHANNEL, '81384788765712385', '81384788765712386'];
