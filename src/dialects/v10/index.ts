@@ -2,13 +2,13 @@
 import { monotonicClock } from '../../clock.ts';
 import type { CallTarget, Dialect } from '../../contracts/dialect.ts';
 import type { ViewRequest } from '../../contracts/store.ts';
+import type { OperationDefinition } from '../../routing/types.ts';
 import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
 import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
 import { classifyV10, parseBucketKey, planV10Route, type V10Bucket, type V10RoutePlan } from './route.ts';
-import type { OperationDefinition } from '../../routing/types.ts';
 import { v10Settings, type V10Options, type V10Settings } from './settings.ts';
 
 /** The service's public API, current version (v10). */

@@ -36,16 +36,7 @@ const SCOPE_OF_ROW: Readonly<Record<Row429, RateLimitScope>> = {
 };
 
 export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.now): Judge {
-  // Only a 429's body is read: any other answer is judged at once, without a turn of the event loop.
-  return (target, response) =>
-    response.status === 429 && response.body !== null
-      ? readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out')).then(
-          (text) => judge(target, response, text.length <= MAX_BODY_CHARS ? parseRateLimitBody(text) : undefined),
-          () => judge(target, response, undefined),
-        )
-      : judge(target, response, undefined);
-
-  function judge(target: CallTarget, response: Response, body: RateLimitBody | undefined): Verdict {
+  const judge = (target: CallTarget, response: Response, body: RateLimitBody | undefined): Verdict => {
     const read: HeaderReader = (name) => response.headers.get(name);
     const wallNowMs = wallClock();
     const verdict = judgeV10({
@@ -63,7 +54,15 @@ export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.n
       bucket: fields.hash,
     };
     return { ...verdict, rateLimit: note } satisfies Verdict;
-  }
+  };
+  // Only a 429's body is read: any other answer is judged at once, without a turn of the event loop.
+  return (target, response) =>
+    response.status === 429 && response.body !== null
+      ? readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out')).then(
+          (text) => judge(target, response, text.length <= MAX_BODY_CHARS ? parseRateLimitBody(text) : undefined),
+          () => judge(target, response, undefined),
+        )
+      : judge(target, response, undefined);
 }
 
 /** The wait a 429's verdict keeps the call (or its key, route or token) waiting, in ms. */

@@ -85,7 +85,8 @@ export function classifyV10(method: string, path: string, nowMs: number): V10Buc
   const segments = splitPath(path);
   const { template, resource, webhookWithToken } = shapeOf(segments);
   const age = isAgeClassed(verb, template) ? messageAgeClass(parseSnowflake(segments[3]!)!, nowMs) : '';
-  return bucketOf(`${verb} ${template}${age}`, resource, webhookWithToken);
+  const route = `${verb} ${template}${age}`;
+  return { route, resource, exempt: isExemptRoute(route), webhookWithToken, bucketKey: joinKey(route, resource) };
 }
 
 /** A route's template, resource and kind of webhook address, from its path's segments. */
@@ -136,14 +137,6 @@ function shapeOf(segments: readonly string[]): { template: string; resource: str
 const isAgeClassed = (verb: string, template: string): boolean =>
   verb === 'DELETE' && template === '/channels/:id/messages/:id';
 
-const bucketOf = (route: string, resource: string, webhookWithToken: boolean): V10Bucket => ({
-  route,
-  resource,
-  exempt: isExemptRoute(route),
-  webhookWithToken,
-  bucketKey: joinKey(route, resource),
-});
-
 /**
  * A typed operation's route, worked out once from its path pattern: the catalog fixes the
  * template, so a call only puts its first id into the resource and, for a message delete, adds
@@ -169,6 +162,7 @@ const SAMPLE_TEXT = '~text';
 
 /** The plan of a method and path pattern, or undefined when its template depends on its values. */
 export function planV10Route(method: string, pattern: readonly PathSegment[]): V10RoutePlan | undefined {
+  if (typeof pattern[0] !== 'string') return undefined;
   const verb = method.toUpperCase();
   const textValues: number[] = [];
   let parameters = 0;
@@ -180,13 +174,12 @@ export function planV10Route(method: string, pattern: readonly PathSegment[]): V
     textValues.push(index);
     return SAMPLE_TEXT;
   });
-  if (typeof pattern[0] !== 'string') return undefined;
-  const { template, resource, webhookWithToken } = shapeOf(segments);
+  const { template, resource: sampleResource, webhookWithToken } = shapeOf(segments);
   // A value written into the template itself: each call has its own route.
   if (template.includes(SAMPLE_TEXT)) return undefined;
   // The resource names the path's first id (the sample 1): `channels/1`, `webhooks/1/token`.
-  const [before, after, ...more] = resource.split('/1');
-  if (resource !== '' && (after === undefined || more.length > 0)) return undefined;
+  const [before, after, ...more] = sampleResource.split('/1');
+  if (sampleResource !== '' && (after === undefined || more.length > 0)) return undefined;
   const fixedRoute = `${verb} ${template}`;
   const exempt = isExemptRoute(fixedRoute);
   // The message id's place among the values: the path's fourth segment.
@@ -199,18 +192,9 @@ export function planV10Route(method: string, pattern: readonly PathSegment[]): V
         const value = values[index]!;
         if (TEMPLATE_WORDS.has(value) || parseSnowflake(value) !== undefined) return undefined;
       }
-      const callResource = after === undefined ? '' : `${before}/${values[0]}${after}`;
-      if (ageValue === -1) {
-        return {
-          route: fixedRoute,
-          resource: callResource,
-          exempt,
-          webhookWithToken,
-          bucketKey: joinKey(fixedRoute, callResource),
-        };
-      }
-      const route = `${verb} ${template}${messageAgeClass(values[ageValue]!, nowMs)}`;
-      return bucketOf(route, callResource, webhookWithToken);
+      const resource = after === undefined ? '' : `${before}/${values[0]}${after}`;
+      const route = ageValue === -1 ? fixedRoute : fixedRoute + messageAgeClass(values[ageValue]!, nowMs);
+      return { route, resource, exempt, webhookWithToken, bucketKey: joinKey(route, resource) };
     },
   };
 }
