@@ -366,8 +366,7 @@ function summarise(results: Latest): Target[] {
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
   if (results.overhead) {
     const { results: overhead, ratios } = results.overhead;
-    const goals = ratios.filter((r) => r.client.startsWith('tollgate') && r.against.startsWith('ky ('));
-    for (const { mix, transport, ratio } of goals) {
+    for (const { mix, transport, ratio } of ratios.filter((r) => r.goal)) {
       targets.push({
         target: `tollgate ≥ 0.9× bare ky's requests/s on the same fetch (${transport}, ${mix})`,
         measured: `${fixed(ratio, 2)}×`,
