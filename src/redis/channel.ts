@@ -3,8 +3,10 @@
  * global lock `g:<ms>`; every view listening on the token's channel hears it and wakes its
  * waiting calls. One subscriber connection per store, a duplicate of the store's: on a Cluster a
  * Cluster of its own, whose subscriber sits on one node (a PUBLISH reaches every node of a
- * cluster), and on Sentinel the master's. ioredis restores the subscriptions after a reconnect
- * (on a Cluster, on another node when its node goes).
+ * cluster), and on Sentinel the master's. After a reconnect the subscriptions are restored: on a
+ * Cluster by ioredis (on another node when its node goes), on one node or Sentinel by the
+ * subscriber itself (ioredis's own resubscription there leaves its promise unhandled: a store
+ * closed before the SUBSCRIBE is answered would end the user's process on that rejection).
  */
 import type { Cluster, Redis } from 'ioredis';
 import type { StoreEvent } from '../contracts/store.ts';
@@ -28,8 +30,14 @@ export class PubSub {
     // A Cluster's duplicate() takes other startup nodes first, then options.
     const subscriber: RedisClient = redis.isCluster
       ? (redis as Cluster).duplicate([], { lazyConnect: true, enableOfflineQueue: true })
-      : (redis as Redis).duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: true });
+      : (redis as Redis).duplicate({
+          enableOfflineQueue: true,
+          maxRetriesPerRequest: null,
+          lazyConnect: true,
+          autoResubscribe: false,
+        });
     subscriber.on('error', () => {});
+    if (!redis.isCluster) subscriber.on('ready', () => this.#resubscribe(subscriber));
     subscriber.on('message', (channel: string, message: string) => this.#dispatch(channel, message));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -56,6 +64,13 @@ export class PubSub {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** After a reconnect (the first connect's channels are subscribed by open), every channel listened to. */
+  #resubscribe(subscriber: RedisClient): void {
+    if (this.#subscriber !== subscriber) return;
+    const channels = [...this.#listeners.keys()];
+    if (channels.length > 0) subscriber.subscribe(...channels).catch(() => {});
   }
 
   close(): void {
