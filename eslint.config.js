@@ -73,6 +73,17 @@ export default tseslint.config(
     files: ['test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  // A promise nobody handles is an unhandled rejection in the user's process, which Node.js ends
+  // the process on by default: every promise the SDK makes is awaited, returned or caught (or
+  // marked `void`, where it cannot reject).
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
 );
 
 /** Files under `files` may not import from the named folders of src/ (nor from scripts/). */
