@@ -2,6 +2,34 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The folders of src/ that the layer rules know. */
+const FOLDERS = [
+  'contracts',
+  'limiter',
+  'dialects',
+  'stores',
+  'redis',
+  'telemetry',
+  'cdn',
+  'http',
+  'testing',
+  'undici',
+  'cloudflare',
+];
+
+/** Each layer of src/ and the folders below it, which it may import; it may import no other folder. */
+const LAYERS = {
+  contracts: [],
+  limiter: ['contracts'],
+  dialects: ['contracts'],
+  stores: ['contracts', 'dialects'],
+  redis: ['contracts', 'dialects', 'stores'],
+  // A store beside Redis: the dialects' memory views run inside its object.
+  cloudflare: ['contracts', 'dialects', 'stores'],
+  telemetry: ['contracts', 'limiter'],
+  cdn: [],
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/'] },
   js.configs.recommended,
@@ -18,57 +46,12 @@ export default tseslint.config(
     },
   },
   // The layers of src/ (docs/design.md): each imports only the layers below it.
-  layer('src/contracts/**', [
-    'limiter',
-    'dialects',
-    'stores',
-    'redis',
-    'telemetry',
-    'cdn',
-    'http',
-    'testing',
-    'undici',
-    'cloudflare',
-  ]),
-  layer('src/limiter/**', [
-    'dialects',
-    'stores',
-    'redis',
-    'telemetry',
-    'cdn',
-    'http',
-    'testing',
-    'undici',
-    'cloudflare',
-  ]),
-  layer('src/dialects/**', [
-    'limiter',
-    'stores',
-    'redis',
-    'telemetry',
-    'cdn',
-    'http',
-    'testing',
-    'undici',
-    'cloudflare',
-  ]),
-  layer('src/stores/**', ['limiter', 'redis', 'telemetry', 'cdn', 'http', 'testing', 'undici', 'cloudflare']),
-  layer('src/redis/**', ['limiter', 'telemetry', 'cdn', 'http', 'testing', 'undici', 'cloudflare']),
-  // A store beside Redis: the dialects' memory views run inside its object.
-  layer('src/cloudflare/**', ['limiter', 'redis', 'telemetry', 'cdn', 'http', 'testing', 'undici']),
-  layer('src/telemetry/**', ['dialects', 'stores', 'redis', 'cdn', 'http', 'testing', 'undici', 'cloudflare']),
-  layer('src/cdn/**', [
-    'contracts',
-    'limiter',
-    'dialects',
-    'stores',
-    'redis',
-    'telemetry',
-    'http',
-    'testing',
-    'undici',
-    'cloudflare',
-  ]),
+  ...Object.entries(LAYERS).map(([folder, below]) =>
+    layer(
+      `src/${folder}/**`,
+      FOLDERS.filter((other) => other !== folder && !below.includes(other)),
+    ),
+  ),
   {
     files: ['test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
