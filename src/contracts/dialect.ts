@@ -44,20 +44,21 @@ export interface RateLimitNote {
  * What to do with a response, whatever the dialect. On a 429, `rateLimit` says how it was meant. `update` is the dialect's own record of what
  * the response said; the store applies it.
  */
-export type Verdict = /** Return the response; with an update, settle the bucket first (without, release it). */
-(
-  | { readonly action: 'return'; readonly update?: unknown }
-  /** Settle, then send again through the queue (which the update may hold). */
-  | { readonly action: 'retry'; readonly update: unknown }
-  /** Settle, wait `waitMs` (this call only), send again. */
-  | { readonly action: 'wait-retry'; readonly update: unknown; readonly waitMs: number }
-  /** Hold every caller of the token for `waitMs`, send again. */
-  | { readonly action: 'wait-global'; readonly waitMs: number; readonly invalid?: boolean }
-  /** Raise `error`; with an update, settle the bucket first (a hold the answer named), else release it. */
-  | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean; readonly update?: unknown }
-  /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
-  | { readonly action: 'resend'; readonly error: Error }
-) & { readonly rateLimit?: RateLimitNote };
+export type Verdict =
+  /** Return the response; with an update, settle the bucket first (without, release it). */
+  (
+    | { readonly action: 'return'; readonly update?: unknown }
+    /** Settle, then send again through the queue (which the update may hold). */
+    | { readonly action: 'retry'; readonly update: unknown }
+    /** Settle, wait `waitMs` (this call only), send again. */
+    | { readonly action: 'wait-retry'; readonly update: unknown; readonly waitMs: number }
+    /** Hold every caller of the token for `waitMs`, send again. */
+    | { readonly action: 'wait-global'; readonly waitMs: number; readonly invalid?: boolean }
+    /** Raise `error`; with an update, settle the bucket first (a hold the answer named), else release it. */
+    | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean; readonly update?: unknown }
+    /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
+    | { readonly action: 'resend'; readonly error: Error }
+  ) & { readonly rateLimit?: RateLimitNote };
 
 /** Reads one response header by name (null when absent), as `Headers.get` does. */
 export type HeaderReader = (name: string) => string | null;

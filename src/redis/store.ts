@@ -11,7 +11,14 @@
 import { Redis, type Cluster } from 'ioredis';
 import { TollgateArgumentError } from '../errors.ts';
 import type { Clock } from '../clock.ts';
-import { DEFAULT_LEASE_MS, type BucketRef, type Store, type StoreSlots, type StoreView, type ViewRequest } from '../contracts/store.ts';
+import {
+  DEFAULT_LEASE_MS,
+  type BucketRef,
+  type Store,
+  type StoreSlots,
+  type StoreView,
+  type ViewRequest,
+} from '../contracts/store.ts';
 import type { V10Settings } from '../dialects/v10/settings.ts';
 import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
