@@ -28,6 +28,7 @@ import {
   type WireReservation,
 } from './protocol.ts';
 import { newStoreSlots } from '../stores/slots.ts';
+import { TokenViews } from '../stores/token-views.ts';
 
 /** The calls a stub of `TollgateLimits` takes. */
 export interface LimitsStub {
@@ -69,8 +70,8 @@ export class DurableObjectStore implements Store {
   readonly #onUnavailable: 'fail' | 'local';
   readonly #leaseMs: number;
   readonly #prefix: string;
-  /** By dialect, then token: clients of one token in this isolate share a view (and its fallback). */
-  readonly #views = new Map<string, StoreView<BucketRef>>();
+  /** Clients of one token in this isolate share a view (and its fallback). */
+  readonly #views = new TokenViews();
   readonly #slot = newStoreSlots();
 
   constructor(namespace: LimitsNamespace, options: DurableObjectStoreOptions = {}) {
@@ -99,18 +100,14 @@ export class DurableObjectStore implements Store {
   }
 
   view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
-    const key = `${request.api} ${token ?? ''}`;
-    let view = this.#views.get(key);
-    if (!view) {
+    return this.#views.of(request, token, () => {
       const stub = objectName(this.#prefix, token).then((name) =>
         this.#namespace.get(this.#namespace.idFromName(name) as never),
       );
       const local = request.memoryView(clock, this.#slot);
       const remote = new DurableObjectView<B>(stub, request, clock, this.#leaseMs, local);
-      view = (this.#onUnavailable === 'local' ? new FallbackView(remote, local) : remote) as StoreView<BucketRef>;
-      this.#views.set(key, view);
-    }
-    return view as StoreView<B>;
+      return this.#onUnavailable === 'local' ? new FallbackView(remote, local) : remote;
+    });
   }
 }
 

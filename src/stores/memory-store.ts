@@ -6,12 +6,12 @@
 import type { Clock } from '../clock.ts';
 import type { BucketRef, Store, StoreView, ViewRequest } from '../contracts/store.ts';
 import { newStoreSlots } from './slots.ts';
+import { TokenViews } from './token-views.ts';
 
 export { SHED_INTERVAL_MS } from '../contracts/store.ts';
 
 export class MemoryStore implements Store {
-  /** By dialect, then token. */
-  readonly #views = new Map<string, StoreView<BucketRef>>();
+  readonly #views = new TokenViews();
   readonly #slot = newStoreSlots();
 
   /** Buckets held now, over every token and dialect: bounded by the buckets whose window is still open. */
@@ -23,13 +23,6 @@ export class MemoryStore implements Store {
 
   /** The first view of a (dialect, token) sets its settings; later clients of the token share it. */
   view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
-    const key = `${request.api} ${token ?? ''}`;
-    let view = this.#views.get(key);
-    if (!view) {
-      view = request.memoryView(clock, this.#slot) as StoreView<BucketRef>;
-      this.#views.set(key, view);
-    }
-    // The key holds the dialect: the view there is the one this dialect's request made.
-    return view as StoreView<B>;
+    return this.#views.of(request, token, () => request.memoryView(clock, this.#slot));
   }
 }
