@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import ky from 'ky';
 import { Agent, request as undiciRequest } from 'undici';
 import { createClient, type Store } from '../src/index.ts';
-import { kyRetryOptions } from '../src/limiter/ky-hooks.ts';
+import { laneKy } from '../src/http/sender.ts';
 import { undiciFetch } from '../src/undici/index.ts';
 import { childArgument, CHILD_FLAG } from './child.ts';
 
@@ -145,12 +145,13 @@ function bareKy(transport: 'fetch' | 'undici'): ClientFactory {
 export const KY_WITH_SEAM = "ky + tollgate's options and hooks, doing nothing (global fetch)";
 
 /**
- * ky with the seam tollgate needs and nothing behind it: the options tollgate's lanes give ky
- * (user agent, timeout, manual redirects, no HTTP errors thrown, the transport retries) and the
- * limiter's three hooks doing nothing, with a context per call. What any client keeping ky as its
- * HTTP layer and its hooks as the limiter's seam pays before doing any work of its own: the bound
- * on tollgate's ratio to bare ky. `hooks: 'afterResponse'` keeps one hook and ky's defaults, to
- * show what the response clone ky makes for an afterResponse hook costs by itself.
+ * ky with the seam tollgate needs and nothing behind it: a lane's ky as the client makes it
+ * (`laneKy`: user agent, timeout, manual redirects, no HTTP errors thrown, the transport retries,
+ * the token in the instance) with the limiter's three hooks doing nothing, and a context per call.
+ * What any client keeping ky as its HTTP layer and its hooks as the limiter's seam pays before
+ * doing any work of its own: the bound on tollgate's ratio to bare ky. `hooks: 'afterResponse'`
+ * keeps one hook and ky's defaults, to show what the response clone ky makes for an afterResponse
+ * hook costs by itself.
  */
 function kyWithSeam(hooks: 'afterResponse' | 'tollgate'): ClientFactory {
   return async (baseUrl) => {
@@ -158,17 +159,11 @@ function kyWithSeam(hooks: 'afterResponse' | 'tollgate'): ClientFactory {
     const api =
       hooks === 'afterResponse'
         ? ky.create({ prefix: baseUrl, headers: { authorization: TOKEN }, hooks: { afterResponse: [nothing] } })
-        : ky
-            .create({
-              prefix: baseUrl,
-              headers: { 'user-agent': 'tollgate-bench' },
-              timeout: 15_000,
-              redirect: 'manual',
-              throwHttpErrors: false,
-              retry: kyRetryOptions,
-              hooks: { beforeRequest: [nothing], beforeRetry: [nothing], afterResponse: [nothing] },
-            })
-            .extend({ headers: { authorization: TOKEN } });
+        : laneKy(
+            { fetch: undefined, headers: { 'user-agent': 'tollgate-bench' }, timeoutMs: 15_000 },
+            { beforeRequest: [nothing], beforeRetry: [nothing], afterResponse: [nothing] },
+            TOKEN,
+          ).kyWithToken!.extend({ prefix: baseUrl });
     return {
       send: (call) =>
         api.get(pathOf(call).slice(1), hooks === 'tollgate' ? { context: { routeKey: '', bucketKey: '' } } : {}).json(),

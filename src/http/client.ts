@@ -4,7 +4,6 @@
  * the IP's budget), the typed resources from `generated/`, `request` for raw calls, the
  * read-only bucket view and `close`.
  */
-import ky from 'ky';
 import { createResources } from '../../generated/index.ts';
 import { readBody } from '../body.ts';
 import { createCdn } from '../cdn/index.ts';
@@ -14,7 +13,6 @@ import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey } from '../limiter/call.ts';
 import { EventHub } from '../limiter/events.ts';
-import { kyRetryOptions } from '../limiter/ky-hooks.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
@@ -24,7 +22,7 @@ import { USER_AGENT } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
-import { Sender, timeoutOf, type Lane } from './sender.ts';
+import { laneKy, Sender, timeoutOf, type Lane } from './sender.ts';
 import type { ClientEvents, ClientListener, TollgateClient } from './types.ts';
 import {
   AUDIT_OPTION_KEYS,
@@ -104,6 +102,11 @@ class ClientCore {
           () => this.#main.limiter.invalidRequests(),
         )
       : undefined;
+    const kySettings = {
+      fetch: options.fetch,
+      headers: { 'user-agent': userAgent, ...options.headers },
+      timeoutMs: this.#timeoutMs,
+    };
     const lane = (token: string | undefined): Lane => {
       const limiter = new Limiter({
         observer: telemetry,
@@ -117,18 +120,7 @@ class ClientCore {
         maxHeaderResends: options.maxHeaderResends,
         transportRetries: options.transportRetries,
       });
-      const instance = ky.create({
-        ...(options.fetch && { fetch: options.fetch }),
-        headers: { 'user-agent': userAgent, ...options.headers },
-        timeout: this.#timeoutMs,
-        // A redirect is returned, never followed: Authorization must not follow it to another origin.
-        redirect: 'manual',
-        throwHttpErrors: false,
-        retry: kyRetryOptions,
-        hooks: limiter.hooks(),
-      });
-      if (token === undefined) return { limiter, ky: instance };
-      return { limiter, ky: instance, kyWithToken: instance.extend({ headers: { authorization: token } }) };
+      return { limiter, ...laneKy(kySettings, limiter.hooks(), token) };
     };
     this.#main = lane(options.token);
     if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = lane(undefined);

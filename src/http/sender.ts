@@ -4,7 +4,7 @@
  * hooks, its span, and what a failure raises (never ky's errors, which hold the Request; never
  * the token).
  */
-import { isNetworkError, isTimeoutError, type KyInstance, type Options } from 'ky';
+import ky, { isNetworkError, isTimeoutError, type Hooks, type KyInstance, type Options } from 'ky';
 import type { CallTarget } from '../contracts/dialect.ts';
 import { ClientClosedError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey, type CallState } from '../limiter/call.ts';
@@ -23,6 +23,34 @@ export interface Lane {
   readonly limiter: Limiter;
   readonly ky: KyInstance;
   readonly kyWithToken?: KyInstance;
+}
+
+/** What a lane's ky instances are made of, besides the limiter's hooks. */
+export interface LaneKySettings {
+  readonly fetch: typeof fetch | undefined;
+  /** The User-Agent and the client's own headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number | false;
+}
+
+/**
+ * A lane's ky instance, with the limiter's `hooks` as its seam, and with a token the same instance
+ * with Authorization among its own headers. The overhead bench makes ky with these too, its hooks
+ * doing nothing, to measure what the seam alone costs.
+ */
+export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | undefined): Omit<Lane, 'limiter'> {
+  const instance = ky.create({
+    ...(settings.fetch && { fetch: settings.fetch }),
+    headers: settings.headers,
+    timeout: settings.timeoutMs,
+    // A redirect is returned, never followed: Authorization must not follow it to another origin.
+    redirect: 'manual',
+    throwHttpErrors: false,
+    retry: kyRetryOptions,
+    hooks,
+  });
+  if (token === undefined) return { ky: instance };
+  return { ky: instance, kyWithToken: instance.extend({ headers: { authorization: token } }) };
 }
 
 /** What `send` takes: a call's options, how its body went, and whether it carries the token. */
