@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { runSync } from './sync/run.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const USAGE = 'usage: catalog:sync [--spec <file or URL>] [--build <number>] [--check] [--json] [--prune] [--timeout <ms>]';
+const USAGE =
+  'usage: catalog:sync [--spec <file or URL>] [--build <number>] [--check] [--json] [--prune] [--timeout <ms>]';
 
 async function main(argv: readonly string[]): Promise<number> {
   let values;

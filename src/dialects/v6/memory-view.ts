@@ -3,7 +3,13 @@
  * concurrency policy (`policy.ts`), decided at once.
  */
 import type { Clock } from '../../clock.ts';
-import { SHED_INTERVAL_MS, type Admission, type BucketSnapshot, type Reservation, type StoreView } from '../../contracts/store.ts';
+import {
+  SHED_INTERVAL_MS,
+  type Admission,
+  type BucketSnapshot,
+  type Reservation,
+  type StoreView,
+} from '../../contracts/store.ts';
 import { giveBack, markSleptPast, newBucketState, release, reserve, settle, type BucketState } from './policy.ts';
 import { wholeSeconds, type BucketUpdate } from './rules.ts';
 import type { V6Bucket } from './target.ts';

@@ -13,10 +13,17 @@ export interface V6Bucket {
   readonly bucketKey: string;
 }
 
-const NO_BUCKET_TARGET: CallTarget<V6Bucket> = { routeKey: NO_BUCKET, bucket: null, exempt: false, webhookWithToken: false };
+const NO_BUCKET_TARGET: CallTarget<V6Bucket> = {
+  routeKey: NO_BUCKET,
+  bucket: null,
+  exempt: false,
+  webhookWithToken: false,
+};
 
 const target = (routeKey: string, bucketKey: string): CallTarget<V6Bucket> =>
-  bucketKey === NO_BUCKET ? NO_BUCKET_TARGET : { routeKey, bucket: { bucketKey }, exempt: false, webhookWithToken: false };
+  bucketKey === NO_BUCKET
+    ? NO_BUCKET_TARGET
+    : { routeKey, bucket: { bucketKey }, exempt: false, webhookWithToken: false };
 
 /** A typed call: the catalog's key and its major parameter; a v10-only route is None here. */
 export function v6TargetOfOperation(operation: OperationDefinition, values: readonly string[]): CallTarget<V6Bucket> {
