@@ -179,6 +179,12 @@ const operationSchema = z.strictObject({
     .array(z.string().regex(/^[a-z][a-z0-9_-]*$/))
     .nonempty()
     .optional(),
+  /**
+   * `options`: the method's parameters are its query and the body goes in `options.body`. The
+   * sync sets it when an operation that had a query and no body gains a body, so that calls
+   * written before keep their meaning (docs/design.md, "Signatures that additions cannot break").
+   */
+  bodyIn: z.literal('options').optional(),
   /** The query has required parameters, so a read without a body must be given one. */
   queryRequired: z.literal(true).optional(),
   /** Only user accounts may call it; kept because its route key is in the spec. */
@@ -381,6 +387,8 @@ export function checkCatalog(catalog: Catalog): string[] {
           `${opWhere}: queryRequired needs documented query parameters and no body (a link's query is always required)`,
         );
       }
+      if (operation.bodyIn && (!operation.body || !operation.query))
+        problems.push(`${opWhere}: bodyIn 'options' needs a body and documented query parameters`);
       if (operation.types?.query && !operation.query)
         problems.push(`${opWhere}: types.query needs documented query parameters`);
       if (operation.operationId !== undefined) {

@@ -4,6 +4,7 @@
 import type * as v10 from 'discord-api-types/v10';
 import type {
   FormFields,
+  NoParams,
   OperationCaller,
   PageItem,
   PageQuery,
@@ -85,6 +86,7 @@ export class ApplicationsApi {
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -92,8 +94,8 @@ export class ApplicationsApi {
    * const result = await client.applications.get('157730590492196864');
    * ```
    */
-  get<T = GetApplicationResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['applications.get'], [applicationId], undefined, options) as Promise<T>;
+  get<T = GetApplicationResult>(applicationId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['applications.get'], [applicationId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -229,6 +231,7 @@ export class ApplicationsCommandsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -239,12 +242,13 @@ export class ApplicationsCommandsApi {
   get<T = v10.RESTGetAPIApplicationCommandResult>(
     applicationId: Snowflake,
     commandId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.commands.get'],
       [applicationId, commandId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -297,6 +301,7 @@ export class ApplicationsCommandsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -304,11 +309,16 @@ export class ApplicationsCommandsApi {
    * await client.applications.commands.delete('157730590492196864', '1');
    * ```
    */
-  delete<T = undefined>(applicationId: Snowflake, commandId: Snowflake, options?: RequestOptions): Promise<T> {
+  delete<T = undefined>(
+    applicationId: Snowflake,
+    commandId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
     return this.#call(
       operations['applications.commands.delete'],
       [applicationId, commandId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -456,6 +466,7 @@ export class ApplicationsGuildsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -467,12 +478,13 @@ export class ApplicationsGuildsCommandsApi {
     applicationId: Snowflake,
     guildId: Snowflake,
     commandId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.guilds.commands.get'],
       [applicationId, guildId, commandId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -528,6 +540,7 @@ export class ApplicationsGuildsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -539,12 +552,13 @@ export class ApplicationsGuildsCommandsApi {
     applicationId: Snowflake,
     guildId: Snowflake,
     commandId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.guilds.commands.delete'],
       [applicationId, guildId, commandId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -572,6 +586,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -582,12 +597,13 @@ export class ApplicationsGuildsCommandsPermissionsApi {
   list<T = v10.RESTGetAPIGuildApplicationCommandsPermissionsResult>(
     applicationId: Snowflake,
     guildId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.guilds.commands.permissions.list'],
       [applicationId, guildId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -638,6 +654,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -649,12 +666,13 @@ export class ApplicationsGuildsCommandsPermissionsApi {
     applicationId: Snowflake,
     guildId: Snowflake,
     commandId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.guilds.commands.permissions.get'],
       [applicationId, guildId, commandId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -716,6 +734,7 @@ export class ApplicationsEmojisApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -723,8 +742,12 @@ export class ApplicationsEmojisApi {
    * const result = await client.applications.emojis.list('157730590492196864');
    * ```
    */
-  list<T = v10.RESTGetAPIApplicationEmojisResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['applications.emojis.list'], [applicationId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIApplicationEmojisResult>(
+    applicationId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.emojis.list'], [applicationId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -764,6 +787,7 @@ export class ApplicationsEmojisApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -774,12 +798,13 @@ export class ApplicationsEmojisApi {
   get<T = v10.RESTGetAPIApplicationEmojiResult>(
     applicationId: Snowflake,
     emojiId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.emojis.get'],
       [applicationId, emojiId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -828,6 +853,7 @@ export class ApplicationsEmojisApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -838,12 +864,13 @@ export class ApplicationsEmojisApi {
   delete<T = v10.RESTDeleteAPIApplicationEmojiResult>(
     applicationId: Snowflake,
     emojiId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.emojis.delete'],
       [applicationId, emojiId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -879,6 +906,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -888,12 +916,13 @@ export class ApplicationsRoleConnectionsMetadataApi {
    */
   list<T = v10.RESTGetAPIApplicationRoleConnectionMetadataResult>(
     applicationId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.roleConnections.metadata.list'],
       [applicationId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1064,6 +1093,7 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1074,12 +1104,13 @@ export class ApplicationsEntitlementsApi {
   get<T = v10.RESTGetAPIEntitlementResult>(
     applicationId: Snowflake,
     entitlementId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.entitlements.get'],
       [applicationId, entitlementId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1097,6 +1128,7 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1107,12 +1139,13 @@ export class ApplicationsEntitlementsApi {
   delete<T = v10.RESTDeleteAPIEntitlementResult>(
     applicationId: Snowflake,
     entitlementId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.entitlements.delete'],
       [applicationId, entitlementId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1130,6 +1163,7 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1140,12 +1174,13 @@ export class ApplicationsEntitlementsApi {
   consume<T = v10.RESTPostAPIEntitlementConsumeResult>(
     applicationId: Snowflake,
     entitlementId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.entitlements.consume'],
       [applicationId, entitlementId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1168,6 +1203,7 @@ export class ApplicationsSkusApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1175,8 +1211,12 @@ export class ApplicationsSkusApi {
    * const result = await client.applications.skus.list('157730590492196864');
    * ```
    */
-  list<T = v10.RESTGetAPISKUsResult>(applicationId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['applications.skus.list'], [applicationId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPISKUsResult>(
+    applicationId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['applications.skus.list'], [applicationId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1198,6 +1238,7 @@ export class ApplicationsMeApi {
    *
    * The spec does not show this path; it is the service's documented one.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1205,8 +1246,8 @@ export class ApplicationsMeApi {
    * const result = await client.applications.me.get();
    * ```
    */
-  get<T = v10.RESTGetCurrentApplicationResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['applications.me.get'], [], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetCurrentApplicationResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['applications.me.get'], [], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1254,6 +1295,7 @@ export class ApplicationsActivityInstancesApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param instanceId - `{instance_id}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1264,12 +1306,13 @@ export class ApplicationsActivityInstancesApi {
   get<T = v10.RESTGetAPIApplicationActivityInstanceResult>(
     applicationId: Snowflake,
     instanceId: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.activityInstances.get'],
       [applicationId, instanceId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1348,6 +1391,7 @@ export class ApplicationsUsersIdentityProfileApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1359,12 +1403,13 @@ export class ApplicationsUsersIdentityProfileApi {
     applicationId: Snowflake,
     userId: Snowflake,
     providerUserId: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['applications.users.identityProfile.get'],
       [applicationId, userId, providerUserId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }

@@ -4,6 +4,7 @@
 import type * as v10 from 'discord-api-types/v10';
 import type {
   AuditLogOptions,
+  NoParams,
   OperationCaller,
   PageItem,
   PageQuery,
@@ -158,6 +159,7 @@ export class ChannelsApi {
    * Discord's OpenAPI document: `get_channel`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -165,8 +167,8 @@ export class ChannelsApi {
    * const result = await client.channels.get('81384788765712384');
    * ```
    */
-  get<T = v10.RESTGetAPIChannelResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.get'], [channelId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIChannelResult>(channelId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['channels.get'], [channelId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -224,6 +226,7 @@ export class ChannelsApi {
    * Discord's OpenAPI document: `delete_channel`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -231,8 +234,12 @@ export class ChannelsApi {
    * await client.channels.delete('81384788765712384');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIChannelResult>(channelId: Snowflake, options?: AuditLogOptions): Promise<T> {
-    return this.#call(operations['channels.delete'], [channelId], undefined, options) as Promise<T>;
+  delete<T = v10.RESTDeleteAPIChannelResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.delete'], [channelId], { params }, options) as Promise<T>;
   }
 }
 
@@ -253,6 +260,7 @@ export class ChannelsInvitesApi {
    * Discord's OpenAPI document: `list_channel_invites`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -260,8 +268,12 @@ export class ChannelsInvitesApi {
    * const result = await client.channels.invites.list('81384788765712384');
    * ```
    */
-  list<T = v10.RESTGetAPIChannelInvitesResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.invites.list'], [channelId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIChannelInvitesResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.invites.list'], [channelId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -453,6 +465,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -463,9 +476,10 @@ export class ChannelsMessagesApi {
   get<T = v10.RESTGetAPIChannelMessageResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['channels.messages.get'], [channelId, messageId], undefined, options) as Promise<T>;
+    return this.#call(operations['channels.messages.get'], [channelId, messageId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -510,6 +524,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -520,9 +535,15 @@ export class ChannelsMessagesApi {
   delete<T = v10.RESTDeleteAPIChannelMessageResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['channels.messages.delete'], [channelId, messageId], undefined, options) as Promise<T>;
+    return this.#call(
+      operations['channels.messages.delete'],
+      [channelId, messageId],
+      { params },
+      options,
+    ) as Promise<T>;
   }
 
   /**
@@ -534,6 +555,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -541,8 +563,13 @@ export class ChannelsMessagesApi {
    * await client.channels.messages.ack('81384788765712384', '334385199974967042');
    * ```
    */
-  ack<T = unknown>(channelId: Snowflake, messageId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.messages.ack'], [channelId, messageId], undefined, options) as Promise<T>;
+  ack<T = unknown>(
+    channelId: Snowflake,
+    messageId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.messages.ack'], [channelId, messageId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -580,6 +607,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -590,12 +618,13 @@ export class ChannelsMessagesApi {
   crosspost<T = v10.RESTPostAPIChannelMessageCrosspostResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.crosspost'],
       [channelId, messageId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -619,6 +648,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -629,12 +659,13 @@ export class ChannelsMessagesReactionsApi {
   deleteAll<T = v10.RESTDeleteAPIChannelAllMessageReactionsResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteAll'],
       [channelId, messageId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -651,6 +682,7 @@ export class ChannelsMessagesReactionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -662,12 +694,13 @@ export class ChannelsMessagesReactionsApi {
     channelId: Snowflake,
     messageId: Snowflake,
     emoji: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.reactions.create'],
       [channelId, messageId, emoji],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -684,6 +717,7 @@ export class ChannelsMessagesReactionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -695,12 +729,13 @@ export class ChannelsMessagesReactionsApi {
     channelId: Snowflake,
     messageId: Snowflake,
     emoji: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteOwn'],
       [channelId, messageId, emoji],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -718,6 +753,7 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -730,12 +766,13 @@ export class ChannelsMessagesReactionsApi {
     messageId: Snowflake,
     emoji: string,
     userId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteUser'],
       [channelId, messageId, emoji, userId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -853,6 +890,7 @@ export class ChannelsMessagesReactionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -864,12 +902,13 @@ export class ChannelsMessagesReactionsApi {
     channelId: Snowflake,
     messageId: Snowflake,
     emoji: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteEmoji'],
       [channelId, messageId, emoji],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -979,6 +1018,7 @@ export class ChannelsMessagesPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -989,12 +1029,13 @@ export class ChannelsMessagesPinsApi {
   add<T = v10.RESTPutAPIChannelMessagesPinResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.pins.add'],
       [channelId, messageId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1010,6 +1051,7 @@ export class ChannelsMessagesPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1020,12 +1062,13 @@ export class ChannelsMessagesPinsApi {
   remove<T = v10.RESTDeleteAPIChannelMessagesPinResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.messages.pins.remove'],
       [channelId, messageId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1123,6 +1166,7 @@ export class ChannelsPermissionsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1133,12 +1177,13 @@ export class ChannelsPermissionsApi {
   delete<T = v10.RESTDeleteAPIChannelPermissionResult>(
     channelId: Snowflake,
     overwriteId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.permissions.delete'],
       [channelId, overwriteId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1161,6 +1206,7 @@ export class ChannelsPinsApi {
    * Discord's OpenAPI document: `deprecated_list_pins`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1169,8 +1215,12 @@ export class ChannelsPinsApi {
    * ```
    * @deprecated Use `channels.messages.pins.list`, which pages through every pin.
    */
-  list<T = v10.RESTGetAPIChannelPinsResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.pins.list'], [channelId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIChannelPinsResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.pins.list'], [channelId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1182,6 +1232,7 @@ export class ChannelsPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1193,9 +1244,10 @@ export class ChannelsPinsApi {
   add<T = v10.RESTPutAPIChannelPinResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['channels.pins.add'], [channelId, messageId], undefined, options) as Promise<T>;
+    return this.#call(operations['channels.pins.add'], [channelId, messageId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1207,6 +1259,7 @@ export class ChannelsPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1218,9 +1271,10 @@ export class ChannelsPinsApi {
   remove<T = v10.RESTDeleteAPIChannelPinResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['channels.pins.remove'], [channelId, messageId], undefined, options) as Promise<T>;
+    return this.#call(operations['channels.pins.remove'], [channelId, messageId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1241,6 +1295,7 @@ export class ChannelsTypingApi {
    * Discord's OpenAPI document: `trigger_typing_indicator`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1248,8 +1303,12 @@ export class ChannelsTypingApi {
    * await client.channels.typing.trigger('81384788765712384');
    * ```
    */
-  trigger<T = v10.RESTPostAPIChannelTypingResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.typing.trigger'], [channelId], undefined, options) as Promise<T>;
+  trigger<T = v10.RESTPostAPIChannelTypingResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.typing.trigger'], [channelId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1270,6 +1329,7 @@ export class ChannelsWebhooksApi {
    * Discord's OpenAPI document: `list_channel_webhooks`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1277,8 +1337,12 @@ export class ChannelsWebhooksApi {
    * const result = await client.channels.webhooks.list('81384788765712384');
    * ```
    */
-  list<T = v10.RESTGetAPIChannelWebhooksResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.webhooks.list'], [channelId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIChannelWebhooksResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.webhooks.list'], [channelId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1390,6 +1454,7 @@ export class ChannelsRecipientsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1397,8 +1462,13 @@ export class ChannelsRecipientsApi {
    * await client.channels.recipients.remove('81384788765712384', '80351110224678912');
    * ```
    */
-  remove<T = undefined>(channelId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.recipients.remove'], [channelId, userId], undefined, options) as Promise<T>;
+  remove<T = undefined>(
+    channelId: Snowflake,
+    userId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.recipients.remove'], [channelId, userId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1489,6 +1559,7 @@ export class ChannelsThreadMembersApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1499,9 +1570,10 @@ export class ChannelsThreadMembersApi {
   add<T = v10.RESTPutAPIChannelThreadMembersResult>(
     channelId: Snowflake,
     userId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['channels.threadMembers.add'], [channelId, userId], undefined, options) as Promise<T>;
+    return this.#call(operations['channels.threadMembers.add'], [channelId, userId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1515,6 +1587,7 @@ export class ChannelsThreadMembersApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1525,12 +1598,13 @@ export class ChannelsThreadMembersApi {
   remove<T = v10.RESTDeleteAPIChannelThreadMembersResult>(
     channelId: Snowflake,
     userId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['channels.threadMembers.remove'],
       [channelId, userId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1639,6 +1713,7 @@ export class ChannelsThreadMembersMeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1646,8 +1721,12 @@ export class ChannelsThreadMembersMeApi {
    * await client.channels.threadMembers.me.add('81384788765712384');
    * ```
    */
-  add<T = v10.RESTPutAPIChannelThreadMembersResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.threadMembers.me.add'], [channelId], undefined, options) as Promise<T>;
+  add<T = v10.RESTPutAPIChannelThreadMembersResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threadMembers.me.add'], [channelId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1660,6 +1739,7 @@ export class ChannelsThreadMembersMeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1667,8 +1747,12 @@ export class ChannelsThreadMembersMeApi {
    * await client.channels.threadMembers.me.leave('81384788765712384');
    * ```
    */
-  leave<T = v10.RESTDeleteAPIChannelThreadMembersResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.threadMembers.me.leave'], [channelId], undefined, options) as Promise<T>;
+  leave<T = v10.RESTDeleteAPIChannelThreadMembersResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['channels.threadMembers.me.leave'], [channelId], { params }, options) as Promise<T>;
   }
 }
 
@@ -2222,6 +2306,7 @@ export class ChannelsPollsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2232,9 +2317,10 @@ export class ChannelsPollsApi {
   expire<T = v10.RESTPostAPIPollExpireResult>(
     channelId: Snowflake,
     messageId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['channels.polls.expire'], [channelId, messageId], undefined, options) as Promise<T>;
+    return this.#call(operations['channels.polls.expire'], [channelId, messageId], { params }, options) as Promise<T>;
   }
 }
 

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, RequestOptions } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.gateway`: operations on route keys `Gateway`, `GatewayBot`. */
@@ -26,6 +26,7 @@ export class GatewayApi {
    *
    * Takes a bot token or no token at all.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -33,8 +34,8 @@ export class GatewayApi {
    * const result = await client.gateway.get();
    * ```
    */
-  get<T = v10.RESTGetAPIGatewayResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['gateway.get'], [], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGatewayResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['gateway.get'], [], { params }, options) as Promise<T>;
   }
 }
 
@@ -54,6 +55,7 @@ export class GatewayBotApi {
    *
    * Discord's OpenAPI document: `get_bot_gateway`.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -61,7 +63,7 @@ export class GatewayBotApi {
    * const result = await client.gateway.bot.get();
    * ```
    */
-  get<T = v10.RESTGetAPIGatewayBotResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['gateway.bot.get'], [], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGatewayBotResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['gateway.bot.get'], [], { params }, options) as Promise<T>;
   }
 }

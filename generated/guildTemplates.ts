@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, RequestOptions } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.guildTemplates`: operations on route key `GuildsTemplatesCode`. */
@@ -29,6 +29,7 @@ export class GuildTemplatesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param code - `{code}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -36,8 +37,8 @@ export class GuildTemplatesApi {
    * const result = await client.guildTemplates.get('0vCdhLbwjZZTWZLD');
    * ```
    */
-  get<T = v10.RESTGetAPITemplateResult>(code: string, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guildTemplates.get'], [code], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPITemplateResult>(code: string, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guildTemplates.get'], [code], { params }, options) as Promise<T>;
   }
 }
 

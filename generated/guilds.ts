@@ -6,6 +6,7 @@ import type * as v6 from 'discord-api-types/v6';
 import type {
   AuditLogOptions,
   FormFields,
+  NoParams,
   OperationCaller,
   PageItem,
   PageQuery,
@@ -222,6 +223,7 @@ export class GuildsApi {
    * Discord's OpenAPI document: `delete_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -230,8 +232,12 @@ export class GuildsApi {
    * ```
    * @deprecated Apps can no longer own guilds, so they cannot delete one. Not in Discord's OpenAPI document since build 212061; still callable while the service answers.
    */
-  delete<T = v10.RESTDeleteAPIGuildResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.delete'], [guildId], undefined, options) as Promise<T>;
+  delete<T = v10.RESTDeleteAPIGuildResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.delete'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -355,6 +361,7 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -362,8 +369,13 @@ export class GuildsBansApi {
    * const result = await client.guilds.bans.get('41771983423143937', '80351110224678912');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildBanResult>(guildId: Snowflake, userId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.bans.get'], [guildId, userId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildBanResult>(
+    guildId: Snowflake,
+    userId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.bans.get'], [guildId, userId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -401,6 +413,7 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -411,9 +424,10 @@ export class GuildsBansApi {
   remove<T = v10.RESTDeleteAPIGuildBanResult>(
     guildId: Snowflake,
     userId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.bans.remove'], [guildId, userId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.bans.remove'], [guildId, userId], { params }, options) as Promise<T>;
   }
 }
 
@@ -438,6 +452,7 @@ export class GuildsChannelsApi {
    * The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -445,8 +460,12 @@ export class GuildsChannelsApi {
    * const result = await client.guilds.channels.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildChannelsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.channels.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildChannelsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.channels.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -517,6 +536,7 @@ export class GuildsEmbedApi {
    * `GET /guilds/{guild_id}/embed` · route key `GuildsIdEmbed` · bucket `GuildsIdEmbed:{guild_id}`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -524,8 +544,8 @@ export class GuildsEmbedApi {
    * const result = await client.guilds.embed.get('41771983423143937');
    * ```
    */
-  get<T = v6.RESTGetAPIGuildWidgetResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.embed.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v6.RESTGetAPIGuildWidgetResult>(guildId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.embed.get'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -568,6 +588,7 @@ export class GuildsEmojisApi {
    * Discord's OpenAPI document: `list_guild_emojis`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -575,8 +596,12 @@ export class GuildsEmojisApi {
    * const result = await client.guilds.emojis.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildEmojisResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.emojis.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildEmojisResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.emojis.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -612,6 +637,7 @@ export class GuildsEmojisApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -622,9 +648,10 @@ export class GuildsEmojisApi {
   get<T = v10.RESTGetAPIGuildEmojiResult>(
     guildId: Snowflake,
     emojiId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.emojis.get'], [guildId, emojiId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.emojis.get'], [guildId, emojiId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -662,6 +689,7 @@ export class GuildsEmojisApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -672,9 +700,10 @@ export class GuildsEmojisApi {
   delete<T = v10.RESTDeleteAPIGuildEmojiResult>(
     guildId: Snowflake,
     emojiId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.emojis.delete'], [guildId, emojiId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.emojis.delete'], [guildId, emojiId], { params }, options) as Promise<T>;
   }
 }
 
@@ -695,6 +724,7 @@ export class GuildsIntegrationsApi {
    * Discord's OpenAPI document: `list_guild_integrations`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -702,8 +732,12 @@ export class GuildsIntegrationsApi {
    * const result = await client.guilds.integrations.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildIntegrationsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.integrations.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildIntegrationsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.integrations.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -766,6 +800,7 @@ export class GuildsIntegrationsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -776,12 +811,13 @@ export class GuildsIntegrationsApi {
   delete<T = v10.RESTDeleteAPIGuildIntegrationResult>(
     guildId: Snowflake,
     integrationId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.integrations.delete'],
       [guildId, integrationId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -793,6 +829,7 @@ export class GuildsIntegrationsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -803,12 +840,13 @@ export class GuildsIntegrationsApi {
   sync<T = v6.RESTPostAPIGuildIntegrationSyncResult>(
     guildId: Snowflake,
     integrationId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.integrations.sync'],
       [guildId, integrationId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -831,6 +869,7 @@ export class GuildsInvitesApi {
    * Discord's OpenAPI document: `list_guild_invites`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -838,8 +877,12 @@ export class GuildsInvitesApi {
    * const result = await client.guilds.invites.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildInvitesResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.invites.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildInvitesResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.invites.list'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -949,6 +992,7 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -959,9 +1003,10 @@ export class GuildsMembersApi {
   get<T = v10.RESTGetAPIGuildMemberResult>(
     guildId: Snowflake,
     userId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.members.get'], [guildId, userId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.members.get'], [guildId, userId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1025,6 +1070,7 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1035,9 +1081,10 @@ export class GuildsMembersApi {
   remove<T = v10.RESTDeleteAPIGuildMemberResult>(
     guildId: Snowflake,
     userId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.members.remove'], [guildId, userId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.members.remove'], [guildId, userId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1086,6 +1133,7 @@ export class GuildsMembersRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1097,12 +1145,13 @@ export class GuildsMembersRolesApi {
     guildId: Snowflake,
     userId: Snowflake,
     roleId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.members.roles.add'],
       [guildId, userId, roleId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1117,6 +1166,7 @@ export class GuildsMembersRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1128,12 +1178,13 @@ export class GuildsMembersRolesApi {
     guildId: Snowflake,
     userId: Snowflake,
     roleId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.members.roles.remove'],
       [guildId, userId, roleId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -1383,6 +1434,7 @@ export class GuildsRegionsApi {
    * Discord's OpenAPI document: `list_guild_voice_regions`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1390,8 +1442,12 @@ export class GuildsRegionsApi {
    * const result = await client.guilds.regions.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildVoiceRegionsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.regions.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildVoiceRegionsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.regions.list'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1415,6 +1471,7 @@ export class GuildsRolesApi {
    * Discord's OpenAPI document: `list_guild_roles`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1422,8 +1479,12 @@ export class GuildsRolesApi {
    * const result = await client.guilds.roles.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildRolesResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.roles.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildRolesResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.roles.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1483,6 +1544,7 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1490,8 +1552,13 @@ export class GuildsRolesApi {
    * const result = await client.guilds.roles.get('41771983423143937', '41771983423143936');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildRoleResult>(guildId: Snowflake, roleId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.roles.get'], [guildId, roleId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildRoleResult>(
+    guildId: Snowflake,
+    roleId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.roles.get'], [guildId, roleId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1529,6 +1596,7 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1539,9 +1607,10 @@ export class GuildsRolesApi {
   delete<T = v10.RESTDeleteAPIGuildRoleResult>(
     guildId: Snowflake,
     roleId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.roles.delete'], [guildId, roleId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.roles.delete'], [guildId, roleId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1564,6 +1633,7 @@ export class GuildsRolesMemberCountsApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1571,8 +1641,12 @@ export class GuildsRolesMemberCountsApi {
    * const result = await client.guilds.roles.memberCounts.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildRoleMemberCountsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.roles.memberCounts.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildRoleMemberCountsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.roles.memberCounts.get'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1593,6 +1667,7 @@ export class GuildsWebhooksApi {
    * Discord's OpenAPI document: `get_guild_webhooks`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1600,8 +1675,12 @@ export class GuildsWebhooksApi {
    * const result = await client.guilds.webhooks.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildWebhooksResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.webhooks.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildWebhooksResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.webhooks.list'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1624,6 +1703,7 @@ export class GuildsPreviewApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1631,8 +1711,12 @@ export class GuildsPreviewApi {
    * const result = await client.guilds.preview.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildPreviewResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.preview.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildPreviewResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.preview.get'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1655,6 +1739,7 @@ export class GuildsVanityUrlApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1662,8 +1747,12 @@ export class GuildsVanityUrlApi {
    * const result = await client.guilds.vanityUrl.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildVanityUrlResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.vanityUrl.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildVanityUrlResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.vanityUrl.get'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1780,6 +1869,7 @@ export class GuildsActiveThreadsApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1787,8 +1877,12 @@ export class GuildsActiveThreadsApi {
    * const result = await client.guilds.activeThreads.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildThreadsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.activeThreads.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildThreadsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.activeThreads.list'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -1811,6 +1905,7 @@ export class GuildsWidgetApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1818,8 +1913,12 @@ export class GuildsWidgetApi {
    * const result = await client.guilds.widget.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildWidgetSettingsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.widget.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildWidgetSettingsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.widget.get'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -1872,6 +1971,7 @@ export class GuildsWidgetJsonApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -1879,8 +1979,12 @@ export class GuildsWidgetJsonApi {
    * const result = await client.guilds.widgetJson.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildWidgetJSONResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.widgetJson.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildWidgetJSONResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.widgetJson.get'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -2020,6 +2124,7 @@ export class GuildsVoiceStatesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2030,9 +2135,10 @@ export class GuildsVoiceStatesApi {
   get<T = v10.RESTGetAPIGuildVoiceStateUserResult>(
     guildId: Snowflake,
     userId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.voiceStates.get'], [guildId, userId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.voiceStates.get'], [guildId, userId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2083,6 +2189,7 @@ export class GuildsVoiceStatesMeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2090,8 +2197,12 @@ export class GuildsVoiceStatesMeApi {
    * const result = await client.guilds.voiceStates.me.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildVoiceStateCurrentMemberResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.voiceStates.me.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildVoiceStateCurrentMemberResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.voiceStates.me.get'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2140,6 +2251,7 @@ export class GuildsStickersApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2147,8 +2259,12 @@ export class GuildsStickersApi {
    * const result = await client.guilds.stickers.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildStickersResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.stickers.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildStickersResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.stickers.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2191,6 +2307,7 @@ export class GuildsStickersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2201,9 +2318,10 @@ export class GuildsStickersApi {
   get<T = v10.RESTGetAPIGuildStickerResult>(
     guildId: Snowflake,
     stickerId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.stickers.get'], [guildId, stickerId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.stickers.get'], [guildId, stickerId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2245,6 +2363,7 @@ export class GuildsStickersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2255,9 +2374,10 @@ export class GuildsStickersApi {
   delete<T = v10.RESTDeleteAPIGuildStickerResult>(
     guildId: Snowflake,
     stickerId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.stickers.delete'], [guildId, stickerId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.stickers.delete'], [guildId, stickerId], { params }, options) as Promise<T>;
   }
 }
 
@@ -2280,6 +2400,7 @@ export class GuildsWelcomeScreenApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2287,8 +2408,12 @@ export class GuildsWelcomeScreenApi {
    * const result = await client.guilds.welcomeScreen.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildWelcomeScreenResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.welcomeScreen.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildWelcomeScreenResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.welcomeScreen.get'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2337,6 +2462,7 @@ export class GuildsSoundboardSoundsApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2344,8 +2470,12 @@ export class GuildsSoundboardSoundsApi {
    * const result = await client.guilds.soundboardSounds.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildSoundboardSoundsResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.soundboardSounds.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildSoundboardSoundsResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.soundboardSounds.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2385,6 +2515,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param soundId - `{sound_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2395,9 +2526,10 @@ export class GuildsSoundboardSoundsApi {
   get<T = v10.RESTGetAPIGuildSoundboardSoundResult>(
     guildId: Snowflake,
     soundId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.soundboardSounds.get'], [guildId, soundId], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.soundboardSounds.get'], [guildId, soundId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2439,6 +2571,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param soundId - `{sound_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2449,12 +2582,13 @@ export class GuildsSoundboardSoundsApi {
   delete<T = v10.RESTDeleteAPIGuildSoundboardSoundResult>(
     guildId: Snowflake,
     soundId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.soundboardSounds.delete'],
       [guildId, soundId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -2591,6 +2725,7 @@ export class GuildsScheduledEventsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param eventId - `{event_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2601,12 +2736,13 @@ export class GuildsScheduledEventsApi {
   delete<T = v10.RESTDeleteAPIGuildScheduledEventResult>(
     guildId: Snowflake,
     eventId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.scheduledEvents.delete'],
       [guildId, eventId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -2747,6 +2883,7 @@ export class GuildsAutoModerationRulesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2754,8 +2891,12 @@ export class GuildsAutoModerationRulesApi {
    * const result = await client.guilds.autoModeration.rules.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIAutoModerationRulesResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.autoModeration.rules.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIAutoModerationRulesResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.autoModeration.rules.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2795,6 +2936,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2805,12 +2947,13 @@ export class GuildsAutoModerationRulesApi {
   get<T = v10.RESTGetAPIAutoModerationRuleResult>(
     guildId: Snowflake,
     ruleId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.autoModeration.rules.get'],
       [guildId, ruleId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -2859,6 +3002,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2869,12 +3013,13 @@ export class GuildsAutoModerationRulesApi {
   delete<T = v10.RESTDeleteAPIAutoModerationRuleResult>(
     guildId: Snowflake,
     ruleId: Snowflake,
+    params?: NoParams,
     options?: AuditLogOptions,
   ): Promise<T> {
     return this.#call(
       operations['guilds.autoModeration.rules.delete'],
       [guildId, ruleId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -2899,6 +3044,7 @@ export class GuildsOnboardingApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2906,8 +3052,12 @@ export class GuildsOnboardingApi {
    * const result = await client.guilds.onboarding.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildOnboardingResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.onboarding.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildOnboardingResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.onboarding.get'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -2990,6 +3140,7 @@ export class GuildsMemberVerificationApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -2997,8 +3148,12 @@ export class GuildsMemberVerificationApi {
    * const result = await client.guilds.memberVerification.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildMemberVerificationResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.memberVerification.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildMemberVerificationResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.memberVerification.get'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -3047,6 +3202,7 @@ export class GuildsTemplatesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -3054,8 +3210,12 @@ export class GuildsTemplatesApi {
    * const result = await client.guilds.templates.list('41771983423143937');
    * ```
    */
-  list<T = v10.RESTGetAPIGuildTemplatesResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.templates.list'], [guildId], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIGuildTemplatesResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['guilds.templates.list'], [guildId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -3095,6 +3255,7 @@ export class GuildsTemplatesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param code - `{code}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -3105,9 +3266,10 @@ export class GuildsTemplatesApi {
   sync<T = v10.RESTPutAPIGuildTemplateSyncResult>(
     guildId: Snowflake,
     code: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.templates.sync'], [guildId, code], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.templates.sync'], [guildId, code], { params }, options) as Promise<T>;
   }
 
   /**
@@ -3149,6 +3311,7 @@ export class GuildsTemplatesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param code - `{code}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -3159,9 +3322,10 @@ export class GuildsTemplatesApi {
   delete<T = v10.RESTDeleteAPIGuildTemplateResult>(
     guildId: Snowflake,
     code: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['guilds.templates.delete'], [guildId, code], undefined, options) as Promise<T>;
+    return this.#call(operations['guilds.templates.delete'], [guildId, code], { params }, options) as Promise<T>;
   }
 }
 
@@ -3184,6 +3348,7 @@ export class GuildsNewMemberWelcomeApi {
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -3191,7 +3356,7 @@ export class GuildsNewMemberWelcomeApi {
    * const result = await client.guilds.newMemberWelcome.get('41771983423143937');
    * ```
    */
-  get<T = GetGuildNewMemberWelcomeResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.newMemberWelcome.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = GetGuildNewMemberWelcomeResult>(guildId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['guilds.newMemberWelcome.get'], [guildId], { params }, options) as Promise<T>;
   }
 }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { AuditLogOptions, FormFields, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type { AuditLogOptions, FormFields, NoParams, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `invites.get` (Get Invite). */
@@ -50,6 +50,7 @@ export class InvitesApi {
    * Discord's OpenAPI document: `invite_revoke`.
    *
    * @param code - `{code}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -57,8 +58,8 @@ export class InvitesApi {
    * await client.invites.delete('0vCdhLbwjZZTWZLD');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIInviteResult>(code: string, options?: AuditLogOptions): Promise<T> {
-    return this.#call(operations['invites.delete'], [code], undefined, options) as Promise<T>;
+  delete<T = v10.RESTDeleteAPIInviteResult>(code: string, params?: NoParams, options?: AuditLogOptions): Promise<T> {
+    return this.#call(operations['invites.delete'], [code], { params }, options) as Promise<T>;
   }
 }
 
@@ -86,6 +87,7 @@ export class InvitesTargetUsersApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param code - `{code}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The body's bytes; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -93,8 +95,12 @@ export class InvitesTargetUsersApi {
    * const result = await client.invites.targetUsers.get('0vCdhLbwjZZTWZLD');
    * ```
    */
-  get<T = v10.RESTGetAPIInviteTargetUsersResult>(code: string, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['invites.targetUsers.get'], [code], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIInviteTargetUsersResult>(
+    code: string,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['invites.targetUsers.get'], [code], { params }, options) as Promise<T>;
   }
 
   /**
@@ -148,6 +154,7 @@ export class InvitesTargetUsersJobStatusApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param code - `{code}`, percent-encoded for you.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -155,7 +162,11 @@ export class InvitesTargetUsersJobStatusApi {
    * const result = await client.invites.targetUsers.jobStatus.get('0vCdhLbwjZZTWZLD');
    * ```
    */
-  get<T = v10.RESTGetAPIInviteTargetUsersJobStatusResult>(code: string, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['invites.targetUsers.jobStatus.get'], [code], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIInviteTargetUsersJobStatusResult>(
+    code: string,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['invites.targetUsers.jobStatus.get'], [code], { params }, options) as Promise<T>;
   }
 }

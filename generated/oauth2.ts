@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
 import type { GetOpenidConnectUserinfoResult, GetPublicKeysResult } from './spec-types.ts';
 import { operations } from './routes.ts';
 
@@ -66,6 +66,7 @@ export class Oauth2ApplicationsMeApi {
    *
    * The spec does not show this path; it is the service's documented one.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -73,8 +74,8 @@ export class Oauth2ApplicationsMeApi {
    * const result = await client.oauth2.applications.me.get();
    * ```
    */
-  get<T = v10.RESTGetAPIOAuth2CurrentApplicationResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.applications.me.get'], [], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIOAuth2CurrentApplicationResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['oauth2.applications.me.get'], [], { params }, options) as Promise<T>;
   }
 }
 
@@ -100,6 +101,7 @@ export class Oauth2MeApi {
    *
    * The spec does not show this path; it is the service's documented one.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -107,8 +109,8 @@ export class Oauth2MeApi {
    * const result = await client.oauth2.me.get();
    * ```
    */
-  get<T = v10.RESTGetAPIOAuth2CurrentAuthorizationResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.me.get'], [], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIOAuth2CurrentAuthorizationResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['oauth2.me.get'], [], { params }, options) as Promise<T>;
   }
 }
 
@@ -228,6 +230,7 @@ export class Oauth2KeysApi {
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -235,8 +238,8 @@ export class Oauth2KeysApi {
    * const result = await client.oauth2.keys.get();
    * ```
    */
-  get<T = GetPublicKeysResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.keys.get'], [], undefined, options) as Promise<T>;
+  get<T = GetPublicKeysResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['oauth2.keys.get'], [], { params }, options) as Promise<T>;
   }
 }
 
@@ -260,6 +263,7 @@ export class Oauth2UserinfoApi {
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -267,7 +271,7 @@ export class Oauth2UserinfoApi {
    * const result = await client.oauth2.userinfo.get();
    * ```
    */
-  get<T = GetOpenidConnectUserinfoResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.userinfo.get'], [], undefined, options) as Promise<T>;
+  get<T = GetOpenidConnectUserinfoResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['oauth2.userinfo.get'], [], { params }, options) as Promise<T>;
   }
 }

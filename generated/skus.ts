@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `skus.subscriptions.list` (List SKU Subscriptions). */
@@ -123,6 +123,7 @@ export class SkusSubscriptionsApi {
    *
    * @param skuId - `{sku_id}`, an id: decimal string or bigint.
    * @param subscriptionId - `{subscription_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -133,8 +134,9 @@ export class SkusSubscriptionsApi {
   get<T = v10.RESTGetAPISKUSubscriptionResult>(
     skuId: Snowflake,
     subscriptionId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['skus.subscriptions.get'], [skuId, subscriptionId], undefined, options) as Promise<T>;
+    return this.#call(operations['skus.subscriptions.get'], [skuId, subscriptionId], { params }, options) as Promise<T>;
   }
 }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { AuditLogOptions, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { AuditLogOptions, NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.stageInstances`: operations on route keys `StageInstances`, `StageInstancesChannelId`. */
@@ -48,6 +48,7 @@ export class StageInstancesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -55,8 +56,12 @@ export class StageInstancesApi {
    * const result = await client.stageInstances.get('81384788765712384');
    * ```
    */
-  get<T = v10.RESTGetAPIStageInstanceResult>(channelId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stageInstances.get'], [channelId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIStageInstanceResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['stageInstances.get'], [channelId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -95,6 +100,7 @@ export class StageInstancesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -102,7 +108,11 @@ export class StageInstancesApi {
    * await client.stageInstances.delete('81384788765712384');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIStageInstanceResult>(channelId: Snowflake, options?: AuditLogOptions): Promise<T> {
-    return this.#call(operations['stageInstances.delete'], [channelId], undefined, options) as Promise<T>;
+  delete<T = v10.RESTDeleteAPIStageInstanceResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['stageInstances.delete'], [channelId], { params }, options) as Promise<T>;
   }
 }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.stickerPacks`: operations on route keys `StickerPacks`, `StickerPacksId`. */
@@ -25,6 +25,7 @@ export class StickerPacksApi {
    *
    * The spec does not show this path; it is the service's documented one.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -32,8 +33,8 @@ export class StickerPacksApi {
    * const result = await client.stickerPacks.list();
    * ```
    */
-  list<T = v10.RESTGetStickerPacksResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stickerPacks.list'], [], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetStickerPacksResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['stickerPacks.list'], [], { params }, options) as Promise<T>;
   }
 
   /**
@@ -46,6 +47,7 @@ export class StickerPacksApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param packId - `{pack_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -53,7 +55,7 @@ export class StickerPacksApi {
    * const result = await client.stickerPacks.get('1');
    * ```
    */
-  get<T = v10.RESTGetAPIStickerPackResult>(packId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stickerPacks.get'], [packId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIStickerPackResult>(packId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['stickerPacks.get'], [packId], { params }, options) as Promise<T>;
   }
 }

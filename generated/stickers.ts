@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.stickers`: operations on route key `StickersId`. */
@@ -24,6 +24,7 @@ export class StickersApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -31,7 +32,7 @@ export class StickersApi {
    * const result = await client.stickers.get('1');
    * ```
    */
-  get<T = v10.RESTGetAPIStickerResult>(stickerId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stickers.get'], [stickerId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIStickerResult>(stickerId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['stickers.get'], [stickerId], { params }, options) as Promise<T>;
   }
 }

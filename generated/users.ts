@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
 import type {
   GetCurrentUserApplicationEntitlementsQuery,
   GetCurrentUserApplicationEntitlementsResult,
@@ -41,6 +41,7 @@ export class UsersApi {
    * Discord's OpenAPI document: `get_user`.
    *
    * @param userId - `{user_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -48,8 +49,8 @@ export class UsersApi {
    * const result = await client.users.get('80351110224678912');
    * ```
    */
-  get<T = v10.RESTGetAPIUserResult>(userId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.get'], [userId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIUserResult>(userId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['users.get'], [userId], { params }, options) as Promise<T>;
   }
 }
 
@@ -83,6 +84,7 @@ export class UsersMeApi {
    *
    * Takes a bot token or an OAuth2 Bearer token (`identify`).
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -90,8 +92,8 @@ export class UsersMeApi {
    * const result = await client.users.me.get();
    * ```
    */
-  get<T = v10.RESTGetAPICurrentUserResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.get'], [], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPICurrentUserResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['users.me.get'], [], { params }, options) as Promise<T>;
   }
 
   /**
@@ -131,6 +133,7 @@ export class UsersMeChannelsApi {
    *
    * `GET /users/@me/channels` · route key `UsersMeChannels` · bucket `UsersMeChannels`
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -138,8 +141,8 @@ export class UsersMeChannelsApi {
    * const result = await client.users.me.channels.list();
    * ```
    */
-  list<T = unknown>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.channels.list'], [], undefined, options) as Promise<T>;
+  list<T = unknown>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['users.me.channels.list'], [], { params }, options) as Promise<T>;
   }
 
   /**
@@ -187,6 +190,7 @@ export class UsersMeConnectionsApi {
    *
    * The spec does not show this path; it is the service's documented one.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -194,8 +198,8 @@ export class UsersMeConnectionsApi {
    * const result = await client.users.me.connections.list();
    * ```
    */
-  list<T = v10.RESTGetAPICurrentUserConnectionsResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.connections.list'], [], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPICurrentUserConnectionsResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['users.me.connections.list'], [], { params }, options) as Promise<T>;
   }
 }
 
@@ -296,6 +300,7 @@ export class UsersMeGuildsApi {
    * The guild id here is not a major parameter: the spec lists the key without one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -303,8 +308,12 @@ export class UsersMeGuildsApi {
    * await client.users.me.guilds.leave('41771983423143937');
    * ```
    */
-  leave<T = v10.RESTDeleteAPICurrentUserGuildResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.guilds.leave'], [guildId], undefined, options) as Promise<T>;
+  leave<T = v10.RESTDeleteAPICurrentUserGuildResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['users.me.guilds.leave'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -329,6 +338,7 @@ export class UsersMeGuildsMemberApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -336,8 +346,12 @@ export class UsersMeGuildsMemberApi {
    * const result = await client.users.me.guilds.member.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetCurrentUserGuildMemberResult>(guildId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.guilds.member.get'], [guildId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetCurrentUserGuildMemberResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): Promise<T> {
+    return this.#call(operations['users.me.guilds.member.get'], [guildId], { params }, options) as Promise<T>;
   }
 }
 
@@ -376,6 +390,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -385,12 +400,13 @@ export class UsersMeApplicationsRoleConnectionApi {
    */
   get<T = v10.RESTGetAPICurrentUserApplicationRoleConnectionResult>(
     applicationId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['users.me.applications.roleConnection.get'],
       [applicationId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -440,6 +456,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -449,12 +466,13 @@ export class UsersMeApplicationsRoleConnectionApi {
    */
   delete<T = v10.RESTDeleteAPICurrentUserApplicationRoleConnectionResult>(
     applicationId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['users.me.applications.roleConnection.delete'],
       [applicationId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }
@@ -521,6 +539,7 @@ export class UsersApplicationIdentitiesApi {
    *
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -531,12 +550,13 @@ export class UsersApplicationIdentitiesApi {
   list<T = v10.RESTGetAPIUserApplicationIdentitiesResult>(
     userId: Snowflake,
     applicationId: Snowflake,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['users.applicationIdentities.list'],
       [userId, applicationId],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }

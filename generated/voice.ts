@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { OperationCaller, RequestOptions } from '../src/sdk.ts';
+import type { NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.voice`: operations on route key `VoiceRegions`. */
@@ -32,6 +32,7 @@ export class VoiceRegionsApi {
    *
    * Discord's OpenAPI document: `list_voice_regions`.
    *
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -39,7 +40,7 @@ export class VoiceRegionsApi {
    * const result = await client.voice.regions.list();
    * ```
    */
-  list<T = v10.RESTGetAPIVoiceRegionsResult>(options?: RequestOptions): Promise<T> {
-    return this.#call(operations['voice.regions.list'], [], undefined, options) as Promise<T>;
+  list<T = v10.RESTGetAPIVoiceRegionsResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['voice.regions.list'], [], { params }, options) as Promise<T>;
   }
 }

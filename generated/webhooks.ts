@@ -5,6 +5,7 @@ import type * as v10 from 'discord-api-types/v10';
 import type {
   AuditLogOptions,
   JsonBody,
+  NoParams,
   OperationCaller,
   QueryOf,
   RequestOptions,
@@ -65,6 +66,7 @@ export class WebhooksApi {
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -72,8 +74,8 @@ export class WebhooksApi {
    * const result = await client.webhooks.get('223704706495545344');
    * ```
    */
-  get<T = v10.RESTGetAPIWebhookResult>(webhookId: Snowflake, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['webhooks.get'], [webhookId], undefined, options) as Promise<T>;
+  get<T = v10.RESTGetAPIWebhookResult>(webhookId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
+    return this.#call(operations['webhooks.get'], [webhookId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -112,6 +114,7 @@ export class WebhooksApi {
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -119,8 +122,12 @@ export class WebhooksApi {
    * await client.webhooks.delete('223704706495545344');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIWebhookResult>(webhookId: Snowflake, options?: AuditLogOptions): Promise<T> {
-    return this.#call(operations['webhooks.delete'], [webhookId], undefined, options) as Promise<T>;
+  delete<T = v10.RESTDeleteAPIWebhookResult>(
+    webhookId: Snowflake,
+    params?: NoParams,
+    options?: AuditLogOptions,
+  ): Promise<T> {
+    return this.#call(operations['webhooks.delete'], [webhookId], { params }, options) as Promise<T>;
   }
 
   /**
@@ -138,6 +145,7 @@ export class WebhooksApi {
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -148,9 +156,15 @@ export class WebhooksApi {
   getWithToken<T = v10.RESTGetAPIWebhookWithTokenResult>(
     webhookId: Snowflake,
     webhookToken: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
-    return this.#call(operations['webhooks.getWithToken'], [webhookId, webhookToken], undefined, options) as Promise<T>;
+    return this.#call(
+      operations['webhooks.getWithToken'],
+      [webhookId, webhookToken],
+      { params },
+      options,
+    ) as Promise<T>;
   }
 
   /**
@@ -200,6 +214,7 @@ export class WebhooksApi {
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
    * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
    * @example
@@ -210,12 +225,13 @@ export class WebhooksApi {
   deleteWithToken<T = v10.RESTDeleteAPIWebhookWithTokenResult>(
     webhookId: Snowflake,
     webhookToken: string,
+    params?: NoParams,
     options?: RequestOptions,
   ): Promise<T> {
     return this.#call(
       operations['webhooks.deleteWithToken'],
       [webhookId, webhookToken],
-      undefined,
+      { params },
       options,
     ) as Promise<T>;
   }

@@ -75,9 +75,26 @@ export interface RequestOptionsWithQuery<Query extends QueryInput> extends Reque
   readonly query?: Query;
 }
 
+/**
+ * The parameters of a method whose operation takes none yet. The slot is there so that a query
+ * or a body Discord adds later takes it without moving `options`: a call that compiles today
+ * keeps compiling (docs/design.md, "Signatures that additions cannot break").
+ */
+export type NoParams = { readonly [parameter: string]: never };
+
+/**
+ * Options of a method whose parameters are its query and whose body came later: the body goes
+ * here, so the query keeps its place (catalog `bodyIn: 'options'`).
+ */
+export interface RequestOptionsWithBody<Body> extends RequestOptions {
+  readonly body?: Body;
+}
+
 export interface OperationInput {
   readonly body?: unknown;
   readonly query?: QueryInput;
+  /** The parameters slot of an operation that takes none yet (`NoParams`): must be empty. */
+  readonly params?: NoParams;
 }
 
 /** Runs one catalog operation; the client provides it to the generated resources. */

@@ -20,6 +20,7 @@ import { cdnExports, emitCdn } from './cdn.ts';
 import { iteratorsOf } from './iterators.ts';
 import {
   EXAMPLE_VALUES,
+  paramsSlotOf,
   pascalOf,
   pathParametersOf,
   queryTypeName,
@@ -154,7 +155,11 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
     if (op.source.query && !op.source.types?.query && !spec.query) sdkTypes.add('QueryValue');
     if (spec.query) sdkTypes.add('QueryOf');
     if (!op.source.link) {
-      sdkTypes.add(op.definition.body !== 'none' && op.source.query ? 'RequestOptionsWithQuery' : optionsTypeOf(op));
+      const slot = paramsSlotOf(op);
+      if (slot === 'none') sdkTypes.add('NoParams');
+      if (slot === 'body' && op.source.query) sdkTypes.add('RequestOptionsWithQuery');
+      else if (slot === 'query' && op.definition.body !== 'none') sdkTypes.add('RequestOptionsWithBody');
+      else sdkTypes.add('RequestOptions');
     }
     if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
     if (op.source.paginate) ['PageItem', 'PageQuery', 'RequestOptions'].forEach((name) => sdkTypes.add(name));
@@ -280,25 +285,24 @@ function methodOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStr
   const parameters = pathParametersOf(op);
   const pathArguments = parameters.map((p) => p.name);
   if (source.link) return linkMethodOf(op, parameters, pathArguments);
-  let input = 'undefined';
-  let optionsType = optionsTypeOf(op);
-  if (definition.body !== 'none') {
-    const bodyType = source.types?.body ? typeReference(op, source.types.body) : (spec.body ?? 'JsonBody');
+  const slot = paramsSlotOf(op);
+  const bodyType = () => {
+    const type = source.types?.body ? typeReference(op, source.types.body) : (spec.body ?? 'JsonBody');
     const wrapper = BODY_WRAPPERS[definition.encoding];
-    parameters.push({
-      name: definition.body === 'optional' ? 'body?' : 'body',
-      type: wrapper ? `${wrapper}<${bodyType}> | FormData` : bodyType,
-    });
+    return wrapper ? `${wrapper}<${type}> | FormData` : type;
+  };
+  let input: string;
+  if (slot === 'body') {
+    parameters.push({ name: definition.body === 'optional' ? 'body?' : 'body', type: bodyType() });
     input = '{ body }';
-    if (source.query) {
-      optionsType = `RequestOptionsWithQuery<${queryTypeName(op)}>`;
-      if (source.auditLogReason) optionsType += ' & AuditLogOptions';
-    }
-  } else if (source.query) {
+  } else if (slot === 'query') {
     parameters.push({ name: source.queryRequired ? 'query' : 'query?', type: queryTypeName(op) });
     input = '{ query }';
+  } else {
+    parameters.push({ name: 'params?', type: 'NoParams' });
+    input = '{ params }';
   }
-  parameters.push({ name: 'options?', type: optionsType });
+  parameters.push({ name: 'options?', type: optionsTypeOf(op, slot === 'query' ? bodyType : undefined) });
 
   return {
     kind: StructureKind.Method,
@@ -384,16 +388,23 @@ function methodDoc(op: OperationModel): string {
             : 'percent-encoded for you';
     lines.push(`@param ${camelCase(parameter.name)} - \`{${parameter.name}}\`, ${what}.`);
   }
-  if (definition.body !== 'none')
+  const slot = source.link ? 'query' : paramsSlotOf(op);
+  const queryLine = () => `Query parameters: ${source.query!.map((q) => `\`${q}\``).join(', ')}.`;
+  if (slot === 'body')
     lines.push(`@param body - The request body${definition.body === 'optional' ? ' (optional)' : ''}.`);
-  else if (source.query)
-    lines.push(`@param query - Query parameters: ${source.query.map((q) => `\`${q}\``).join(', ')}.`);
+  else if (slot === 'query') lines.push(`@param query - ${queryLine()}`);
+  else
+    lines.push(
+      '@param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.',
+    );
   if (source.link) {
     lines.push("@returns The page's absolute URL, on the client's base URL.");
   } else {
+    const extra =
+      slot === 'body' && source.query ? ', `query`' : slot === 'query' && definition.body !== 'none' ? ', `body`' : '';
     lines.push(
       '@param options - `signal`, `headers`, `maxWait`' +
-        (definition.body !== 'none' && source.query ? ', `query`' : '') +
+        extra +
         (source.auditLogReason ? ', `reason` (for the audit log).' : '.'),
     );
     lines.push(
@@ -403,7 +414,7 @@ function methodDoc(op: OperationModel): string {
     );
   }
   const exampleArguments = op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'");
-  if (definition.body !== 'none')
+  if (slot === 'body')
     exampleArguments.push(source.name === 'channels.messages.create' ? "{ content: 'Hello' }" : 'body');
   if (source.link) exampleArguments.push('query');
   const call = `client.${source.name}(${exampleArguments.join(', ')})`;
@@ -452,8 +463,17 @@ function describeNamespace(namespace: NamespaceModel): string {
   return `operations on route key${keys.length > 1 ? 's' : ''} ${keys.map((key) => `\`${key}\``).join(', ')}.`;
 }
 
-/** The options type of a method: with `reason` where the action enters the audit log. */
-const optionsTypeOf = (op: OperationModel) => (op.source.auditLogReason ? 'AuditLogOptions' : 'RequestOptions');
+/**
+ * The options type of a method: with `reason` where the action enters the audit log, `query`
+ * beside a body, `body` beside a query that holds the parameters' place (`bodyIn: 'options'`).
+ */
+function optionsTypeOf(op: OperationModel, bodyType?: () => string): string {
+  const { definition, source } = op;
+  let type = 'RequestOptions';
+  if (paramsSlotOf(op) === 'body' && source.query) type = `RequestOptionsWithQuery<${queryTypeName(op)}>`;
+  else if (definition.body !== 'none' && bodyType) type = `RequestOptionsWithBody<${bodyType()}>`;
+  return source.auditLogReason ? (type === 'RequestOptions' ? 'AuditLogOptions' : `${type} & AuditLogOptions`) : type;
+}
 
 /** What a method's documentation says of a body that is not plain JSON. */
 const ENCODING_NOTES: Record<BodyEncoding, readonly string[]> = {

@@ -69,6 +69,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
         bucketHoldsMethod: route.bucketHoldsMethod === true,
         body: source.body ?? 'none',
+        ...(source.bodyIn === 'options' && { bodyInOptions: true as const }),
         queryRequired: source.queryRequired === true,
         encoding: source.encoding ?? 'json',
         attachmentsIn: source.attachmentsIn ?? null,

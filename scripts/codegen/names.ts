@@ -50,3 +50,12 @@ export const queryTypeName = (op: OperationModel) => `${pascalOf(op)}Query`;
 /** A method's path parameters as it declares them: `channelId: Snowflake`, `code: string`. */
 export const pathParametersOf = (op: OperationModel): { name: string; type: string }[] =>
   op.parameters.map((p) => ({ name: camelCase(p.name), type: p.kind === 'snowflake' ? 'Snowflake' : 'string' }));
+
+/**
+ * What a method's parameters slot holds: the body, else the query, else nothing yet (`NoParams`).
+ * A body that came after the query (`bodyIn: 'options'`) goes in the options instead.
+ */
+export function paramsSlotOf(op: OperationModel): 'body' | 'query' | 'none' {
+  if (op.definition.body !== 'none' && !op.definition.bodyInOptions) return 'body';
+  return op.source.query ? 'query' : 'none';
+}

@@ -25,10 +25,10 @@ import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
 import { laneKy, Sender, timeoutOf, type Lane } from './sender.ts';
 import type { ClientEvents, ClientListener, TollgateClient } from './types.ts';
 import {
-  AUDIT_OPTION_KEYS,
   checkCallOptions,
+  checkNoParams,
   checkClientOptions,
-  OPTION_KEYS,
+  optionKeysOf,
   RAW_OPTION_KEYS,
   type CheckedClientOptions,
   type ClientOptions,
@@ -206,14 +206,20 @@ class ClientCore {
     options: RequestOptionsWithQuery<QueryInput> | undefined,
   ): Promise<unknown> {
     const label = operation.name;
-    checkCallOptions(label, options, operation.auditLogReason ? AUDIT_OPTION_KEYS : OPTION_KEYS);
+    checkCallOptions(label, options, optionKeysOf(operation));
+    if (input?.params !== undefined) checkNoParams(label, input.params);
     const { path, values } = buildPath(operation.path, args);
     const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
-    const nonce = this.#dialect.resendSafeBody?.(target, input?.body);
-    const body = encodeBody(label, operation, nonce ? nonce.body : input?.body);
+    const given = operation.bodyInOptions ? (options as { body?: unknown } | undefined)?.body : input?.body;
+    const nonce = this.#dialect.resendSafeBody?.(target, given);
+    const body = encodeBody(label, operation, nonce ? nonce.body : given);
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);
-    const { reason, ...requestOptions } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string };
+    const {
+      reason,
+      body: _bodyOption,
+      ...requestOptions
+    } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string; body?: unknown };
     const response = await this.#sender.send(operation.method, path, target, {
       ...requestOptions,
       ...body,

@@ -186,6 +186,9 @@ function unserializable(value: unknown, path: string, ancestors: object[]): { pa
   return undefined;
 }
 
+/** Option names whose values can never be a query's: found in a query, they were put a place too early. */
+const MISPLACED_OPTIONS: ReadonlySet<string> = new Set(['signal', 'headers']);
+
 /** A query: scalars, and lists that repeat their parameter. */
 export function toSearchParams(query: QueryInput | undefined): URLSearchParams | undefined {
   if (query === undefined) return undefined;
@@ -195,8 +198,10 @@ export function toSearchParams(query: QueryInput | undefined): URLSearchParams |
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
       if (!isScalar(item)) {
+        // The usual cause: options passed where a method takes its parameters (docs/migrating.md).
+        const hint = MISPLACED_OPTIONS.has(key) ? `; "${key}" is an option: options come after the parameters` : '';
         throw new TollgateArgumentError(
-          `query parameter "${key}" must be a string, number, bigint or boolean, or a list of them`,
+          `query parameter "${key}" must be a string, number, bigint or boolean, or a list of them${hint}`,
         );
       }
       params.append(key, String(item));

@@ -216,13 +216,37 @@ const REQUEST_KEYS: KeyList<RequestOptionsWithQuery<QueryInput>> = {
   query: true,
 };
 export const OPTION_KEYS = keysOf(REQUEST_KEYS);
+const REQUEST_KEYS_SET = new Set([...OPTION_KEYS, 'reason']);
 /** The options of a method whose action enters the audit log. */
 export const AUDIT_OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput> & AuditLogOptions>({
   ...REQUEST_KEYS,
   reason: true,
 });
+/** The options of an operation: `reason` where it enters the audit log, `body` where its body goes there. */
+export function optionKeysOf(operation: { readonly auditLogReason: boolean; readonly bodyInOptions?: true }) {
+  return OPERATION_OPTION_KEYS[operation.auditLogReason ? 1 : 0]![operation.bodyInOptions ? 1 : 0]!;
+}
+const withBody = (keys: ReadonlySet<string>): ReadonlySet<string> => new Set([...keys, 'body']);
+const OPERATION_OPTION_KEYS = [
+  [OPTION_KEYS, withBody(OPTION_KEYS)],
+  [AUDIT_OPTION_KEYS, withBody(AUDIT_OPTION_KEYS)],
+] as const;
 /** The options of `client.request`. */
 export const RAW_OPTION_KEYS = keysOf<RawRequestOptions>({ ...REQUEST_KEYS, json: true, body: true });
+
+/**
+ * The parameters of an operation that takes none yet: nothing, or an empty object. Options given
+ * in their place (the call shape before 0.2) are named as such (docs/migrating.md).
+ */
+export function checkNoParams(label: string, params: unknown): void {
+  if (typeof params === 'object' && params !== null && !Array.isArray(params) && Object.keys(params).length === 0)
+    return;
+  const hint =
+    typeof params === 'object' && params !== null && Object.keys(params).some((key) => REQUEST_KEYS_SET.has(key))
+      ? '; options come after the parameters: (…, undefined, options)'
+      : '';
+  throw new TollgateArgumentError(`${label} takes no parameters (pass undefined)${hint}`);
+}
 
 /** The service keeps at most 512 characters of an audit-log reason. */
 const MAX_REASON_LENGTH = 512;

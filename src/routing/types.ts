@@ -26,6 +26,8 @@ export interface OperationDefinition {
   readonly majorIndex: number;
   readonly bucketHoldsMethod: boolean;
   readonly body: 'none' | 'required' | 'optional';
+  /** The body is passed in the options (`options.body`), the query being the method's parameters. */
+  readonly bodyInOptions?: true;
   /** A read whose query has required parameters: called without one, it fails unsent. */
   readonly queryRequired: boolean;
   /** How the body is sent: see `encoding` in catalog/schema.ts. */

@@ -21,7 +21,10 @@ const client = createClient({ baseUrl: BASE, token: 'Bot audit' });
 const GUILD = '41771983423143937';
 
 it('is sent URL-encoded (the service reads it so), with any other header of the call', async () => {
-  await client.guilds.members.remove(GUILD, '2', { reason: 'spam — règle n°3', headers: { 'x-trace': '1' } });
+  await client.guilds.members.remove(GUILD, '2', undefined, {
+    reason: 'spam — règle n°3',
+    headers: { 'x-trace': '1' },
+  });
   expect(seen).toEqual([encodeURIComponent('spam — règle n°3')]);
 });
 
@@ -31,9 +34,13 @@ it('is absent when not given', async () => {
 });
 
 it('is refused, before sending, where the action does not enter the audit log, or when empty or too long', async () => {
-  await expect(client.channels.get('1', { reason: 'x' } as never)).rejects.toThrow(/unknown option "reason"/);
-  await expect(client.guilds.roles.delete(GUILD, '3', { reason: '' })).rejects.toBeInstanceOf(TollgateArgumentError);
-  await expect(client.guilds.roles.delete(GUILD, '3', { reason: 'x'.repeat(513) })).rejects.toThrow(
+  await expect(client.channels.get('1', undefined, { reason: 'x' } as never)).rejects.toThrow(
+    /unknown option "reason"/,
+  );
+  await expect(client.guilds.roles.delete(GUILD, '3', undefined, { reason: '' })).rejects.toBeInstanceOf(
+    TollgateArgumentError,
+  );
+  await expect(client.guilds.roles.delete(GUILD, '3', undefined, { reason: 'x'.repeat(513) })).rejects.toThrow(
     /reason must be a string of 1 to 512 characters/,
   );
   expect(seen).toEqual([]);

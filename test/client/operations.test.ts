@@ -164,10 +164,24 @@ describe('argument checks happen before any request', () => {
       /channelId must be a decimal string or bigint id, got the number/,
     );
     await expect(methodOf('channels.edit')('1')).rejects.toThrow(/channels.edit needs a body/);
-    await expect(methodOf('channels.get')('1', '2')).rejects.toThrow(/channels.get: options must be an object/);
-    await expect(methodOf('channels.get')('1', { limit: 5 })).rejects.toThrow(/channels.get: unknown option "limit"/);
+    await expect(methodOf('channels.get')('1', undefined, '2')).rejects.toThrow(
+      /channels.get: options must be an object/,
+    );
+    await expect(methodOf('channels.get')('1', undefined, { limit: 5 })).rejects.toThrow(
+      /channels.get: unknown option "limit"/,
+    );
     await expect(methodOf('channels.edit')('1', 'text')).rejects.toThrow(/body must be an object or an array/);
     await expect(methodOf('channels.messages.list')('1', { limit: {} })).rejects.toThrow(/query parameter "limit"/);
+  });
+
+  it('an operation that takes no parameters yet takes undefined or {} there, and names options given in their place', async () => {
+    await expect(client.channels.get('1')).resolves.toMatchObject({ operation: 'channels.get', search: '' });
+    await expect(client.channels.get('1', {}, {})).resolves.toMatchObject({ search: '' });
+    await expect(methodOf('channels.get')('1', { signal: new AbortController().signal })).rejects.toThrow(
+      /channels.get takes no parameters \(pass undefined\); options come after the parameters/,
+    );
+    await expect(methodOf('channels.get')('1', { limit: 5 })).rejects.toThrow(/channels.get takes no parameters/);
+    await expect(methodOf('channels.get')('1', 'x')).rejects.toThrow(/channels.get takes no parameters/);
   });
 
   it('accepts FormData only where the catalog says multipart', async () => {

@@ -140,7 +140,7 @@ describe('per-call timeout and transportRetries; aborts are not timeouts', () =>
   it("a call's own timeout and transportRetries override the client's", async () => {
     const { client, sent } = scripted(['hang'], { timeout: 60_000 });
     const error = await client.channels
-      .get(CHANNEL, { timeout: 50, transportRetries: 0 })
+      .get(CHANNEL, undefined, { timeout: 50, transportRetries: 0 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect((error as RequestTimeoutError).timeoutMs).toBe(50);
@@ -151,7 +151,7 @@ describe('per-call timeout and transportRetries; aborts are not timeouts', () =>
   it("the caller's AbortSignal.timeout rejects with its TimeoutError, not the client's RequestTimeoutError", async () => {
     const { client, sent } = scripted(['hang'], { timeout: 60_000 });
     const error = await client.channels
-      .get(CHANNEL, { signal: AbortSignal.timeout(30) })
+      .get(CHANNEL, undefined, { signal: AbortSignal.timeout(30) })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DOMException);
     expect(error).not.toBeInstanceOf(RequestTimeoutError);
@@ -163,7 +163,7 @@ describe('per-call timeout and transportRetries; aborts are not timeouts', () =>
   it("the caller's abort rejects with the signal's reason", async () => {
     const { client } = scripted(['hang'], { timeout: 60_000 });
     const controller = new AbortController();
-    const call = client.channels.get(CHANNEL, { signal: controller.signal });
+    const call = client.channels.get(CHANNEL, undefined, { signal: controller.signal });
     setTimeout(() => controller.abort(), 10);
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
     await client.close();
@@ -171,10 +171,10 @@ describe('per-call timeout and transportRetries; aborts are not timeouts', () =>
 
   it('bad per-call values state the allowed range', async () => {
     const { client, sent } = scripted([]);
-    await expect(client.channels.get(CHANNEL, { timeout: -5 })).rejects.toThrow(
+    await expect(client.channels.get(CHANNEL, undefined, { timeout: -5 })).rejects.toThrow(
       /timeout must be at least 1 \(a number of milliseconds from 1 to 2147483647, or false for none\)/,
     );
-    await expect(client.channels.get(CHANNEL, { transportRetries: 101 })).rejects.toThrow(
+    await expect(client.channels.get(CHANNEL, undefined, { transportRetries: 101 })).rejects.toThrow(
       /transportRetries must be at most 100 \(a whole number from 0 to 100\)/,
     );
     expect(sent).toEqual([]);

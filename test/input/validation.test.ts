@@ -154,15 +154,15 @@ describe('client calls reject before sending', () => {
       () => client.channels.messages.create('1', bad('hi')),
       /body must be an object or an array/,
     ],
-    ['typed: unknown option', () => client.gateway.get(bad({ singal: 1 })), /unknown option "singal"/],
+    ['typed: unknown option', () => client.gateway.get(undefined, bad({ singal: 1 })), /unknown option "singal"/],
     [
       'typed: signal not an AbortSignal',
-      () => client.gateway.get(bad({ signal: {} })),
+      () => client.gateway.get(undefined, bad({ signal: {} })),
       /signal must be an AbortSignal/,
     ],
     [
       'typed: negative maxWait',
-      () => client.gateway.get({ maxWait: -1 }),
+      () => client.gateway.get(undefined, { maxWait: -1 }),
       /maxWait must be a number of milliseconds, not negative/,
     ],
     ['typed: slash in an invite code', () => client.invites.get('a/b'), /must not contain a slash/],

@@ -315,7 +315,7 @@ describe('cancellation and maximum wait', () => {
     api = reopen({ limits: { default: 1 }, windowMs: 5000 });
     await client.channels.get(CHANNEL_A);
     const controller = new AbortController();
-    const aborted = client.channels.get(CHANNEL_A, { signal: controller.signal });
+    const aborted = client.channels.get(CHANNEL_A, undefined, { signal: controller.signal });
     const next = client.channels.get(CHANNEL_A);
     await settle();
     controller.abort(new Error('user gave up'));
@@ -327,7 +327,7 @@ describe('cancellation and maximum wait', () => {
   it('aborting a call sleeping on a 429 rejects it at once', async () => {
     api.script(() => HttpResponse.json({}, { status: 429, headers: { 'retry-after': '60000' } }));
     const controller = new AbortController();
-    const call = client.gateway.get({ signal: controller.signal });
+    const call = client.gateway.get(undefined, { signal: controller.signal });
     await settle();
     controller.abort();
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
@@ -337,7 +337,7 @@ describe('cancellation and maximum wait', () => {
   it('maxWait rejects a longer wait with RateLimitWaitError that says how long it would have been', async () => {
     api = reopen({ limits: { default: 1 }, windowMs: 3000 });
     await client.channels.get(CHANNEL_A);
-    const error = await client.channels.get(CHANNEL_A, { maxWait: 1000 }).catch((caught: unknown) => caught);
+    const error = await client.channels.get(CHANNEL_A, undefined, { maxWait: 1000 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitWaitError);
     expect(error).toMatchObject({ reason: 'bucket', bucketKey: `ChannelsId:${CHANNEL_A}`, maxWaitMs: 1000 });
     expect((error as RateLimitWaitError).waitMs).toBeGreaterThan(1000);
@@ -361,7 +361,7 @@ describe('cancellation and maximum wait', () => {
     const probe = client.channels.get(CHANNEL_A).catch(() => undefined);
     await settle();
     const controller = new AbortController();
-    const queued = client.channels.get(CHANNEL_A, { maxWait: 3_600_000, signal: controller.signal });
+    const queued = client.channels.get(CHANNEL_A, undefined, { maxWait: 3_600_000, signal: controller.signal });
     await settle();
     const timersWhileQueued = clock.pendingTimers;
     controller.abort(new Error('gave up'));
@@ -404,7 +404,7 @@ describe.each(queueStores)('maximum wait in the queue on %s', (_, makeStore) => 
     const probe = client.channels.get(CHANNEL_A);
     await settle();
     let outcome: unknown;
-    const queued = client.channels.get(CHANNEL_A, { maxWait: 1000 }).then(
+    const queued = client.channels.get(CHANNEL_A, undefined, { maxWait: 1000 }).then(
       (value) => (outcome = { resolved: value }),
       (error: unknown) => (outcome = error),
     );

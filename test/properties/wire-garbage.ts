@@ -992,7 +992,7 @@ function invokeFresh(client: TollgateClient, kind: CallKind, channel: string): P
   const options = { maxWait: FRESH_MAX_WAIT };
   switch (kind) {
     case 'channels.get':
-      return client.channels.get(channel, options);
+      return client.channels.get(channel, undefined, options);
     case 'messages.create':
       return client.channels.messages.create(channel, { content: 'hello' }, options);
     case 'raw GET':

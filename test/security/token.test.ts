@@ -55,7 +55,7 @@ describe('the token option is the one way to authenticate', () => {
         return new Response('{}', { headers: { 'content-type': 'application/json' } });
       },
     });
-    await expect(client.gateway.get({ headers: { Authorization: 'Bot other' } })).rejects.toThrow(
+    await expect(client.gateway.get(undefined, { headers: { Authorization: 'Bot other' } })).rejects.toThrow(
       /must not set Authorization on a call sent with the client's token/,
     );
     await expect(client.request('GET', '/gateway', { headers: [['authorization', 'x']] })).rejects.toThrow(

@@ -53,7 +53,7 @@ describe('public signatures', () => {
     expectTypeOf(client.channels.messages.list('1', { limit: 50, before: 9n })).toEqualTypeOf<
       Promise<RESTGetAPIChannelMessagesResult>
     >();
-    expectTypeOf(client.gateway.get({ signal })).toEqualTypeOf<Promise<RESTGetAPIGatewayResult>>();
+    expectTypeOf(client.gateway.get(undefined, { signal })).toEqualTypeOf<Promise<RESTGetAPIGatewayResult>>();
     expectTypeOf(client.guilds.members.list<{ id: string }[]>('1')).toEqualTypeOf<Promise<{ id: string }[]>>();
     expectTypeOf(client.webhooks.execute('1', 'token', { content: 'x' }, { query: { wait: true } })).toEqualTypeOf<
       Promise<RESTPostAPIWebhookWithTokenResult>
@@ -74,7 +74,7 @@ describe('public signatures', () => {
   });
 
   it('actions that enter the audit log take a reason', () => {
-    expectTypeOf(client.guilds.members.remove('1', '2', { reason: 'spam' })).toEqualTypeOf<
+    expectTypeOf(client.guilds.members.remove('1', '2', undefined, { reason: 'spam' })).toEqualTypeOf<
       Promise<RESTDeleteAPIGuildMemberResult>
     >();
   });
