@@ -210,6 +210,11 @@ const operationSchema = z.strictObject({
    * callable, and its method is `@deprecated` (`catalog:sync --prune` removes it).
    */
   removedIn: z.string().min(1).optional(),
+  /**
+   * The operation that replaces this one, removed from the document: Discord moved its
+   * operationId to another path, drafted under this name. This method stays, `@deprecated`.
+   */
+  renamedTo: z.string().min(1).optional(),
   /** Facts kept against the document, each with why (see SYNCED_FACTS). */
   keep: z.partialRecord(z.enum(SYNCED_FACTS), z.string().min(1)).optional(),
   /** A paged list: how to walk it (its iterators are generated from this). */
@@ -387,6 +392,10 @@ export function checkCatalog(catalog: Catalog): string[] {
           `${opWhere}: queryRequired needs documented query parameters and no body (a link's query is always required)`,
         );
       }
+      if (operation.renamedTo !== undefined && operation.removedIn === undefined)
+        problems.push(`${opWhere}: renamedTo goes with removedIn (the document no longer has this operation)`);
+      if (operation.paginate && operation.query?.includes('max'))
+        problems.push(`${opWhere}: a paged list's query parameter "max" would meet its iterators' own \`max\``);
       if (operation.bodyIn && (!operation.body || !operation.query))
         problems.push(`${opWhere}: bodyIn 'options' needs a body and documented query parameters`);
       if (operation.types?.query && !operation.query)

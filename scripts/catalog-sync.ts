@@ -1,12 +1,15 @@
 /**
- * `npm run catalog:sync -- [--spec <file or URL>] [--build <number>] [--check] [--json] [--prune]`
+ * `npm run catalog:sync -- [--spec <file or URL>] [--build <number>] [--check] [--json] [--prune] [--allow-removals]`
  *
  * Brings catalog/routes.ts in step with Discord's OpenAPI document (default: the pinned one,
  * catalog/discord-openapi/openapi.json) and prints what it did: operations added (drafted
  * entries), removed (deprecated, or deleted with --prune) and changed. A document other than the
  * pinned one is pinned after the catalog is written. `--check` writes nothing and exits 1 when
- * the catalog is behind; `--json` prints the report for tools. Bad input: one line, exit 2, and
- * nothing written. See docs/catalog.md, "When Discord changes its API".
+ * the catalog is behind; `--json` prints the report for tools. Bad input, a document that would
+ * remove more than 5 % of the operations (unless `--allow-removals`), or a catalog whose SDK
+ * would not build: exit 2 and nothing written. Every edit is built first, in memory
+ * (scripts/sync/gate.ts), and the report classifies each public method's change. See
+ * docs/catalog.md, "When Discord changes its API".
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +18,7 @@ import { runSync } from './sync/run.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =
-  'usage: catalog:sync [--spec <file or URL>] [--build <number>] [--check] [--json] [--prune] [--timeout <ms>]';
+  'usage: catalog:sync [--spec <file or URL>] [--build <number>] [--check] [--json] [--prune] [--allow-removals] [--timeout <ms>]';
 
 async function main(argv: readonly string[]): Promise<number> {
   let values;
@@ -28,6 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
         check: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         prune: { type: 'boolean', default: false },
+        'allow-removals': { type: 'boolean', default: false },
         timeout: { type: 'string', default: '30000' },
       },
       strict: true,
@@ -53,6 +57,7 @@ async function main(argv: readonly string[]): Promise<number> {
     build: values.build,
     check: values.check,
     prune: values.prune,
+    allowRemovals: values['allow-removals'],
     json: values.json,
     timeoutMs,
     today: new Date().toISOString().slice(0, 10),

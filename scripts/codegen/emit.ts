@@ -16,7 +16,10 @@ import * as prettier from 'prettier';
 import { camelCase } from '../../src/routing/path.ts';
 import type { BodyEncoding } from '../../src/sdk.ts';
 import type { OpenApiDocument } from '../sync/openapi.ts';
+import { CatalogError } from '../../catalog/schema.ts';
+import type { Archive } from './archive.ts';
 import { cdnExports, emitCdn } from './cdn.ts';
+import { describeClash, identifierClashes } from './identifiers.ts';
 import { iteratorsOf } from './iterators.ts';
 import {
   EXAMPLE_VALUES,
@@ -51,13 +54,17 @@ const SDK_IMPORT = '../src/sdk.ts';
 
 export async function emitGenerated(
   model: CatalogModel,
-  prettierOptions: prettier.Options,
+  /** False: leave the files as ts-morph prints them (valid, unformatted). */
+  prettierOptions: prettier.Options | false,
   document: OpenApiDocument,
   packageInfo: PackageInfo,
+  archive: Archive = {},
 ): Promise<Map<string, string>> {
   const project = new Project({ useInMemoryFileSystem: true });
   const files = new Map<string, string>();
-  const specTypes = await emitSpecTypes(document, model.operations);
+  const specTypes = await emitSpecTypes(document, model.operations, archive);
+  const clashes = identifierClashes(model, specTypes.names);
+  if (clashes.length > 0) throw new CatalogError(clashes.map(describeClash));
   if (specTypes.text !== undefined) files.set('spec-types.ts', specTypes.text);
   files.set('package.ts', packageFile(packageInfo));
 
@@ -79,15 +86,14 @@ export async function emitGenerated(
   emitIndex(indexFile, model, specTypes.names);
   files.set('index.ts', indexFile.getFullText());
 
+  const format = (text: string, parser: 'typescript' | 'markdown') =>
+    prettierOptions === false ? text : prettier.format(text, { ...prettierOptions, parser });
   const formatted = new Map<string, string>();
   for (const [name, text] of files) {
-    const body = await prettier.format(text, { ...prettierOptions, parser: 'typescript' });
+    const body = await format(text, 'typescript');
     formatted.set(name, `${name === 'package.ts' ? PACKAGE_HEADER : HEADER}\n\n${body}`);
   }
-  formatted.set(
-    'README.md',
-    await prettier.format(readme(model, specTypes.names), { ...prettierOptions, parser: 'markdown' }),
-  );
+  formatted.set('README.md', await format(readme(model, specTypes.names), 'markdown'));
   return new Map([...formatted].sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -436,7 +442,7 @@ function methodDoc(op: OperationModel): string {
 /** Why a method is deprecated: the catalog's reason, and the build of the document it left. */
 function deprecationOf({ source }: OperationModel): string | undefined {
   const removed = source.removedIn
-    ? `Not in Discord's OpenAPI document since build ${source.removedIn}; still callable while the service answers.`
+    ? `Not in Discord's OpenAPI document since build ${source.removedIn}; still callable while the service answers.${source.renamedTo ? ` Renamed: use \`${source.renamedTo}\`.` : ''}`
     : undefined;
   const reasons = [source.deprecated, removed].filter((reason) => reason !== undefined);
   return reasons.length > 0 ? reasons.join(' ') : undefined;

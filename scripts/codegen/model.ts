@@ -4,7 +4,7 @@
  */
 import type { Catalog, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
 import type { OperationDefinition, PathSegment, RouteDefinition } from '../../src/sdk.ts';
-import { capitalized } from '../words.ts';
+import { pascalCase } from '../words.ts';
 
 export interface OperationModel {
   readonly definition: OperationDefinition;
@@ -93,10 +93,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
       if (!namespace) {
         namespace = {
           path,
-          className: `${parts
-            .slice(0, index + 1)
-            .map(capitalized)
-            .join('')}Api`,
+          className: `${pascalCase(path)}Api`,
           operations: [],
           children: new Map(),
         };

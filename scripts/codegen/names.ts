@@ -5,7 +5,7 @@
 import { camelCase } from '../../src/routing/path.ts';
 import type { OperationModel } from './model.ts';
 import type { SpecTypeNames } from './spec-types.ts';
-import { capitalized } from '../words.ts';
+import { pascalCase } from '../words.ts';
 
 /** Sample values for examples in the JSDoc, by parameter name. */
 export const EXAMPLE_VALUES: Record<string, string> = {
@@ -43,7 +43,7 @@ export function resultTypeOf(op: OperationModel, spec: SpecTypeNames): string {
 }
 
 /** `channels.messages.list` → `ChannelsMessagesList`. */
-export const pascalOf = (op: OperationModel) => op.source.name.split('.').map(capitalized).join('');
+export const pascalOf = (op: OperationModel) => pascalCase(op.source.name);
 
 export const queryTypeName = (op: OperationModel) => `${pascalOf(op)}Query`;
 

@@ -3,14 +3,15 @@
  * to the output folder. Nothing is written unless the whole catalog is valid and emitted.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { parseCatalog } from '../../catalog/schema.ts';
 import { asOpenApiDocument } from '../sync/openapi.ts';
+import { ARCHIVE_FILE, type Archive } from './archive.ts';
 import { emitGenerated } from './emit.ts';
 import { packageInfoOf, type PackageManifest } from './package-info.ts';
-import { buildModel } from './model.ts';
+import { buildModel, type CatalogModel } from './model.ts';
 
 export interface GenerateOptions {
   /** The catalog (unvalidated: it is checked here). */
@@ -22,10 +23,21 @@ export interface GenerateOptions {
   readonly configFile: string;
   /** Discord's OpenAPI document the catalog follows; default: the pinned one. */
   readonly document?: unknown;
+  /** The archive of removed operations (archive.ts); default: the pinned one, beside the document. */
+  readonly archive?: Archive;
 }
 
 /** The pinned document (`catalog/discord-openapi/openapi.json`): the source of `spec-types.ts`. */
 export const PINNED_DOCUMENT = fileURLToPath(new URL('../../catalog/discord-openapi/openapi.json', import.meta.url));
+
+/** The archive in a pinned folder, or none where the folder has no `removed.json`. */
+export async function readArchive(pinnedDir: string): Promise<Archive> {
+  const text = await readFile(join(pinnedDir, ARCHIVE_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  return text === undefined ? {} : (JSON.parse(text) as Archive);
+}
 
 export interface GenerateResult {
   readonly routeKeys: number;
@@ -37,12 +49,30 @@ export interface GenerateResult {
   readonly differences: readonly string[];
 }
 
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+/** What `generated/` would hold for a catalog, file by file, in memory: nothing is written. */
+export async function renderGenerated(
+  options: Pick<GenerateOptions, 'catalog' | 'configFile' | 'document' | 'archive'> & {
+    /** Run prettier over the files (default); the sync's build gate reads them unformatted. */
+    readonly format?: boolean;
+  },
+): Promise<{ readonly model: CatalogModel; readonly files: ReadonlyMap<string, string> }> {
   const model = buildModel(parseCatalog(options.catalog));
   const prettierOptions = (await prettier.resolveConfig(options.configFile)) ?? {};
   const document = asOpenApiDocument(options.document ?? JSON.parse(await readFile(PINNED_DOCUMENT, 'utf8')));
   const manifest = JSON.parse(await readFile(options.configFile, 'utf8')) as PackageManifest;
-  const files = await emitGenerated(model, prettierOptions, document, packageInfoOf(manifest));
+  const archive = options.archive ?? (await readArchive(dirname(PINNED_DOCUMENT)));
+  const files = await emitGenerated(
+    model,
+    options.format === false ? false : prettierOptions,
+    document,
+    packageInfoOf(manifest),
+    archive,
+  );
+  return { model, files };
+}
+
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const { model, files } = await renderGenerated(options);
   const existing = await readdir(options.outDir).catch(() => [] as string[]);
 
   const differences: string[] = [];

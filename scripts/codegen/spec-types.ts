@@ -10,8 +10,9 @@
  * that into TypeScript.
  */
 import openapiTS, { astToString } from 'openapi-typescript';
-import { HTTP_METHODS } from '../../catalog/schema.ts';
+import { CatalogError, HTTP_METHODS } from '../../catalog/schema.ts';
 import { isObject, Resolver, type OpenApiDocument, type Schema } from '../sync/openapi.ts';
+import { archivedDocument, reachedSchemas, type Archive } from './archive.ts';
 import type { OperationModel } from './model.ts';
 import { capitalized } from '../words.ts';
 
@@ -62,20 +63,34 @@ export interface SpecTypes {
 export async function emitSpecTypes(
   document: OpenApiDocument,
   operations: readonly OperationModel[],
+  archive: Archive = {},
 ): Promise<SpecTypes> {
   const byId = findOperations(document);
   const schemas: Record<string, Schema> = {};
+  const archivedSchemas: Record<string, Schema> = {};
   const names = new Map<string, SpecTypeNames>();
   const aliases: string[] = [];
   const resolver = new Resolver(document);
-  const resolve = (value: unknown): unknown => resolver.resolve(value);
 
   for (const op of operations) {
     const parts = partsFromDocument(op);
     if (parts.length === 0) continue;
-    const found = byId.get(op.source.operationId!);
+    const operationId = op.source.operationId!;
+    let found = byId.get(operationId);
+    let resolve = (value: unknown): unknown => resolver.resolve(value);
+    const archived = found === undefined ? archive[operationId] : undefined;
+    if (archived !== undefined) {
+      // Removed from the document: typed as the last build that had it (archive.ts).
+      const own = archivedDocument(operationId, archived);
+      const ownResolver = new Resolver(own);
+      found = findOperations(own).get(operationId);
+      resolve = (value) => ownResolver.resolve(value);
+      Object.assign(archivedSchemas, own.components?.schemas);
+    }
     if (!found)
-      throw new Error(`${op.source.name}: operationId "${op.source.operationId}" is not in Discord's OpenAPI document`);
+      throw new CatalogError([
+        `${op.source.name}: operationId "${operationId}" is neither in Discord's OpenAPI document nor in the archive of removed operations (catalog/discord-openapi/removed.json)`,
+      ]);
     const base = pascalName(op.source.operationId!);
     const entry: SpecTypeNames = {};
     for (const part of parts) {
@@ -105,12 +120,12 @@ export async function emitSpecTypes(
   }
   if (aliases.length === 0) return { text: undefined, names };
 
-  const reached = reachableSchemas(document, schemas);
+  const reached = reachedSchemas(document, schemas);
   const small = {
     openapi: document.openapi,
     info: { title: document.info.title ?? 'Discord', version: document.info.version },
     paths: {},
-    components: { schemas: { ...reached, ...schemas } },
+    components: { schemas: { ...reached, ...archivedSchemas, ...schemas } },
   };
   // openapi-typescript's parameter type is its own OpenAPI3 shape; the document was checked on reading.
   const ast = await openapiTS(small as unknown as Parameters<typeof openapiTS>[0], { silent: true, alphabetize: true });
@@ -188,25 +203,4 @@ function resultSchema(
     .filter((schema): schema is Schema => schema !== undefined);
   if (schemas.length === 0) return successes.length > 0 ? 'empty' : undefined;
   return schemas.length === 1 ? schemas[0] : { anyOf: schemas };
-}
-
-/** Every component schema the given schemas refer to, directly or through others. */
-function reachableSchemas(document: OpenApiDocument, roots: Record<string, Schema>): Record<string, Schema> {
-  const all = document.components?.schemas ?? {};
-  const reached: Record<string, Schema> = {};
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (!isObject(value)) return;
-    if (typeof value.$ref === 'string') {
-      const name = /^#\/components\/schemas\/(.+)$/.exec(value.$ref)?.[1];
-      if (name !== undefined && !(name in reached) && all[name]) {
-        reached[name] = all[name];
-        visit(all[name]);
-      }
-      return;
-    }
-    Object.values(value).forEach(visit);
-  };
-  visit(roots);
-  return Object.fromEntries(Object.entries(reached).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -46,6 +46,7 @@ const OPERATION_ORDER = [
   'operationId',
   'auth',
   'removedIn',
+  'renamedTo',
   'keep',
   'paginate',
 ];

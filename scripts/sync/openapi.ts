@@ -68,6 +68,8 @@ export interface SpecOperation {
   readonly resultShape: ResultShape;
   /** Who may call it, from `security`. */
   readonly auth: CatalogAuth;
+  /** OpenAPI's own `deprecated` flag (Discord renames the operationId `deprecated_…` instead). */
+  readonly deprecated: boolean;
 }
 
 export interface SpecDocument {
@@ -209,6 +211,7 @@ function readOperation(
     emptyResult,
     resultShape: resolver.shapeOf(raw.responses),
     auth: readAuth(raw.security, allScopes, where),
+    deprecated: raw.deprecated === true,
   };
 }
 

@@ -21,7 +21,7 @@ import {
   type SyncedFact,
 } from '../../catalog/schema.ts';
 import { catalogFactsOf, describeFact, factsOf, sameFact, type SyncedFacts } from './facts.ts';
-import type { SpecDocument, SpecOperation } from './openapi.ts';
+import { SpecInputError, type SpecDocument, type SpecOperation } from './openapi.ts';
 import { draft } from './draft.ts';
 import type {
   AddedOperation,
@@ -44,6 +44,16 @@ export const isBehind = (plan: SyncPlan) =>
   plan.linked.length > 0 ||
   plan.restored.length > 0 ||
   plan.conflicts.length > 0;
+
+/**
+ * More removed operations than this share of the synced ones (and more than one) refuse the
+ * document (`--allow-removals`).
+ */
+export const MAX_REMOVED_SHARE = 0.05;
+
+/** Discord marks a deprecated operation by its operationId (`deprecated_list_pins`), or by OpenAPI's flag. */
+const isDeprecatedInDocument = (document: SpecOperation) =>
+  document.deprecated || document.operationId.startsWith('deprecated_');
 
 /** The seed's v6-only operations: the document never decides anything about them. */
 const isV6Only = (operation: CatalogOperation) => operation.types?.from === 'v6';
@@ -77,18 +87,32 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
   const restored: { name: string; operationId: string }[] = [];
   const kept: KeptFact[] = [];
   const conflicts: string[] = [];
-  const matched = new Set<CatalogOperation>();
   const parameters: Record<string, ParameterKind> = { ...catalog.parameters };
   const newParameters: Record<string, ParameterKind> = {};
   const names = new Set(located.map((l) => l.operation.name));
   const routeKeys = new Set(catalog.routes.map((route) => route.key));
   const newRoutes = new Map<string, CatalogRoute & { operations: CatalogOperation[] }>();
 
+  // Matching, most certain first: the same operationId at the same method and path; then the
+  // same method and path (Discord renamed the operationId: the method keeps its name); an
+  // operationId found only at another path is a move, drafted anew (below).
+  const matches = new Map<SpecOperation, Located>();
+  const matched = new Set<CatalogOperation>();
+  const claim = (document: SpecOperation, found: Located | undefined) => {
+    if (found === undefined || matched.has(found.operation) || matches.has(document)) return;
+    matched.add(found.operation);
+    matches.set(document, found);
+  };
+  const shapeKey = (document: SpecOperation) => `${document.method} ${shapeOf(document.path)}`;
   for (const document of spec.operations) {
-    const found =
-      byOperationId.get(document.operationId) ?? byShape.get(`${document.method} ${shapeOf(document.path)}`);
-    if (found && !matched.has(found.operation)) {
-      matched.add(found.operation);
+    const found = byOperationId.get(document.operationId);
+    if (found && `${found.operation.method} ${shapeOf(found.path)}` === shapeKey(document)) claim(document, found);
+  }
+  for (const document of spec.operations) claim(document, byShape.get(shapeKey(document)));
+
+  for (const document of spec.operations) {
+    const found = matches.get(document);
+    if (found) {
       const { operation } = found;
       const properties: Record<string, unknown> = {};
       if (operation.operationId !== document.operationId) {
@@ -97,7 +121,11 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
       }
       if (operation.removedIn !== undefined) {
         properties.removedIn = undefined;
+        properties.renamedTo = undefined;
         restored.push({ name: operation.name, operationId: document.operationId });
+      }
+      if (isDeprecatedInDocument(document) && operation.deprecated === undefined) {
+        properties.deprecated = `Discord deprecated it (operationId ${document.operationId}).`;
       }
       const changes = compareFacts(operation, document, properties, kept);
       if (operation.unauthenticated && !document.auth.none) {
@@ -124,6 +152,24 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
     );
   }
 
+  // An operationId that moved to another path: its old method stays, and says which replaces it.
+  const movedTo = new Map<CatalogOperation, string>();
+  for (const drafted of added) {
+    const old = byOperationId.get(drafted.operationId);
+    if (old === undefined) continue;
+    movedTo.set(old.operation, drafted.name);
+    if (matched.has(old.operation) && old.operation.deprecated === undefined) {
+      // Still in the document under a new operationId (Discord's `deprecated_list_pins`).
+      const set = edits.find(
+        (edit): edit is Extract<CatalogEdit, { kind: 'set' }> =>
+          edit.kind === 'set' && edit.operationName === old.operation.name,
+      );
+      const deprecated = `Use \`${drafted.name}\`: Discord moved this operation to ${drafted.method} ${drafted.path}.`;
+      if (set) (set.properties as Record<string, unknown>).deprecated = deprecated;
+      else edits.push({ kind: 'set', operationName: old.operation.name, properties: { deprecated } });
+    }
+  }
+
   const removed: RemovedOperation[] = [];
   let handKept = 0;
   for (const { operation, path } of located) {
@@ -139,9 +185,24 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
     } else if (operation.removedIn !== undefined) {
       removed.push({ ...base, action: 'still removed' });
     } else {
-      removed.push({ ...base, action: 'deprecated' });
-      edits.push({ kind: 'set', operationName: operation.name, properties: { removedIn: options.build } });
+      const renamedTo = movedTo.get(operation);
+      removed.push({ ...base, action: 'deprecated', ...(renamedTo && { renamedTo }) });
+      edits.push({
+        kind: 'set',
+        operationName: operation.name,
+        properties: { removedIn: options.build, ...(renamedTo && { renamedTo }) },
+      });
     }
+  }
+
+  // A document that takes away more than a few operations at once is more likely broken or
+  // truncated than a real release: it is refused unless the maintainer says so.
+  const synced = located.filter((l) => l.operation.operationId !== undefined && l.operation.removedIn === undefined);
+  const lost = removed.filter((r) => r.action !== 'still removed' && r.renamedTo === undefined).length;
+  if (!options.allowRemovals && lost > 1 && lost > synced.length * MAX_REMOVED_SHARE) {
+    throw new SpecInputError(
+      `the document would remove ${lost} of the catalog's ${synced.length} synced operations (${((100 * lost) / synced.length).toFixed(1)} %, more than ${100 * MAX_REMOVED_SHARE} %): refused; if Discord really removed them, pass --allow-removals`,
+    );
   }
 
   return {
@@ -192,13 +253,18 @@ function compareFacts(
     }
     changes.push({ fact, from: describeFact(fact, ours), to: describeFact(fact, theirs) });
     Object.assign(properties, propertiesOf(fact, theirs));
+    // A body that comes to an operation whose parameters are its query goes in the options, so
+    // the query keeps its place (docs/design.md, "Signatures that additions cannot break").
+    if (fact === 'body' && ours.body === undefined && theirs.body !== undefined && operation.query) {
+      properties.bodyIn = 'options';
+    }
     // The catalog's cross-entry rules: typed parts need the part they type.
     if (fact === 'body' && theirs.body === undefined) {
-      Object.assign(properties, { encoding: undefined, attachmentsIn: undefined });
+      Object.assign(properties, { encoding: undefined, attachmentsIn: undefined, bodyIn: undefined });
       if (operation.types?.body) properties.types = { ...operation.types, body: undefined };
     }
     if (fact === 'query' && theirs.query === undefined) {
-      properties.queryRequired = undefined;
+      Object.assign(properties, { queryRequired: undefined, bodyIn: undefined });
       if (operation.types?.query) properties.types = { ...(properties.types ?? operation.types), query: undefined };
     }
   }

@@ -2,14 +2,47 @@
  * The sync's report: what it added, removed and changed, what it kept and what a person must
  * settle. As text for people, or as JSON for tools (the plan without its edits). Pure.
  */
+import type { SurfaceChange } from './gate.ts';
 import type { SyncPlan } from './plan.ts';
 
-/** The plan as tools read it: every list, and the number of edits (not the edits themselves). */
-export function reportJson(plan: SyncPlan, mode: 'write' | 'check'): string {
-  return `${JSON.stringify({ mode, ...plan, edits: plan.edits.length }, null, 2)}\n`;
+/** What a run did: wrote, only checked, or stopped before writing (the report says why on stderr). */
+export type ReportMode = 'write' | 'check' | 'failed';
+
+/**
+ * What a set of public changes means for a release: a breaking change is `major`, an addition
+ * (or a deprecation, a rename that keeps the name) `minor`, nothing public `patch`.
+ */
+export function semverOf(surface: readonly SurfaceChange[]): 'major' | 'minor' | 'patch' {
+  if (surface.some((change) => change.change === 'breaking')) return 'major';
+  return surface.length > 0 ? 'minor' : 'patch';
 }
 
-export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
+/** The plan as tools read it: every list, the public API's changes, and the number of edits. */
+export function reportJson(plan: SyncPlan, mode: ReportMode, surface?: readonly SurfaceChange[]): string {
+  const api = surface && { api: { semver: semverOf(surface), changes: surface } };
+  return `${JSON.stringify({ mode, ...plan, edits: plan.edits.length, ...api }, null, 2)}\n`;
+}
+
+const SURFACE_MARK: Record<SurfaceChange['change'], string> = {
+  added: '+',
+  additive: '~',
+  breaking: '!',
+  renamed: '>',
+  deprecated: '-',
+};
+
+/** The public API's changes, one line each, `breaking` spelled out beside each such method. */
+export function surfaceLines(surface: readonly SurfaceChange[]): string[] {
+  const width = Math.max(0, ...surface.map((change) => change.method.length));
+  return [
+    `public API  ${surface.length} changes of methods (semver: ${semverOf(surface)})`,
+    ...surface.map(
+      (change) => `  ${SURFACE_MARK[change.change]} ${change.method.padEnd(width)}  ${change.change}: ${change.detail}`,
+    ),
+  ];
+}
+
+export function reportText(plan: SyncPlan, mode: ReportMode, surface?: readonly SurfaceChange[]): string {
   const lines: string[] = [];
   lines.push(
     `catalog:sync against build ${plan.build} of Discord's OpenAPI document (${plan.documentOperations} operations)`,
@@ -39,7 +72,10 @@ export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
         : removed.action === 'deprecated'
           ? `deprecated: still callable, removedIn ${plan.build}`
           : 'already deprecated';
-    lines.push(`  - ${removed.method.padEnd(6)} ${removed.path}  ${removed.name}  (${removed.operationId}; ${action})`);
+    const renamed = removed.renamedTo ? `; moved: now ${removed.renamedTo}` : '';
+    lines.push(
+      `  - ${removed.method.padEnd(6)} ${removed.path}  ${removed.name}  (${removed.operationId}; ${action}${renamed})`,
+    );
   }
   for (const restored of plan.restored) {
     lines.push(`  ↺ ${restored.name} (${restored.operationId}) is in the document again: no longer deprecated`);
@@ -64,16 +100,19 @@ export function reportText(plan: SyncPlan, mode: 'write' | 'check'): string {
     '',
     `kept by hand, not in the document: ${plan.handKept} catalog operations (the seed's v6 routes, user-only and documented-only ones)`,
   );
+  if (surface) lines.push('', ...surfaceLines(surface));
   const edits = plan.edits.length;
   lines.push(
     '',
-    edits === 0
-      ? plan.conflicts.length > 0
-        ? 'Nothing to edit.'
-        : 'The catalog follows the document.'
-      : mode === 'check'
-        ? `The catalog is behind the document: \`npm run catalog:sync\` would make ${edits} edits.`
-        : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
+    mode === 'failed'
+      ? `Nothing written: the ${edits} edits above were not made (why: below).`
+      : edits === 0
+        ? plan.conflicts.length > 0
+          ? 'Nothing to edit.'
+          : 'The catalog follows the document.'
+        : mode === 'check'
+          ? `The catalog is behind the document: \`npm run catalog:sync\` would make ${edits} edits.`
+          : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
   );
   if (plan.conflicts.length > 0) {
     lines.push('A person must settle the conflicts above: the catalog says what the document does not.');

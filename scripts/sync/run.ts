@@ -7,12 +7,15 @@
 import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CatalogError, parseCatalog, type Catalog } from '../../catalog/schema.ts';
 import { applyEdits, CatalogSourceError } from './edits.ts';
-import { readSpec, SpecInputError } from './openapi.ts';
+import { asOpenApiDocument, readSpec, SpecInputError, type OpenApiDocument } from './openapi.ts';
+import { ARCHIVE_FILE, archiveOperations, archiveText, type Archive } from '../codegen/archive.ts';
+import { readArchive } from '../codegen/run.ts';
 import { isBehind, planSync, type SyncPlan } from './plan.ts';
 import { reportJson, reportText } from './report.ts';
+import { buildGate, type SurfaceChange } from './gate.ts';
 
 export interface SyncRunOptions {
   /** catalog/routes.ts (its folder holds the catalog's other modules). */
@@ -25,6 +28,8 @@ export interface SyncRunOptions {
   readonly build?: string;
   readonly check: boolean;
   readonly prune: boolean;
+  /** Take a document that removes more than a few operations at once (`--allow-removals`). */
+  readonly allowRemovals?: boolean;
   readonly json: boolean;
   /** How long a URL may take to answer (ms). */
   readonly timeoutMs: number;
@@ -32,15 +37,24 @@ export interface SyncRunOptions {
   readonly today: string;
   /** Fetch for URLs (tests pass their own). */
   readonly fetch?: typeof fetch;
+  /** The repository whose `src/` the new SDK is built against (default: this one). */
+  readonly root?: string;
 }
 
 export interface SyncRunResult {
-  /** 0 done (or nothing behind); 1 the catalog is behind (`--check`) or invalid; 2 bad input. */
+  /**
+   * 0 done (or nothing behind); 1 the catalog is behind (`--check`), invalid, or has conflicts a
+   * person must settle; 2 bad input, or a catalog whose SDK would not build.
+   */
   readonly code: 0 | 1 | 2;
   readonly stdout: string;
   readonly stderr: string;
   readonly plan?: SyncPlan;
+  /** What the new catalog does to the public methods, read off the compiler (when it has edits). */
+  readonly surface?: readonly SurfaceChange[];
 }
+
+const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Where the pinned document came from; `build` names it in `removedIn`. */
 export interface PinnedSource {
@@ -77,7 +91,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
     source = await readFile(options.catalogFile, 'utf8');
     catalog = await loadCatalog(options.catalogFile, source);
-    plan = planSync(catalog, spec, { build, prune: options.prune });
+    plan = planSync(catalog, spec, { build, prune: options.prune, allowRemovals: options.allowRemovals ?? false });
   } catch (error) {
     if (error instanceof SpecInputError) return { code: 2, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
     if (error instanceof CatalogError) return { code: 1, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
@@ -85,27 +99,84 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   }
 
   const mode = options.check ? 'check' : 'write';
-  const stdout = options.json ? reportJson(plan, mode) : reportText(plan, mode);
-  if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan };
-
-  let updated: string;
-  try {
-    updated = applyEdits(source, plan.edits);
-    // The rewritten catalog must still be valid before it replaces the file.
-    if (updated !== source) await loadCatalog(options.catalogFile, updated);
-  } catch (error) {
-    if (error instanceof CatalogSourceError || error instanceof CatalogError) {
-      return { code: 1, stdout, stderr: `catalog:sync: nothing written: ${error.message}\n`, plan };
+  // The catalog as the sync would write it, valid, and the SDK it generates, built: in both modes,
+  // so that `--check` says what a write would meet.
+  let updated = source;
+  let surface: readonly SurfaceChange[] | undefined;
+  const archive = await readArchive(options.pinnedDir);
+  // The document the catalog follows now: the pinned one (none yet before a first sync).
+  const pinnedDocument = pinned ? asOpenApiDocument(document) : await readPinned(pinnedSpec);
+  const pinnedBuild = (await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown';
+  const updatedArchive = nextArchive(archive, plan, pinnedDocument, pinnedBuild);
+  if (plan.edits.length > 0) {
+    let after: Catalog;
+    try {
+      updated = applyEdits(source, plan.edits);
+      after = await loadCatalog(options.catalogFile, updated);
+    } catch (error) {
+      if (error instanceof CatalogSourceError || error instanceof CatalogError) {
+        return failed(1, plan, options.json, `nothing written: ${error.message}`);
+      }
+      throw error;
     }
-    throw error;
+    const gate = await buildGate({
+      root: options.root ?? REPOSITORY,
+      before: pinnedDocument && { catalog, document: pinnedDocument, archive },
+      after: { catalog: after, document, archive: updatedArchive },
+    });
+    if (gate.problems.length > 0) {
+      const problems = gate.problems.map((problem) => `  ${problem}`).join('\n');
+      return failed(
+        2,
+        plan,
+        options.json,
+        `nothing written: the SDK this catalog would generate does not build:\n${problems}`,
+      );
+    }
+    surface = gate.surface;
   }
+  const stdout = options.json ? reportJson(plan, mode, surface) : reportText(plan, mode, surface);
+  if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
+
   if (updated !== source) await writeAtomically(options.catalogFile, updated);
+  if (archiveText(updatedArchive) !== archiveText(archive)) {
+    await writeAtomically(join(options.pinnedDir, ARCHIVE_FILE), archiveText(updatedArchive));
+  }
   if (!pinned) {
     await writeAtomically(pinnedSpec, text);
     const pin: PinnedSource = { source: given, build, date: options.today };
     await writeAtomically(join(options.pinnedDir, PINNED_SOURCE), `${JSON.stringify(pin, null, 2)}\n`);
   }
-  return { code: plan.conflicts.length > 0 ? 1 : 0, stdout, stderr: '', plan };
+  return { code: plan.conflicts.length > 0 ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
+}
+
+/** A run that stops before writing: the plan as a report of what was found, and why nothing was written. */
+function failed(code: 1 | 2, plan: SyncPlan, json: boolean, why: string): SyncRunResult {
+  const stdout = json ? reportJson(plan, 'failed') : reportText(plan, 'failed');
+  return { code, stdout, stderr: `catalog:sync: ${why}\n`, plan };
+}
+
+/** The pinned document, or undefined before the first sync pins one. */
+async function readPinned(file: string): Promise<OpenApiDocument | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : asOpenApiDocument(JSON.parse(text));
+}
+
+/**
+ * The archive after this sync: operations it marks removed are kept as the pinned document has
+ * them (their types stay), operations the document has again leave it.
+ */
+function nextArchive(
+  archive: Archive,
+  plan: SyncPlan,
+  pinnedDocument: OpenApiDocument | undefined,
+  pinnedBuild: string,
+): Archive {
+  const leaving = new Set(plan.restored.map((restored) => restored.operationId));
+  const removed = new Set(plan.removed.filter((r) => r.action === 'deprecated').map((r) => r.operationId));
+  const kept = Object.fromEntries(Object.entries(archive).filter(([operationId]) => !leaving.has(operationId)));
+  if (pinnedDocument === undefined || removed.size === 0) return kept;
+  return { ...kept, ...archiveOperations(pinnedDocument, removed, pinnedBuild) };
 }
 
 async function readLocal(path: string): Promise<string> {

@@ -9,6 +9,8 @@ export interface SyncOptions {
   readonly build: string;
   /** Delete removed operations instead of marking them. */
   readonly prune: boolean;
+  /** Take a document that removes more than `MAX_REMOVED_SHARE` of the synced operations. */
+  readonly allowRemovals?: boolean;
 }
 
 /** One edit of catalog/routes.ts; `edits.ts` applies them in order. */
@@ -65,6 +67,8 @@ export interface RemovedOperation {
   readonly path: string;
   /** `deprecated` now, `pruned` (deleted), or `still removed` (marked by an earlier sync). */
   readonly action: 'deprecated' | 'pruned' | 'still removed';
+  /** The operationId moved to another path, drafted as this operation: the old name says so. */
+  readonly renamedTo?: string;
 }
 
 export interface SyncPlan {

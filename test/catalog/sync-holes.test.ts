@@ -13,29 +13,11 @@ import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
 import {
   catalogFolder,
   FIXTURE_CATALOG,
-  json,
-  noContent,
-  OPEN,
-  openApiDocument,
   type FixtureOperation,
+  FOLLOWED,
+  noContent,
+  openApiDocument,
 } from '../support/openapi-fixture.ts';
-
-/**
- * What the fixture catalog says, as a document says it: the same methods, paths, queries, bodies,
- * encodings and auth. The catalog differs only in that three of its operations have no
- * operationId yet (channels.messages.list, channels.messages.create, webhooks.getWithToken).
- */
-const FOLLOWED: Record<string, FixtureOperation> = {
-  'GET /channels/{channel_id}/messages': { operationId: 'list_messages', query: ['limit', 'before'] },
-  'POST /channels/{channel_id}/messages': {
-    operationId: 'create_message',
-    body: { required: true, ...json({ $ref: '#/components/schemas/MessageCreateRequest' }) },
-  },
-  'GET /guilds/{guild_id}': { operationId: 'get_guild' },
-  'DELETE /guilds/{guild_id}': { operationId: 'delete_guild' },
-  'PATCH /guilds/{guild_id}': { operationId: 'update_guild', body: { required: false, ...json({ type: 'object' }) } },
-  'GET /webhooks/{webhook_id}/{webhook_token}': { operationId: 'get_webhook_by_token', security: OPEN },
-};
 
 let folder: Awaited<ReturnType<typeof catalogFolder>>;
 beforeEach(async () => {

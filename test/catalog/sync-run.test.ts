@@ -10,10 +10,18 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
 import { freePorts } from '../support/redis-processes.ts';
-import { catalogFolder, FIXTURE_CATALOG, noContent, OPEN, openApiDocument } from '../support/openapi-fixture.ts';
+import {
+  catalogFolder,
+  FIXTURE_CATALOG,
+  FOLLOWED,
+  noContent,
+  OPEN,
+  openApiDocument,
+  pinDocument,
+} from '../support/openapi-fixture.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const DOCUMENT = openApiDocument({
+const OPERATIONS = {
   'GET /channels/{channel_id}/messages': { operationId: 'list_messages', query: ['limit', 'before'] },
   'POST /channels/{channel_id}/messages': {
     operationId: 'create_message',
@@ -29,7 +37,8 @@ const DOCUMENT = openApiDocument({
   },
   'GET /webhooks/{webhook_id}/{webhook_token}': { operationId: 'get_webhook_by_token', security: OPEN },
   'DELETE /lobbies/{lobby_id}': { operationId: 'delete_lobby', responses: noContent },
-});
+};
+const DOCUMENT = openApiDocument(OPERATIONS);
 
 let folder: Awaited<ReturnType<typeof catalogFolder>>;
 beforeEach(async () => {
@@ -58,6 +67,7 @@ async function documentFile(document: unknown, name = 'openapi.json'): Promise<s
 
 describe('catalog:sync on a catalog folder', () => {
   it('writes the drafted catalog and pins the document; a second run and --check find nothing to do', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
     const spec = await documentFile(DOCUMENT, 'new.json');
     const first = await runSync(options({ spec, build: '212999' }));
     expect(first.stderr).toBe('');
@@ -88,8 +98,12 @@ describe('catalog:sync on a catalog folder', () => {
   });
 
   it('--check writes nothing and exits 1 when the catalog is behind; --json prints the report for tools', async () => {
-    await writeFile(join(folder.pinnedDir, 'openapi.json'), JSON.stringify(DOCUMENT));
-    await writeFile(join(folder.pinnedDir, 'source.json'), JSON.stringify({ build: '212061' }));
+    // Pinned: the document, with the one operation the catalog follows beyond it.
+    await pinDocument(
+      folder.pinnedDir,
+      { ...OPERATIONS, 'DELETE /guilds/{guild_id}': FOLLOWED['DELETE /guilds/{guild_id}']! },
+      '212061',
+    );
     const behind = await runSync(options({ check: true, json: true }));
     expect(behind.code).toBe(1);
     const report = JSON.parse(behind.stdout) as { mode: string; build: string; added: { name: string }[] };
@@ -168,6 +182,7 @@ describe('catalog:sync from a URL', () => {
   });
 
   it('fetches the document and pins it with the URL it came from', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
     const result = await runSync(options({ spec: `${base}/openapi.json`, build: '212100' }));
     expect(result.code).toBe(0);
     expect(JSON.parse(await readFile(join(folder.pinnedDir, 'source.json'), 'utf8'))).toMatchObject({

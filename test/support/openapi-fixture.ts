@@ -155,7 +155,24 @@ export const catalog: Catalog = {
 };
 `;
 
-/** A folder with the fixture catalog (and the modules it imports) and a pinned document. */
+/**
+ * What the fixture catalog says, as a document says it: the same methods, paths, queries, bodies,
+ * encodings and auth. The catalog differs only in that three of its operations have no
+ * operationId yet (channels.messages.list, channels.messages.create, webhooks.getWithToken).
+ */
+export const FOLLOWED: Record<string, FixtureOperation> = {
+  'GET /channels/{channel_id}/messages': { operationId: 'list_messages', query: ['limit', 'before'] },
+  'POST /channels/{channel_id}/messages': {
+    operationId: 'create_message',
+    body: { required: true, ...json({ $ref: '#/components/schemas/MessageCreateRequest' }) },
+  },
+  'GET /guilds/{guild_id}': { operationId: 'get_guild' },
+  'DELETE /guilds/{guild_id}': { operationId: 'delete_guild' },
+  'PATCH /guilds/{guild_id}': { operationId: 'update_guild', body: { required: false, ...json({ type: 'object' }) } },
+  'GET /webhooks/{webhook_id}/{webhook_token}': { operationId: 'get_webhook_by_token', security: OPEN },
+};
+
+/** A folder with the fixture catalog (and the modules it imports) and a folder for the pinned document. */
 export async function catalogFolder(
   source: string = FIXTURE_CATALOG,
 ): Promise<{ dir: string; catalogFile: string; pinnedDir: string; remove: () => Promise<void> }> {
@@ -174,4 +191,14 @@ export async function catalogFolder(
     pinnedDir,
     remove: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/** Pins a document in a catalog folder as an earlier sync would have: `openapi.json` and `source.json`. */
+export async function pinDocument(
+  pinnedDir: string,
+  operations: Readonly<Record<string, FixtureOperation>>,
+  build = '300',
+): Promise<void> {
+  await writeFile(join(pinnedDir, 'openapi.json'), JSON.stringify(openApiDocument(operations)));
+  await writeFile(join(pinnedDir, 'source.json'), `${JSON.stringify({ build })}\n`);
 }

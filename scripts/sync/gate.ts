@@ -1,0 +1,272 @@
+/**
+ * The sync's build gate: the SDK the new catalog would generate must compile, and what it does
+ * to each public method is read off the compiler, not off the catalog's facts. Nothing is
+ * written: both SDKs are rendered in memory (`renderGenerated`) and handed to one TypeScript
+ * program through a compiler host that serves them at paths of their own.
+ *
+ * - `after` is served at `generated/` itself (its imports of `src/sdk.ts` resolve as they will);
+ * - `before` (the catalog as it is, with the document it was synced to) at `.gate-before/`;
+ * - one more module names every method's argument list on both sides, and the checker says,
+ *   for each, whether the new one accepts everything the old one did (`isTypeAssignableTo`).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { CatalogError, type Catalog, type CatalogOperation } from '../../catalog/schema.ts';
+import { renderGenerated } from '../codegen/run.ts';
+import type { CatalogModel } from '../codegen/model.ts';
+import type { Archive } from '../codegen/archive.ts';
+
+/** How one public method changes (the sync's report and its semver reading). */
+export type SurfaceChangeKind = 'added' | 'additive' | 'breaking' | 'renamed' | 'deprecated';
+
+export interface SurfaceChange {
+  /** As a caller writes it after `client.`: `guilds.get`, `channels.messages.listAll`. */
+  readonly method: string;
+  readonly change: SurfaceChangeKind;
+  readonly detail: string;
+}
+
+export interface GateResult {
+  /** Why the new SDK would not build (empty: it builds). */
+  readonly problems: readonly string[];
+  /** Absent when the SDK before the sync could not be rendered (its catalog and pin disagree). */
+  readonly surface: readonly SurfaceChange[] | undefined;
+}
+
+export interface GateInput {
+  /** The repository: `src/`, `node_modules/`, `tsconfig.json`, `package.json`. */
+  readonly root: string;
+  /** Absent before a first sync: there is no SDK to compare with. */
+  readonly before: GateSide | undefined;
+  readonly after: GateSide;
+}
+
+/** A catalog, the document it follows and the archive of the operations that document lost. */
+export interface GateSide {
+  readonly catalog: Catalog;
+  readonly document: unknown;
+  readonly archive: Archive;
+}
+
+const BEFORE_DIR = '.gate-before';
+const CHECK_FILE = '.gate-check.ts';
+
+export async function buildGate(input: GateInput): Promise<GateResult> {
+  const configFile = join(input.root, 'package.json');
+  const render = (side: GateSide) =>
+    renderGenerated({
+      catalog: side.catalog,
+      document: side.document,
+      archive: side.archive,
+      configFile,
+      format: false,
+    });
+  let after: Awaited<ReturnType<typeof renderGenerated>>;
+  try {
+    after = await render(input.after);
+  } catch (error) {
+    if (error instanceof CatalogError) return { problems: error.problems, surface: undefined };
+    throw error;
+  }
+  // A catalog that disagrees with its own pin (an operation in neither the pinned document nor
+  // the archive) has no SDK to compare with; the new one is still built.
+  const before =
+    input.before &&
+    (await render(input.before).catch((error: unknown) => {
+      if (error instanceof CatalogError) return undefined;
+      throw error;
+    }));
+  const beforeMethods = before ? methodsOf(before.model) : new Map();
+  const afterMethods = methodsOf(after.model);
+  const shared = [...afterMethods.keys()].filter((method) => beforeMethods.has(method));
+
+  const virtual = new Map<string, string>();
+  for (const [name, text] of after.files)
+    if (name.endsWith('.ts')) virtual.set(join(input.root, 'generated', name), text);
+  for (const [name, text] of before?.files ?? [])
+    if (name.endsWith('.ts')) virtual.set(join(input.root, BEFORE_DIR, name), text);
+  const checkFile = join(input.root, CHECK_FILE);
+  virtual.set(checkFile, before ? checkModule(shared) : "import './generated/index.ts';\n");
+
+  const program = ts.createProgram({
+    // The check module imports both SDKs whole; `src/` only reads names no catalog changes.
+    rootNames: [checkFile],
+    options: compilerOptions(input.root),
+    host: overlayHost(input.root, virtual),
+  });
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .filter((diagnostic) => !diagnostic.file?.fileName.includes(`/${BEFORE_DIR}/`))
+    .map((diagnostic) => describeDiagnostic(diagnostic, input.root));
+  if (problems.length > 0 || before === undefined) return { problems, surface: undefined };
+
+  const checker = program.getTypeChecker();
+  const aliases = new Map<string, ts.Type>();
+  for (const statement of program.getSourceFile(checkFile)!.statements) {
+    if (!ts.isTypeAliasDeclaration(statement)) continue;
+    aliases.set(statement.name.text, checker.getTypeAtLocation(statement.name));
+  }
+  const surface: SurfaceChange[] = [];
+  for (const [method, op] of afterMethods) {
+    const old = beforeMethods.get(method);
+    if (old === undefined) {
+      surface.push({ method, change: 'added', detail: `${op.method} ${op.path ?? ''}`.trim() });
+      continue;
+    }
+    const index = shared.indexOf(method);
+    const was = aliases.get(`Before${index}`)!;
+    const is = aliases.get(`After${index}`)!;
+    if (!checker.isTypeAssignableTo(was, is)) {
+      surface.push({ method, change: 'breaking', detail: argumentChanges(checker, was, is) });
+    } else if (!checker.isTypeAssignableTo(is, was)) {
+      surface.push({ method, change: 'additive', detail: argumentChanges(checker, was, is) });
+    }
+    if (old.operationId !== undefined && op.operationId !== undefined && old.operationId !== op.operationId) {
+      surface.push({
+        method,
+        change: 'renamed',
+        detail: `operationId ${old.operationId} → ${op.operationId}; the method keeps its name`,
+      });
+    }
+    if (op.renamedTo !== undefined && old.renamedTo === undefined) {
+      surface.push({ method, change: 'renamed', detail: `to ${op.renamedTo}; this name stays, deprecated` });
+    } else if (deprecationOf(op) !== undefined && deprecationOf(old) === undefined) {
+      surface.push({ method, change: 'deprecated', detail: deprecationOf(op)! });
+    }
+  }
+  for (const [method, op] of beforeMethods) {
+    if (!afterMethods.has(method)) {
+      surface.push({ method, change: 'breaking', detail: `removed (${op.operationId ?? 'kept by hand'})` });
+    }
+  }
+  return { problems: [], surface };
+}
+
+/** Every method a caller can call, by its name after `client.`, with the operation behind it. */
+function methodsOf(model: CatalogModel): Map<string, CatalogOperation & { readonly path?: string }> {
+  const methods = new Map<string, CatalogOperation & { readonly path?: string }>();
+  for (const op of model.operations) {
+    const source = { ...op.source, path: op.pathText };
+    methods.set(op.source.name, source);
+    if (op.source.paginate) {
+      methods.set(`${op.source.name}All`, source);
+      methods.set(`${op.source.name}Pages`, source);
+    }
+  }
+  return methods;
+}
+
+const deprecationOf = (op: CatalogOperation) =>
+  op.deprecated ?? (op.removedIn === undefined ? undefined : `not in the document since build ${op.removedIn}`);
+
+/** A module with each shared method's argument list before and after, as type aliases. */
+function checkModule(methods: readonly string[]): string {
+  const access = (name: string) =>
+    name
+      .split('.')
+      .map((part) => `[${JSON.stringify(part)}]`)
+      .join('');
+  return [
+    `import type { Resources as Before } from './${BEFORE_DIR}/index.ts';`,
+    "import type { Resources as After } from './generated/index.ts';",
+    'type Arguments<F> = F extends (...args: infer A) => unknown ? A : never;',
+    ...methods.flatMap((method, index) => [
+      `export type Before${index} = Arguments<Before${access(method)}>;`,
+      `export type After${index} = Arguments<After${access(method)}>;`,
+    ]),
+    '',
+  ].join('\n');
+}
+
+/**
+ * What changed between two argument lists, parameter by parameter: `query accepts more`,
+ * `body narrower`, `body now required`, `new parameter query`.
+ */
+function argumentChanges(checker: ts.TypeChecker, was: ts.Type, is: ts.Type): string {
+  const parameters = (type: ts.Type) => {
+    const tuple = (type as ts.TupleTypeReference).target;
+    const types = checker.getTypeArguments(type as ts.TypeReference);
+    return types.map((element, index) => ({
+      name: (tuple.labeledElementDeclarations?.[index]?.name as ts.Identifier | undefined)?.text ?? `#${index + 1}`,
+      type: element,
+      required: index < tuple.minLength,
+    }));
+  };
+  const before = parameters(was);
+  const after = parameters(is);
+  const changes: string[] = [];
+  for (let index = 0; index < Math.max(before.length, after.length); index++) {
+    const old = before[index];
+    const now = after[index];
+    if (old === undefined) changes.push(`new ${now!.required ? 'required' : 'optional'} parameter ${now!.name}`);
+    else if (now === undefined) changes.push(`parameter ${old.name} removed`);
+    else {
+      const name = old.name === now.name ? now.name : `${old.name} → ${now.name}`;
+      const wider = checker.isTypeAssignableTo(old.type, now.type);
+      const narrower = checker.isTypeAssignableTo(now.type, old.type);
+      if (!wider) changes.push(`${name} accepts less`);
+      else if (!narrower) changes.push(`${name} accepts more`);
+      if (now.required && !old.required) changes.push(`${name} now required`);
+      if (old.required && !now.required) changes.push(`${name} now optional`);
+    }
+  }
+  return changes.join('; ') || 'argument list changed';
+}
+
+function describeDiagnostic(diagnostic: ts.Diagnostic, root: string): string {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n    ');
+  if (!diagnostic.file || diagnostic.start === undefined) return `TS${diagnostic.code}: ${message}`;
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  const file = diagnostic.file.fileName.startsWith(root)
+    ? diagnostic.file.fileName.slice(root.length + 1)
+    : diagnostic.file.fileName;
+  return `${file}(${line + 1},${character + 1}): TS${diagnostic.code} ${message}`;
+}
+
+const optionsByRoot = new Map<string, ts.CompilerOptions>();
+
+/** The project's own compiler options (tsconfig.json), checking only. */
+function compilerOptions(root: string): ts.CompilerOptions {
+  const known = optionsByRoot.get(root);
+  if (known) return known;
+  const file = join(root, 'tsconfig.json');
+  const { config, error } = ts.readConfigFile(file, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, dirname(file));
+  const options = { ...parsed.options, noEmit: true, incremental: false, tsBuildInfoFile: undefined };
+  optionsByRoot.set(root, options);
+  return options;
+}
+
+/**
+ * Files on disk never change while the sync runs, so their parsed form is kept: a replay of many
+ * builds parses the standard library and `src/` once.
+ */
+const diskSourceFiles = new Map<string, ts.SourceFile>();
+
+function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
+  const host = ts.createCompilerHost(compilerOptions(root));
+  const virtualDirectories = new Set([...virtual.keys()].map((file) => dirname(file)));
+  return {
+    ...host,
+    fileExists: (file) => virtual.has(file) || host.fileExists(file),
+    readFile: (file) => virtual.get(file) ?? host.readFile(file),
+    directoryExists: (directory) => virtualDirectories.has(directory) || (host.directoryExists?.(directory) ?? false),
+    getSourceFile(file, languageVersion) {
+      const text = virtual.get(file);
+      if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true);
+      const known = diskSourceFiles.get(file);
+      if (known) return known;
+      let read: string;
+      try {
+        read = readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+      const parsed = ts.createSourceFile(file, read, languageVersion, true);
+      diskSourceFiles.set(file, parsed);
+      return parsed;
+    },
+  };
+}
