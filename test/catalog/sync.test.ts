@@ -269,9 +269,9 @@ describe('the naming rules (derive.ts)', () => {
     },
   );
 
-  it('proposes a free name when the natural one is taken: two namespace words joined', () => {
+  it('proposes a free name when the natural one is taken: two namespace words joined, else numbered', () => {
     const taken = new Set(['guilds.messages.search', 'channels.threads.archived']);
-    expect(proposeName('guilds.messages.search', taken)).toBe('guildsMessages.search');
+    expect(proposeName('guilds.messages.search', taken)).toBe('guilds.messages2.search');
     expect(proposeName('channels.threads.archived.public.list', taken)).toBe('channels.threads.archivedPublic.list');
     expect(proposeName('lobbies.get', new Set(['lobbies.get']))).toBeUndefined();
   });
@@ -419,8 +419,8 @@ describe('planSync: the catalog against a document', () => {
     });
     expect(result.added).toMatchObject([
       {
-        name: 'guildsMessages.search',
-        collision: '"guilds.messages.search" is already an operation; proposed "guildsMessages.search"',
+        name: 'guilds.messages2.search',
+        collision: '"guilds.messages.search" is already an operation; proposed "guilds.messages2.search"',
       },
     ]);
     expect(reportText(result, 'write')).toContain('name collision: "guilds.messages.search" is already an operation');

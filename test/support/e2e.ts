@@ -23,7 +23,10 @@ export interface E2E {
 /** A transport for the clients: the runtime's fetch (default) or another, closed with the harness. */
 export type Transport = typeof fetch & { close?(): Promise<void> };
 
-export async function startE2E(options: Omit<ReferenceServiceOptions, 'clock'> = {}, transport: Transport = fetch): Promise<E2E> {
+export async function startE2E(
+  options: Omit<ReferenceServiceOptions, 'clock'> = {},
+  transport: Transport = fetch,
+): Promise<E2E> {
   let inFlight = 0;
   const countingFetch: typeof fetch = async (input, init) => {
     inFlight += 1;
