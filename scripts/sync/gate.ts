@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { CatalogError, type Catalog, type CatalogOperation } from '../../catalog/schema.ts';
 import { renderGenerated } from '../codegen/run.ts';
-import type { CatalogModel } from '../codegen/model.ts';
+import { buildModel, type CatalogModel } from '../codegen/model.ts';
 import type { Archive } from '../codegen/archive.ts';
 
 /** How one public method changes (the sync's report and its semver reading). */
@@ -47,6 +47,11 @@ export interface GateSide {
   readonly catalog: Catalog;
   readonly document: unknown;
   readonly archive: Archive;
+  /**
+   * The SDK already generated from this side, where there is one (the repository's `generated/`,
+   * which CI keeps current with its catalog): used as it is instead of rendered again.
+   */
+  readonly files?: ReadonlyMap<string, string>;
 }
 
 const BEFORE_DIR = '.gate-before';
@@ -54,14 +59,10 @@ const CHECK_FILE = '.gate-check.ts';
 
 export async function buildGate(input: GateInput): Promise<GateResult> {
   const configFile = join(input.root, 'package.json');
-  const render = (side: GateSide) =>
-    renderGenerated({
-      catalog: side.catalog,
-      document: side.document,
-      archive: side.archive,
-      configFile,
-      format: false,
-    });
+  const render = async (side: GateSide) =>
+    side.files
+      ? { model: buildModel(side.catalog), files: side.files }
+      : renderGenerated({ ...side, configFile, format: false });
   let after: Awaited<ReturnType<typeof renderGenerated>>;
   try {
     after = await render(input.after);
@@ -95,10 +96,17 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
     options: compilerOptions(input.root),
     host: overlayHost(input.root, virtual),
   });
-  const problems = ts
-    .getPreEmitDiagnostics(program)
-    .filter((diagnostic) => !diagnostic.file?.fileName.includes(`/${BEFORE_DIR}/`))
-    .map((diagnostic) => describeDiagnostic(diagnostic, input.root));
+  // Only what the sync changed is checked: the new SDK and the comparison. The current SDK and
+  // `src/` are what the repository already builds, and the checker reads them only as far as
+  // the comparison needs.
+  const checked = program
+    .getSourceFiles()
+    .filter((file) => file.fileName === checkFile || file.fileName.startsWith(join(input.root, 'generated')));
+  const problems = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...checked.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+  ].map((diagnostic) => describeDiagnostic(diagnostic, input.root));
   if (problems.length > 0 || before === undefined) return { problems, surface: undefined };
 
   const checker = program.getTypeChecker();

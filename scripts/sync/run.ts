@@ -5,7 +5,7 @@
  * temporary file renamed over it), so bad input leaves the catalog as it was.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CatalogError, parseCatalog, type Catalog } from '../../catalog/schema.ts';
@@ -39,6 +39,11 @@ export interface SyncRunOptions {
   readonly fetch?: typeof fetch;
   /** The repository whose `src/` the new SDK is built against (default: this one). */
   readonly root?: string;
+  /**
+   * The SDK generated from the catalog as it is (`generated/`), to compare the new one with;
+   * default: rendered from the catalog and the pinned document.
+   */
+  readonly generatedDir?: string;
 }
 
 export interface SyncRunResult {
@@ -121,7 +126,12 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     }
     const gate = await buildGate({
       root: options.root ?? REPOSITORY,
-      before: pinnedDocument && { catalog, document: pinnedDocument, archive },
+      before: pinnedDocument && {
+        catalog,
+        document: pinnedDocument,
+        archive,
+        ...(options.generatedDir && { files: await readGenerated(options.generatedDir) }),
+      },
       after: { catalog: after, document, archive: updatedArchive },
     });
     if (gate.problems.length > 0) {
@@ -154,6 +164,14 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
 function failed(code: 1 | 2, plan: SyncPlan, json: boolean, why: string): SyncRunResult {
   const stdout = json ? reportJson(plan, 'failed') : reportText(plan, 'failed');
   return { code, stdout, stderr: `catalog:sync: ${why}\n`, plan };
+}
+
+/** The TypeScript files of a `generated/` folder, by name. */
+async function readGenerated(dir: string): Promise<Map<string, string>> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.ts')).sort();
+  return new Map(
+    await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)),
+  );
 }
 
 /** The pinned document, or undefined before the first sync pins one. */
