@@ -400,7 +400,8 @@ export function checkCatalog(catalog: Catalog): string[] {
         problems.push(`${opWhere}: bodyIn 'options' needs a body and documented query parameters`);
       if (operation.types?.query && !operation.query)
         problems.push(`${opWhere}: types.query needs documented query parameters`);
-      if (operation.operationId !== undefined) {
+      // An operation renamed to another (renamedTo) keeps the operationId its successor follows now.
+      if (operation.operationId !== undefined && operation.renamedTo === undefined) {
         const sibling = operationIds.get(operation.operationId);
         if (sibling !== undefined)
           problems.push(`${opWhere}: operationId "${operation.operationId}" already belongs to "${sibling}"`);

@@ -235,7 +235,7 @@ function describeDiagnostic(diagnostic: ts.Diagnostic, root: string): string {
 const optionsByRoot = new Map<string, ts.CompilerOptions>();
 
 /** The project's own compiler options (tsconfig.json), checking only. */
-function compilerOptions(root: string): ts.CompilerOptions {
+export function compilerOptions(root: string): ts.CompilerOptions {
   const known = optionsByRoot.get(root);
   if (known) return known;
   const file = join(root, 'tsconfig.json');
@@ -253,7 +253,7 @@ function compilerOptions(root: string): ts.CompilerOptions {
  */
 const diskSourceFiles = new Map<string, ts.SourceFile>();
 
-function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
+export function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
   const host = ts.createCompilerHost(compilerOptions(root));
   const virtualDirectories = new Set([...virtual.keys()].map((file) => dirname(file)));
   return {

@@ -37,13 +37,7 @@ import type {
 export type * from './types.ts';
 
 /** The catalog is behind the document: the sync would change it, or a person must settle something. */
-export const isBehind = (plan: SyncPlan) =>
-  plan.added.length > 0 ||
-  plan.removed.some((removed) => removed.action !== 'still removed') ||
-  plan.changed.length > 0 ||
-  plan.linked.length > 0 ||
-  plan.restored.length > 0 ||
-  plan.conflicts.length > 0;
+export const isBehind = (plan: SyncPlan) => plan.edits.length > 0 || plan.conflicts.length > 0;
 
 /**
  * More removed operations than this share of the synced ones (and more than one) refuse the
@@ -68,8 +62,11 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
   const located: Located[] = catalog.routes.flatMap((route) =>
     route.operations.map((operation) => ({ route, operation, path: operation.path ?? route.path })),
   );
+  // An operation renamed to another (renamedTo) is history: its successor follows its operationId.
   const byOperationId = new Map(
-    located.filter((l) => l.operation.operationId).map((l) => [l.operation.operationId!, l]),
+    located
+      .filter((l) => l.operation.operationId && l.operation.renamedTo === undefined)
+      .map((l) => [l.operation.operationId!, l]),
   );
   const byShape = new Map(
     located.filter((l) => !isV6Only(l.operation)).map((l) => [`${l.operation.method} ${shapeOf(l.path)}`, l]),
@@ -152,12 +149,14 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
     );
   }
 
-  // An operationId that moved to another path: its old method stays, and says which replaces it.
-  const movedTo = new Map<CatalogOperation, string>();
+  // Who follows each operationId of the document now: a method it matched, or a drafted one. A
+  // catalog operation left without its operationId moved (its old method names the successor).
+  const followerOf = new Map<string, string>();
+  for (const [document, found] of matches) followerOf.set(document.operationId, found.operation.name);
+  for (const drafted of added) followerOf.set(drafted.operationId, drafted.name);
   for (const drafted of added) {
     const old = byOperationId.get(drafted.operationId);
     if (old === undefined) continue;
-    movedTo.set(old.operation, drafted.name);
     if (matched.has(old.operation) && old.operation.deprecated === undefined) {
       // Still in the document under a new operationId (Discord's `deprecated_list_pins`).
       const set = edits.find(
@@ -183,9 +182,13 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
       removed.push({ ...base, action: 'pruned' });
       edits.push({ kind: 'remove-operation', operationName: operation.name });
     } else if (operation.removedIn !== undefined) {
-      removed.push({ ...base, action: 'still removed' });
+      const renamedTo = followerOf.get(operation.operationId);
+      removed.push({ ...base, action: 'still removed', ...(renamedTo && { renamedTo }) });
+      if (renamedTo !== operation.renamedTo) {
+        edits.push({ kind: 'set', operationName: operation.name, properties: { renamedTo } });
+      }
     } else {
-      const renamedTo = movedTo.get(operation);
+      const renamedTo = followerOf.get(operation.operationId);
       removed.push({ ...base, action: 'deprecated', ...(renamedTo && { renamedTo }) });
       edits.push({
         kind: 'set',

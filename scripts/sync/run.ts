@@ -238,7 +238,7 @@ let loads = 0;
  * The catalog module of `text`, validated. It is loaded from a file of its own beside `file` (so
  * its imports resolve), under a new name each time: a module once imported is never read again.
  */
-async function loadCatalog(file: string, text: string): Promise<Catalog> {
+export async function loadCatalog(file: string, text: string): Promise<Catalog> {
   const copy = join(dirname(file), `.${basename(file, '.ts')}.sync-${process.pid}-${++loads}.ts`);
   await writeFile(copy, text);
   try {

@@ -12,9 +12,9 @@
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
-import type { OpenApiDocument } from '../../scripts/sync/openapi.ts';
+import type { OpenApiDocument } from './openapi.ts';
 
-const DIR = new URL('../fixtures/openapi-history/', import.meta.url);
+const DIR = new URL('../../test/fixtures/openapi-history/', import.meta.url);
 
 export interface HistoryBuild {
   /** The number in the commit title ("Automated spec update (212061)"), or the short commit hash. */

@@ -1,0 +1,200 @@
+/**
+ * Replays Discord's published builds through `catalog:sync`, one after another, on a copy of the
+ * catalog, the way a maintainer would have met them. Every step must write a catalog whose SDK
+ * compiles, and every call that compiled against the step before must still compile, except on a
+ * method the sync's report names as breaking.
+ *
+ * That last check is the replay's own, not the sync's: where the sync's gate compares argument
+ * lists with the checker's assignability, the replay writes a call of every method of the SDK
+ * before (its own argument list spread into the new method) and lets the compiler resolve each
+ * call, as a caller's compiler would (scripts/sync/replay.ts, `callsModule`).
+ */
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { readArchive, renderGenerated } from '../codegen/run.ts';
+import { compilerOptions, overlayHost, type SurfaceChange } from './gate.ts';
+import { loadCatalog, runSync } from './run.ts';
+
+export interface ReplayBuild {
+  readonly build: string;
+  readonly date: string;
+  text(): string;
+}
+
+export interface ReplayStep {
+  readonly build: string;
+  readonly date: string;
+  /** The sync's exit code: 0, or 1 where a person must settle a conflict (the catalog is written). */
+  readonly code: number;
+  readonly stderr: string;
+  readonly added: number;
+  readonly removed: number;
+  readonly changed: number;
+  /** The sync's report of the public API, by kind. */
+  readonly surface: Readonly<Record<SurfaceChange['change'], number>>;
+  /** Methods the sync reported breaking. */
+  readonly breaking: readonly string[];
+  /** Methods whose earlier calls no longer compile (the replay's own check). */
+  readonly brokenCalls: readonly string[];
+  /** Broken calls the sync did not report as breaking: must be empty. */
+  readonly unreported: readonly string[];
+  /** The SDK's own diagnostics after the step: must be empty. */
+  readonly diagnostics: readonly string[];
+}
+
+export interface ReplayOptions {
+  /** The repository: its catalog/ is copied, its src/ and node_modules/ are built against. */
+  readonly root: string;
+  /** Called after each step (progress). */
+  readonly onStep?: (step: ReplayStep) => void;
+}
+
+const BEFORE_DIR = '.replay-before';
+const CALLS_FILE = '.replay-calls.ts';
+
+/**
+ * Replays `builds` in order on a copy of the repository's catalog. The first step goes from the
+ * catalog as it is to the first build, removals allowed (it may go back in time).
+ */
+export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<ReplayBuild>, options: ReplayOptions) {
+  const folder = await mkdtemp(join(tmpdir(), 'tollgate-replay-'));
+  try {
+    const catalogDir = join(folder, 'catalog');
+    await cp(join(options.root, 'catalog'), catalogDir, { recursive: true });
+    // The catalog's modules import zod: a link to the project's node_modules resolves it.
+    await symlink(join(options.root, 'node_modules'), join(folder, 'node_modules'));
+    const catalogFile = join(catalogDir, 'routes.ts');
+    const pinnedDir = join(catalogDir, 'discord-openapi');
+    const configFile = join(options.root, 'package.json');
+    const render = async () => {
+      const catalog = await loadCatalog(catalogFile, await readFile(catalogFile, 'utf8'));
+      const document = JSON.parse(await readFile(join(pinnedDir, 'openapi.json'), 'utf8')) as unknown;
+      return renderGenerated({ catalog, document, archive: await readArchive(pinnedDir), configFile, format: false });
+    };
+    let previous = await render();
+    const steps: ReplayStep[] = [];
+    for await (const build of builds) {
+      const spec = join(folder, `openapi-${build.build}.json`);
+      await writeFile(spec, build.text());
+      const result = await runSync({
+        catalogFile,
+        pinnedDir,
+        spec,
+        build: build.build,
+        check: false,
+        prune: false,
+        allowRemovals: steps.length === 0,
+        json: false,
+        timeoutMs: 30_000,
+        today: build.date,
+        root: options.root,
+      });
+      await rm(spec);
+      const surface = result.surface ?? [];
+      const breaking = surface.filter((change) => change.change === 'breaking').map((change) => change.method);
+      let diagnostics: string[] = [];
+      let brokenCalls: string[] = [];
+      if (result.code === 0 || (result.code === 1 && result.plan?.conflicts.length)) {
+        const next = await render();
+        ({ diagnostics, brokenCalls } = checkCalls(options.root, previous, next));
+        previous = next;
+      } else {
+        diagnostics = [`the sync exited ${result.code}: ${result.stderr.trim()}`];
+      }
+      const step: ReplayStep = {
+        build: build.build,
+        date: build.date,
+        code: result.code,
+        stderr: result.stderr,
+        added: result.plan?.added.length ?? 0,
+        removed: result.plan?.removed.filter((removed) => removed.action !== 'still removed').length ?? 0,
+        changed: result.plan?.changed.length ?? 0,
+        surface: countByKind(surface),
+        breaking,
+        brokenCalls,
+        unreported: brokenCalls.filter((method) => !breaking.includes(method)),
+        diagnostics,
+      };
+      steps.push(step);
+      options.onStep?.(step);
+    }
+    return steps;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+type Rendered = Awaited<ReturnType<typeof renderGenerated>>;
+
+/**
+ * Compiles the new SDK with a module that calls each method of the one before with that
+ * method's own argument list: the calls that no longer compile name the methods that broke.
+ */
+function checkCalls(root: string, before: Rendered, after: Rendered): { diagnostics: string[]; brokenCalls: string[] } {
+  const virtual = new Map<string, string>();
+  for (const [name, text] of after.files) if (name.endsWith('.ts')) virtual.set(join(root, 'generated', name), text);
+  for (const [name, text] of before.files) if (name.endsWith('.ts')) virtual.set(join(root, BEFORE_DIR, name), text);
+  const afterMethods = new Set(methodNames(after));
+  const methods = methodNames(before).filter((method) => afterMethods.has(method));
+  const callsFile = join(root, CALLS_FILE);
+  virtual.set(callsFile, callsModule(methods));
+  const program = ts.createProgram({
+    rootNames: [callsFile],
+    options: compilerOptions(root),
+    host: overlayHost(root, virtual),
+  });
+  const diagnostics: string[] = [];
+  const broken = new Set<string>();
+  for (const file of program.getSourceFiles()) {
+    const ours = file.fileName === callsFile;
+    if (!ours && !file.fileName.startsWith(join(root, 'generated'))) continue;
+    for (const diagnostic of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
+      if (ours && diagnostic.start !== undefined) {
+        const line = file.getLineAndCharacterOfPosition(diagnostic.start).line;
+        // Line n + FIRST_CALL_LINE calls methods[n].
+        const method = methods[line - FIRST_CALL_LINE];
+        if (method !== undefined) {
+          broken.add(method);
+          continue;
+        }
+      }
+      diagnostics.push(
+        `${file.fileName.slice(root.length + 1)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`,
+      );
+    }
+  }
+  return { diagnostics, brokenCalls: [...broken] };
+}
+
+const FIRST_CALL_LINE = 4;
+
+/** One call a line, from FIRST_CALL_LINE: `after.guilds.get(...({} as Arguments<Before['guilds']['get']>));`. */
+function callsModule(methods: readonly string[]): string {
+  const access = (name: string) =>
+    name
+      .split('.')
+      .map((part) => `[${JSON.stringify(part)}]`)
+      .join('');
+  return [
+    `import type { Resources as Before } from './${BEFORE_DIR}/index.ts';`,
+    "import type { Resources as After } from './generated/index.ts';",
+    'declare const after: After; type Arguments<F> = F extends (...args: infer A) => unknown ? A : never;',
+    'declare function argumentsOf<F>(): Arguments<F>;',
+    ...methods.map((method) => `void after${access(method)}(...argumentsOf<Before${access(method)}>());`),
+    '',
+  ].join('\n');
+}
+
+function methodNames({ model }: Rendered): string[] {
+  return model.operations.flatMap((op) =>
+    op.source.paginate ? [op.source.name, `${op.source.name}All`, `${op.source.name}Pages`] : [op.source.name],
+  );
+}
+
+const countByKind = (surface: readonly SurfaceChange[]) => {
+  const counts = { added: 0, additive: 0, breaking: 0, renamed: 0, deprecated: 0 };
+  for (const change of surface) counts[change.change]++;
+  return counts;
+};
