@@ -125,11 +125,8 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
     const index = shared.indexOf(method);
     const was = aliases.get(`Before${index}`)!;
     const is = aliases.get(`After${index}`)!;
-    if (!checker.isTypeAssignableTo(was, is)) {
-      surface.push({ method, change: 'breaking', detail: argumentChanges(checker, was, is) });
-    } else if (!checker.isTypeAssignableTo(is, was)) {
-      surface.push({ method, change: 'additive', detail: argumentChanges(checker, was, is) });
-    }
+    const change = compareArguments(checker, was, is);
+    if (change !== undefined) surface.push({ method, ...change });
     if (old.operationId !== undefined && op.operationId !== undefined && old.operationId !== op.operationId) {
       surface.push({
         method,
@@ -188,14 +185,18 @@ function checkModule(methods: readonly string[]): string {
 }
 
 /**
- * What changed between two argument lists, parameter by parameter: `query accepts more`,
- * `body narrower`, `body now required`, `new parameter query`.
+ * How a method's argument list changed, parameter by parameter: `breaking` when some call that
+ * compiled no longer does (a type that accepts less, a parameter now required or removed),
+ * `additive` when it accepts more, undefined when it accepts the same.
  */
-function argumentChanges(checker: ts.TypeChecker, was: ts.Type, is: ts.Type): string {
+function compareArguments(
+  checker: ts.TypeChecker,
+  was: ts.Type,
+  is: ts.Type,
+): { change: 'breaking' | 'additive'; detail: string } | undefined {
   const parameters = (type: ts.Type) => {
     const tuple = (type as ts.TupleTypeReference).target;
-    const types = checker.getTypeArguments(type as ts.TypeReference);
-    return types.map((element, index) => ({
+    return checker.getTypeArguments(type as ts.TypeReference).map((element, index) => ({
       name: (tuple.labeledElementDeclarations?.[index]?.name as ts.Identifier | undefined)?.text ?? `#${index + 1}`,
       type: element,
       required: index < tuple.minLength,
@@ -203,23 +204,81 @@ function argumentChanges(checker: ts.TypeChecker, was: ts.Type, is: ts.Type): st
   };
   const before = parameters(was);
   const after = parameters(is);
-  const changes: string[] = [];
+  const less: string[] = [];
+  const more: string[] = [];
   for (let index = 0; index < Math.max(before.length, after.length); index++) {
     const old = before[index];
     const now = after[index];
-    if (old === undefined) changes.push(`new ${now!.required ? 'required' : 'optional'} parameter ${now!.name}`);
-    else if (now === undefined) changes.push(`parameter ${old.name} removed`);
+    if (old === undefined)
+      (now!.required ? less : more).push(`new ${now!.required ? 'required' : 'optional'} parameter ${now!.name}`);
+    else if (now === undefined) less.push(`parameter ${old.name} removed`);
     else {
       const name = old.name === now.name ? now.name : `${old.name} → ${now.name}`;
-      const wider = checker.isTypeAssignableTo(old.type, now.type);
-      const narrower = checker.isTypeAssignableTo(now.type, old.type);
-      if (!wider) changes.push(`${name} accepts less`);
-      else if (!narrower) changes.push(`${name} accepts more`);
-      if (now.required && !old.required) changes.push(`${name} now required`);
-      if (old.required && !now.required) changes.push(`${name} now optional`);
+      const accepts = compareTypes(checker, checker.getNonNullableType(old.type), checker.getNonNullableType(now.type));
+      if (accepts === 'less') less.push(`${name} accepts less`);
+      if (accepts === 'more') more.push(`${name} accepts more`);
+      if (now.required && !old.required) less.push(`${name} now required`);
+      if (old.required && !now.required) more.push(`${name} now optional`);
     }
   }
-  return changes.join('; ') || 'argument list changed';
+  // The checker has the last word on the whole list: what it refuses is breaking, whatever the reason.
+  if (less.length === 0 && !checker.isTypeAssignableTo(was, is)) less.push('argument list accepts less');
+  if (less.length > 0) return { change: 'breaking', detail: less.join('; ') };
+  return more.length > 0 ? { change: 'additive', detail: more.join('; ') } : undefined;
+}
+
+/**
+ * Whether a parameter's type accepts more, less or the same. Assignability decides where it
+ * can; where each side is assignable to the other, an object that gained or lost a property
+ * (at any depth) still changes what an object literal may say, which excess property checks
+ * see: a new optional field accepts more, a field gone accepts less.
+ */
+function compareTypes(checker: ts.TypeChecker, was: ts.Type, is: ts.Type, depth = 0): 'more' | 'less' | undefined {
+  const wider = checker.isTypeAssignableTo(was, is);
+  const narrower = checker.isTypeAssignableTo(is, was);
+  if (!wider) return 'less';
+  if (!narrower) return 'more';
+  if (depth > 4) return undefined;
+  const before = propertiesOf(checker, was);
+  const after = propertiesOf(checker, is);
+  if ([...before.keys()].some((name) => !after.has(name))) return 'less';
+  let result: 'more' | undefined = [...after.keys()].some((name) => !before.has(name)) ? 'more' : undefined;
+  for (const [name, property] of after) {
+    const old = before.get(name);
+    if (old === undefined) continue;
+    const nested = compareTypes(
+      checker,
+      checker.getNonNullableType(checker.getTypeOfSymbol(old)),
+      checker.getNonNullableType(checker.getTypeOfSymbol(property)),
+      depth + 1,
+    );
+    if (nested === 'less') return 'less';
+    result ??= nested;
+  }
+  return result;
+}
+
+/** The properties an object literal may give for a type: its object members', arrays by their items. */
+function propertiesOf(checker: ts.TypeChecker, type: ts.Type): Map<string, ts.Symbol> {
+  const members = type.isUnion() ? type.types : [type];
+  const properties = new Map<string, ts.Symbol>();
+  for (const member of members) {
+    if (checker.isArrayType(member) || checker.isTupleType(member)) {
+      for (const item of checker.getTypeArguments(member as ts.TypeReference)) {
+        for (const [name, symbol] of propertiesOf(checker, item)) properties.set(`[] ${name}`, symbol);
+      }
+      continue;
+    }
+    if (!(member.flags & ts.TypeFlags.Object) || member.getCallSignatures().length > 0) continue;
+    // Built-in classes (FormData, Blob, AbortSignal) are the same on both sides: not walked.
+    if (
+      member.getConstructSignatures().length > 0 ||
+      member.symbol?.declarations?.some((d) => d.getSourceFile().isDeclarationFile)
+    )
+      continue;
+    for (const property of checker.getPropertiesOfType(member)) properties.set(property.name, property);
+  }
+  return properties;
 }
 
 function describeDiagnostic(diagnostic: ts.Diagnostic, root: string): string {

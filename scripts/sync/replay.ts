@@ -34,6 +34,8 @@ export interface ReplayStep {
   readonly changed: number;
   /** The sync's report of the public API, by kind. */
   readonly surface: Readonly<Record<SurfaceChange['change'], number>>;
+  /** The sync's report of the public API, change by change. */
+  readonly surfaceChanges: readonly SurfaceChange[];
   /** Methods the sync reported breaking. */
   readonly breaking: readonly string[];
   /** Methods whose earlier calls no longer compile (the replay's own check). */
@@ -112,6 +114,7 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
         removed: result.plan?.removed.filter((removed) => removed.action !== 'still removed').length ?? 0,
         changed: result.plan?.changed.length ?? 0,
         surface: countByKind(surface),
+        surfaceChanges: surface,
         breaking,
         brokenCalls,
         unreported: brokenCalls.filter((method) => !breaking.includes(method)),

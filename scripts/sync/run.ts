@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { CatalogError, parseCatalog, type Catalog } from '../../catalog/schema.ts';
 import { applyEdits, CatalogSourceError } from './edits.ts';
 import { asOpenApiDocument, readSpec, SpecInputError, type OpenApiDocument } from './openapi.ts';
@@ -113,11 +114,15 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const pinnedDocument = pinned ? asOpenApiDocument(document) : await readPinned(pinnedSpec);
   const pinnedBuild = (await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown';
   const updatedArchive = nextArchive(archive, plan, pinnedDocument, pinnedBuild);
-  if (plan.edits.length > 0) {
-    let after: Catalog;
+  // The SDK changes with the catalog, and with the document alone: its schemas type the methods.
+  const documentChanged = pinnedDocument === undefined || (!pinned && !isDeepStrictEqual(document, pinnedDocument));
+  if (plan.edits.length > 0 || documentChanged) {
+    let after = catalog;
     try {
-      updated = applyEdits(source, plan.edits);
-      after = await loadCatalog(options.catalogFile, updated);
+      if (plan.edits.length > 0) {
+        updated = applyEdits(source, plan.edits);
+        after = await loadCatalog(options.catalogFile, updated);
+      }
     } catch (error) {
       if (error instanceof CatalogSourceError || error instanceof CatalogError) {
         return failed(1, plan, options.json, `nothing written: ${error.message}`);
@@ -140,7 +145,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
         2,
         plan,
         options.json,
-        `nothing written: the SDK this catalog would generate does not build:\n${problems}`,
+        `nothing written: the SDK this catalog and document would generate does not build:\n${problems}`,
       );
     }
     surface = gate.surface;
