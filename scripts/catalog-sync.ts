@@ -55,6 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
     pinnedDir: join(root, 'catalog', 'discord-openapi'),
     // CI keeps generated/ current with the catalog: the SDK callers have now, compared as it is.
     generatedDir: join(root, 'generated'),
+    changesetDir: join(root, '.changeset'),
     spec: values.spec,
     build: values.build,
     check: values.check,

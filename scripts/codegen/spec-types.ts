@@ -107,7 +107,9 @@ export async function emitSpecTypes(
       if (schema === undefined) continue;
       const name = `${base}${part === 'body' ? 'Body' : part === 'query' ? 'Query' : 'Result'}`;
       if (document.components?.schemas?.[name])
-        throw new Error(`${name}: the document already has a schema of that name`);
+        throw new CatalogError([
+          `${op.source.name}: the type ${name} it needs is already a schema of Discord's document`,
+        ]);
       schemas[name] = schema;
       entry[part] = name;
       aliases.push(

@@ -119,3 +119,28 @@ export function reportText(plan: SyncPlan, mode: ReportMode, surface?: readonly 
   }
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The release note of a sync, as a changeset (`.changeset/*.md`, the format of the changesets
+ * tool): the package's bump by what the public API did, then the methods by kind of change.
+ */
+export function changesetText(plan: SyncPlan, surface: readonly SurfaceChange[]): string {
+  const section = (kind: SurfaceChange['change'], title: string) => {
+    const changes = surface.filter((change) => change.change === kind);
+    if (changes.length === 0) return [];
+    return [`${title}:`, ...changes.map((change) => `- \`${change.method}\`: ${change.detail}`), ''];
+  };
+  return [
+    '---',
+    `"tollgate": ${semverOf(surface)}`,
+    '---',
+    '',
+    `Follows build ${plan.build} of Discord's OpenAPI document (\`npm run catalog:sync\`).`,
+    '',
+    ...section('breaking', '**Breaking** (a call that compiled may not)'),
+    ...section('added', 'Added'),
+    ...section('additive', 'Accepts more'),
+    ...section('renamed', 'Renamed'),
+    ...section('deprecated', 'Deprecated'),
+  ].join('\n');
+}

@@ -5,7 +5,7 @@
  * temporary file renamed over it), so bad input leaves the catalog as it was.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -15,7 +15,7 @@ import { asOpenApiDocument, readSpec, SpecInputError, type OpenApiDocument } fro
 import { ARCHIVE_FILE, archiveOperations, archiveText, type Archive } from '../codegen/archive.ts';
 import { readArchive } from '../codegen/run.ts';
 import { isBehind, planSync, type SyncPlan } from './plan.ts';
-import { reportJson, reportText } from './report.ts';
+import { changesetText, reportJson, reportText, semverOf } from './report.ts';
 import { buildGate, type SurfaceChange } from './gate.ts';
 
 export interface SyncRunOptions {
@@ -40,6 +40,8 @@ export interface SyncRunOptions {
   readonly fetch?: typeof fetch;
   /** The repository whose `src/` the new SDK is built against (default: this one). */
   readonly root?: string;
+  /** Where the sync drafts its release note, a changeset (`.changeset/`); default: none. */
+  readonly changesetDir?: string;
   /**
    * The SDK generated from the catalog as it is (`generated/`), to compare the new one with;
    * default: rendered from the catalog and the pinned document.
@@ -157,12 +159,25 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   if (archiveText(updatedArchive) !== archiveText(archive)) {
     await writeAtomically(join(options.pinnedDir, ARCHIVE_FILE), archiveText(updatedArchive));
   }
+  let note = '';
+  if (options.changesetDir && surface && surface.length > 0) {
+    const file = join(options.changesetDir, `catalog-sync-${build}.md`);
+    await mkdir(options.changesetDir, { recursive: true });
+    await writeAtomically(file, changesetText(plan, surface));
+    note = `Release note drafted: ${file} (semver: ${semverOf(surface)}).\n`;
+  }
   if (!pinned) {
     await writeAtomically(pinnedSpec, text);
     const pin: PinnedSource = { source: given, build, date: options.today };
     await writeAtomically(join(options.pinnedDir, PINNED_SOURCE), `${JSON.stringify(pin, null, 2)}\n`);
   }
-  return { code: plan.conflicts.length > 0 ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
+  return {
+    code: plan.conflicts.length > 0 ? 1 : 0,
+    stdout: options.json ? stdout : `${stdout}${note}`,
+    stderr: '',
+    plan,
+    ...(surface && { surface }),
+  };
 }
 
 /** A run that stops before writing: the plan as a report of what was found, and why nothing was written. */

@@ -168,8 +168,11 @@ const EDITS: readonly Edit[] = [
       const path = t.path.replace(`{${from}}`, `{${to}}`);
       const rename = (value: unknown): unknown =>
         JSON.parse(JSON.stringify(value).replaceAll(`"name":"${from}"`, `"name":"${to}"`));
-      document.paths[path] = rename(document.paths[t.path]);
-      delete document.paths[t.path];
+      document.paths = Object.fromEntries(
+        Object.entries(document.paths as Json).map(([key, item]) =>
+          key === t.path ? [path, rename(item)] : [key, item],
+        ),
+      );
       return [document];
     },
     expect: ([step]) => {
@@ -199,7 +202,9 @@ const EDITS: readonly Edit[] = [
     kind: 'a removal',
     eligible: () => (t) => !t.source.paginate,
     apply: (document, t) => {
-      delete document.paths[t.path][t.method];
+      document.paths[t.path] = Object.fromEntries(
+        Object.entries(document.paths[t.path] as Json).filter(([method]) => method !== t.method),
+      );
       return [document];
     },
     expect: ([step], t) => {

@@ -1,0 +1,293 @@
+/**
+ * What keeps regeneration from breaking a caller: identifiers the generator writes once,
+ * drafted names that read well, the build gate and its report, renames and moves, the archive
+ * of removed operations, the guard on removals, and the release note.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { catalog as realCatalog } from '../../catalog/routes.ts';
+import { CatalogError, parseCatalog } from '../../catalog/schema.ts';
+import { identifierClashes } from '../../scripts/codegen/identifiers.ts';
+import { buildModel } from '../../scripts/codegen/model.ts';
+import { renderGenerated } from '../../scripts/codegen/run.ts';
+import { nameOf, nameProblem } from '../../scripts/sync/derive.ts';
+import { planSync } from '../../scripts/sync/plan.ts';
+import { readSpec } from '../../scripts/sync/openapi.ts';
+import { changesetText } from '../../scripts/sync/report.ts';
+import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
+import {
+  catalogFolder,
+  FIXTURE_CATALOG,
+  FOLLOWED,
+  json,
+  ok,
+  openApiDocument,
+  pinDocument,
+  type FixtureOperation,
+} from '../support/openapi-fixture.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+
+describe('identifiers: each written once, derived as the generator derives them', () => {
+  const renamed = (from: string, to: string) => {
+    const copy = structuredClone(realCatalog) as { routes: { operations: { name: string }[] }[] };
+    for (const route of copy.routes) for (const op of route.operations) if (op.name === from) op.name = to;
+    return parseCatalog(copy);
+  };
+
+  it('two dotted names that differ only in their dots are one class and one type: refused, both named', async () => {
+    // Build 227040's draft beside the catalog's guilds.scheduledEvents.users.list.
+    const catalog = renamed('guilds.scheduledEvents.get', 'guilds.scheduledEventsUsers.list');
+    const clashes = identifierClashes(buildModel(catalog), new Map());
+    expect(clashes).toContainEqual({
+      scope: 'export',
+      identifier: 'GuildsScheduledEventsUsersApi',
+      owners: ['namespace guilds.scheduledEvents.users', 'namespace guilds.scheduledEventsUsers'],
+    });
+    const error = await renderGenerated({ catalog, configFile: join(root, 'package.json'), format: false }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).message).toContain('export GuildsScheduledEventsUsersApi is written by');
+  });
+
+  it('the catalog as it is writes every identifier once', () => {
+    expect(identifierClashes(buildModel(realCatalog), new Map())).toEqual([]);
+  });
+
+  it('the sync sees the same clash in a name it would draft', () => {
+    expect(nameProblem('guilds.scheduledEventsUsers.get', new Set(['guilds.scheduledEvents.users.list']))).toBe(
+      'namespaces "guilds.scheduledEventsUsers" and "guilds.scheduledEvents.users" would write the same class GuildsScheduledEventsUsersApi',
+    );
+    expect(nameProblem('guilds.messagesSearch.get', new Set(['guilds.messages.search.get']))).toMatch(
+      /would write the same types \(GuildsMessagesSearchGetQuery\)/,
+    );
+    expect(
+      nameProblem('guilds.scheduledEvents.exceptions.users.list', new Set(['guilds.scheduledEvents.users.list'])),
+    ).toBeUndefined();
+  });
+});
+
+describe('drafted names', () => {
+  const id = (name: string) => ({ name, snowflake: true, required: true }) as never;
+  it.each([
+    [
+      'GET /guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}/users/counts',
+      'count_guild_scheduled_event_users',
+      ['guild_id', 'guild_scheduled_event_id'],
+      [],
+      'guilds.scheduledEvents.users.count',
+    ],
+    [
+      'GET /guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}/{guild_scheduled_event_exception_id}/users',
+      'list_guild_scheduled_event_exception_users',
+      ['guild_id', 'guild_scheduled_event_id', 'guild_scheduled_event_exception_id'],
+      [],
+      'guilds.scheduledEvents.exceptions.users.list',
+    ],
+    // A wrapper result, but it pages: a list.
+    [
+      'GET /guilds/{guild_id}/requests',
+      'get_guild_join_requests',
+      ['guild_id'],
+      ['limit', 'after'],
+      'guilds.requests.list',
+    ],
+    // A credential after an id names no resource.
+    ['GET /webhooks/{webhook_id}/{webhook_token}/messages', 'get_x', ['webhook_id'], [], 'webhooks.messages.get'],
+  ])('%s → %s', (key, operationId, ids, query, expected) => {
+    const [method, path] = key.split(' ') as ['GET', string];
+    const operation = {
+      method,
+      path,
+      operationId,
+      arrayResult: false,
+      pathParameters: ids.map(id),
+      query: query.map((name) => ({ name, required: false })),
+    };
+    expect(nameOf(operation, [method])).toBe(expected);
+  });
+});
+
+describe('planSync: renames, moves, removals and bodies that come late', () => {
+  const load = async () => parseCatalog(await importFixture());
+
+  it('an operationId renamed at the same method and path keeps the method; deprecated_… deprecates it', async () => {
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    operations['GET /guilds/{guild_id}'] = { operationId: 'deprecated_get_guild' };
+    const plan = planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
+    expect(plan.added).toEqual([]);
+    expect(plan.removed).toEqual([]);
+    expect(plan.linked).toContainEqual({ name: 'guilds.get', operationId: 'deprecated_get_guild' });
+    expect(plan.edits).toContainEqual({
+      kind: 'set',
+      operationName: 'guilds.get',
+      properties: {
+        operationId: 'deprecated_get_guild',
+        deprecated: 'Discord deprecated it (operationId deprecated_get_guild).',
+      },
+    });
+  });
+
+  it('an operationId found at another path moved: drafted there, the old method deprecated and renamed to it', async () => {
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    delete operations['GET /guilds/{guild_id}'];
+    operations['GET /guilds/{guild_id}/profile'] = { operationId: 'get_guild' };
+    const plan = planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
+    expect(plan.added).toMatchObject([{ name: 'guilds.profile.get', operationId: 'get_guild' }]);
+    expect(plan.removed).toMatchObject([{ name: 'guilds.get', action: 'deprecated', renamedTo: 'guilds.profile.get' }]);
+    expect(plan.edits).toContainEqual({
+      kind: 'set',
+      operationName: 'guilds.get',
+      properties: { removedIn: '301', renamedTo: 'guilds.profile.get' },
+    });
+  });
+
+  it('a body that comes to an operation whose parameters are its query goes in the options (bodyIn)', async () => {
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    operations['GET /channels/{channel_id}/messages'] = { operationId: 'list_messages', query: ['limit', 'before'] };
+    operations['DELETE /guilds/{guild_id}'] = {
+      operationId: 'delete_guild',
+      query: ['reason'],
+      body: { required: false, ...json({ type: 'object', properties: { note: { type: 'string' } } }) },
+    };
+    const plan = planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
+    const edit = plan.edits.find((e) => e.kind === 'set' && e.operationName === 'guilds.delete');
+    // guilds.delete had no query: its parameters become the body, no bodyIn.
+    expect(edit).toMatchObject({ properties: { body: 'optional', query: ['reason'] } });
+    expect((edit as { properties: Record<string, unknown> }).properties.bodyIn).toBeUndefined();
+    const withQuery = FIXTURE_CATALOG.replace(
+      "{ name: 'guilds.delete', method: 'DELETE', summary: 'Delete Guild', operationId: 'delete_guild' }",
+      "{ name: 'guilds.delete', method: 'DELETE', summary: 'Delete Guild', query: ['reason'], operationId: 'delete_guild' }",
+    );
+    expect(withQuery).not.toBe(FIXTURE_CATALOG);
+    const later = planSync(parseCatalog(await importFixture(withQuery)), readSpec(openApiDocument(operations)), {
+      build: '301',
+      prune: false,
+    });
+    expect(later.edits.find((e) => e.kind === 'set' && e.operationName === 'guilds.delete')).toMatchObject({
+      properties: { body: 'optional', bodyIn: 'options' },
+    });
+  });
+
+  it('more than 5 % of the synced operations gone (and more than one) is refused, unless removals are allowed', async () => {
+    const empty = readSpec(openApiDocument({}));
+    expect(() => planSync(parseCatalog(realCatalog), empty, { build: '301', prune: false })).toThrow(
+      /the document would remove \d+ of the catalog's \d+ synced operations \(100\.0 %, more than 5 %\): refused; if Discord really removed them, pass --allow-removals/,
+    );
+    const allowed = planSync(parseCatalog(realCatalog), empty, { build: '301', prune: false, allowRemovals: true });
+    expect(allowed.removed.length).toBeGreaterThan(200);
+    // One operation gone is a release, not a broken document.
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    delete operations['DELETE /guilds/{guild_id}'];
+    expect(
+      planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false }).removed,
+    ).toHaveLength(1);
+  });
+});
+
+describe('runSync: the gate, the archive, the release note', () => {
+  let folder: Awaited<ReturnType<typeof catalogFolder>>;
+  beforeEach(async () => {
+    folder = await catalogFolder();
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+  });
+  afterEach(async () => {
+    await folder.remove();
+  });
+  const options = (overrides: Partial<SyncRunOptions>): SyncRunOptions => ({
+    catalogFile: folder.catalogFile,
+    pinnedDir: folder.pinnedDir,
+    check: false,
+    prune: false,
+    json: false,
+    timeoutMs: 2000,
+    today: '2026-11-26',
+    ...overrides,
+  });
+  const documentFile = async (operations: Record<string, FixtureOperation>, extra: Record<string, unknown> = {}) => {
+    const file = join(folder.dir, 'new.json');
+    await writeFile(file, JSON.stringify({ ...openApiDocument(operations), ...extra }));
+    return file;
+  };
+  const snapshot = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        [folder.catalogFile, ...(await readdir(folder.pinnedDir)).map((name) => join(folder.pinnedDir, name))].map(
+          async (file) => [file, await readFile(file, 'utf8')] as const,
+        ),
+      ),
+    );
+
+  it('a document whose SDK would not compile writes nothing, exits 2 and names the problem', async () => {
+    const document = openApiDocument({
+      ...FOLLOWED,
+      'GET /lobbies/{lobby_id}': { operationId: 'get_lobby', responses: ok() },
+    });
+    // A schema of the name the new operation's result type would take.
+    (document.components as { schemas: Record<string, unknown> }).schemas.GetLobbyResult = { type: 'string' };
+    const spec = await documentFile({}, document);
+    const before = await snapshot();
+    const result = await runSync(options({ spec, build: '301' }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('nothing written: the SDK this catalog and document would generate does not build');
+    expect(result.stderr).toContain('lobbies.get: the type GetLobbyResult it needs is already a schema');
+    expect(result.stdout).toContain('Nothing written');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a removed operation keeps its types: the archive holds it from the build that had it, and the SDK builds', async () => {
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    delete operations['PATCH /guilds/{guild_id}'];
+    const result = await runSync(options({ spec: await documentFile(operations), build: '301' }));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const archive = JSON.parse(await readFile(join(folder.pinnedDir, 'removed.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(archive).toMatchObject({ update_guild: { build: '300', method: 'PATCH', path: '/guilds/{guild_id}' } });
+    expect(result.surface).toContainEqual({
+      method: 'guilds.edit',
+      change: 'deprecated',
+      detail: 'not in the document since build 301',
+    });
+    // Back in the document: it leaves the archive.
+    const back = await runSync(options({ spec: await documentFile(FOLLOWED), build: '302' }));
+    expect(back.code).toBe(0);
+    expect(JSON.parse(await readFile(join(folder.pinnedDir, 'removed.json'), 'utf8'))).toEqual({});
+  });
+
+  it('the report classifies each public method and drafts the release note with its semver meaning', async () => {
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    operations['GET /guilds/{guild_id}'] = { operationId: 'get_guild', query: ['with_counts'] };
+    operations['GET /lobbies/{lobby_id}'] = { operationId: 'get_lobby' };
+    const changesetDir = join(folder.dir, '.changeset');
+    // First the document the fixture follows, so its three operations without an operationId are
+    // linked (their queries then typed by the document: that is a change of its own).
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const json = await runSync(
+      options({ spec: await documentFile(operations), build: '301', check: true, json: true }),
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({ api: { semver: 'minor' } });
+    const result = await runSync(options({ spec: await documentFile(operations), build: '301', changesetDir }));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/public API {2}2 changes of methods \(semver: minor\)/);
+    expect(result.stdout).toMatch(/~ guilds\.get +additive: params → query accepts more/);
+    expect(result.stdout).toMatch(/\+ lobbies\.get +added: GET \/lobbies\/\{lobby_id\}/);
+    const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
+    expect(note).toBe(changesetText(result.plan!, result.surface!));
+    expect(note).toMatch(/^---\n"tollgate": minor\n---\n/);
+  });
+});
+
+/** The fixture catalog's module, evaluated as the sync loads it (through a data: URL). */
+async function importFixture(source = FIXTURE_CATALOG): Promise<unknown> {
+  const text = source
+    .replace("import { cdnCatalog } from './cdn.ts';", `const cdnCatalog = ${JSON.stringify(realCatalog.cdn)};`)
+    .replace("import type { Catalog } from './schema.ts';", '')
+    .replace('export const catalog: Catalog =', 'export const catalog =');
+  return ((await import(`data:text/javascript;base64,${Buffer.from(text).toString('base64')}`)) as { catalog: unknown })
+    .catalog;
+}

@@ -1,0 +1,77 @@
+/**
+ * The parameters slot at run time, for the one shape no catalog operation has yet: a body that
+ * came after the query (`bodyIn: 'options'`), which the generated method passes in its options.
+ * The caller the generated resources are built over is taken from `createResources`.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type * as GeneratedModule from '../../generated/index.ts';
+import type { OperationCaller } from '../../src/sdk.ts';
+
+type GeneratedIndex = typeof GeneratedModule;
+
+const captured: { caller?: OperationCaller } = {};
+vi.mock('../../generated/index.ts', async (original) => {
+  const module = await original<GeneratedIndex>();
+  return {
+    ...module,
+    createResources: (call: OperationCaller) => {
+      captured.caller = call;
+      return module.createResources(call);
+    },
+  };
+});
+
+const { createClient } = await import('../../src/index.ts');
+const { operations } = await import('../../generated/routes.ts');
+
+const sent: { method: string; url: string; body: string | null; type: string | null }[] = [];
+// The client is built for its caller (captured above); its methods are not called here.
+createClient({
+  token: 'Bot params-token',
+  baseUrl: 'http://params.test/api/v10',
+  fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    sent.push({
+      method: request.method,
+      url: request.url,
+      body: request.body ? await request.text() : null,
+      type: request.headers.get('content-type'),
+    });
+    return Response.json({ ok: true });
+  },
+});
+afterEach(() => {
+  sent.length = 0;
+});
+
+// guilds.members.list, as if a body had come to it after its query (the sync would write bodyIn).
+const lateBody = {
+  ...operations['guilds.members.list'],
+  method: 'POST',
+  body: 'optional',
+  bodyInOptions: true,
+} as const;
+
+describe("a body in the options, the query in the parameters' place", () => {
+  it('sends the query from the parameters and the body from the options', async () => {
+    await captured.caller!(lateBody, ['41771983423143937'], { query: { limit: 5 } }, {
+      body: { note: 'late' },
+    } as never);
+    expect(sent).toEqual([
+      {
+        method: 'POST',
+        url: 'http://params.test/api/v10/guilds/41771983423143937/members?limit=5',
+        body: '{"note":"late"}',
+        type: 'application/json',
+      },
+    ]);
+  });
+
+  it('a body in the options of an operation whose body is its parameters is an unknown option', async () => {
+    const bodyFirst = { ...lateBody, bodyInOptions: undefined };
+    await expect(
+      captured.caller!(bodyFirst, ['41771983423143937'], { body: {} }, { body: { note: 'x' } } as never),
+    ).rejects.toThrow(/unknown option "body"/);
+    expect(sent).toEqual([]);
+  });
+});
