@@ -2,5 +2,5 @@
 // change package.json and run `npm run generate`.
 
 /** The package's version and repository, from package.json (the User-Agent names them). */
-export const PACKAGE_VERSION = '0.1.0';
+export const PACKAGE_VERSION = '0.2.0';
 export const PACKAGE_URL = 'https://github.com/tollgate-dev/tollgate';
