@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalog as realCatalog } from '../../catalog/routes.ts';
-import { CatalogError, parseCatalog } from '../../catalog/schema.ts';
+import { CatalogError, parseCatalog, type Catalog } from '../../catalog/schema.ts';
 import { identifierClashes } from '../../scripts/codegen/identifiers.ts';
 import { buildModel } from '../../scripts/codegen/model.ts';
 import { renderGenerated } from '../../scripts/codegen/run.ts';
@@ -52,6 +52,21 @@ describe('identifiers: each written once, derived as the generator derives them'
     expect((error as CatalogError).message).toContain('export GuildsScheduledEventsUsersApi is written by');
   });
 
+  it("a class's members are a scope of their own: an operation named as a list's iterator is caught there", () => {
+    // The catalog's schema refuses this name first; the generator's own check sees it too.
+    const copy = structuredClone(realCatalog) as { routes: { operations: { name: string }[] }[] };
+    for (const route of copy.routes) {
+      for (const op of route.operations) if (op.name === 'channels.messages.get') op.name = 'channels.messages.listAll';
+    }
+    expect(identifierClashes(buildModel(copy as unknown as Catalog), new Map())).toEqual([
+      {
+        scope: 'member of ChannelsMessagesApi',
+        identifier: 'listAll',
+        owners: ['operation channels.messages.list', 'operation channels.messages.listAll'],
+      },
+    ]);
+  });
+
   it('the catalog as it is writes every identifier once', () => {
     expect(identifierClashes(buildModel(realCatalog), new Map())).toEqual([]);
   });
@@ -85,6 +100,14 @@ describe('drafted names', () => {
       ['guild_id', 'guild_scheduled_event_id', 'guild_scheduled_event_exception_id'],
       [],
       'guilds.scheduledEvents.exceptions.users.list',
+    ],
+    // An id after an id, its word plural: a vowel before the y keeps it (keys, not kies).
+    [
+      'GET /applications/{application_id}/{application_key_id}',
+      'get_application_key',
+      ['application_id', 'application_key_id'],
+      [],
+      'applications.keys.get',
     ],
     // A wrapper result, but it pages: a list.
     [
@@ -185,6 +208,75 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
       planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false }).removed,
     ).toHaveLength(1);
   });
+
+  it('exactly 5 % of the synced operations gone is still a release; one more is refused', async () => {
+    const pinned = JSON.parse(await readFile(join(root, 'catalog', 'discord-openapi', 'openapi.json'), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const copy = structuredClone(realCatalog) as {
+      routes: { operations: { operationId?: string; removedIn?: string }[] }[];
+    };
+    const synced = copy.routes.flatMap((route) => route.operations).filter((op) => op.operationId && !op.removedIn);
+    // A few already removed (gone from the document too), so that 5 % of the rest is a whole number.
+    const removedBefore = synced.splice(0, synced.length % 20);
+    for (const op of removedBefore) op.removedIn = '300';
+    const share = synced.length / 20;
+    const documentWithout = (count: number) => {
+      const gone = new Set([...removedBefore, ...synced.slice(0, count)].map((op) => op.operationId));
+      const paths = Object.entries(pinned.paths).map(([path, item]) => [
+        path,
+        Object.fromEntries(Object.entries(item).filter(([, operation]) => !gone.has(operation.operationId))),
+      ]);
+      return readSpec({ ...pinned, paths: Object.fromEntries(paths) });
+    };
+    const catalog = parseCatalog(copy);
+    const plan = planSync(catalog, documentWithout(share), { build: '301', prune: false });
+    expect(plan.removed.filter((removed) => removed.action === 'deprecated')).toHaveLength(share);
+    expect(() => planSync(catalog, documentWithout(share + 1), { build: '301', prune: false })).toThrow(
+      `the document would remove ${share + 1} of the catalog's ${synced.length} synced operations`,
+    );
+  });
+
+  it('an operationId that moves again: the method that follows it now is deprecated toward the new one, not its renamed predecessor', async () => {
+    // guilds.preview.get followed get_guild once and was renamed to guilds.get (and comes after it in
+    // the catalog); now Discord moves get_guild again and keeps the path as deprecated_get_guild.
+    const withPredecessor = FIXTURE_CATALOG.replace(
+      "    {\n      key: 'GuildsIdEmbed',",
+      [
+        '    {',
+        "      key: 'GuildsIdPreview',",
+        "      major: 'guild_id',",
+        "      path: '/guilds/{guild_id}/preview',",
+        "      pathSource: 'spec',",
+        "      operations: [{ name: 'guilds.preview.get', method: 'GET', summary: 'Get Guild Preview', operationId: 'get_guild', removedIn: '200', renamedTo: 'guilds.get' }],",
+        '    },',
+        '    {',
+        "      key: 'GuildsIdEmbed',",
+      ].join('\n'),
+    );
+    expect(withPredecessor).not.toBe(FIXTURE_CATALOG);
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    operations['GET /guilds/{guild_id}'] = { operationId: 'deprecated_get_guild' };
+    operations['GET /guilds/{guild_id}/profile'] = { operationId: 'get_guild' };
+    const plan = planSync(parseCatalog(await importFixture(withPredecessor)), readSpec(openApiDocument(operations)), {
+      build: '301',
+      prune: false,
+    });
+    expect(plan.added).toMatchObject([{ name: 'guilds.profile.get', operationId: 'get_guild' }]);
+    expect(plan.edits).toContainEqual({
+      kind: 'set',
+      operationName: 'guilds.get',
+      properties: {
+        operationId: 'deprecated_get_guild',
+        deprecated: 'Use `guilds.profile.get`: Discord moved this operation to GET /guilds/{guild_id}/profile.',
+      },
+    });
+    expect(plan.edits).toContainEqual({
+      kind: 'set',
+      operationName: 'guilds.preview.get',
+      properties: { renamedTo: 'guilds.profile.get' },
+    });
+  });
 });
 
 describe('runSync: the gate, the archive, the release note', () => {
@@ -279,6 +371,88 @@ describe('runSync: the gate, the archive, the release note', () => {
     const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
     expect(note).toBe(changesetText(result.plan!, result.surface!));
     expect(note).toMatch(/^---\n"tollgate": minor\n---\n/);
+  });
+
+  it('a body field whose type narrows is breaking, named by its parameter, and the release is major', async () => {
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const document = openApiDocument(FOLLOWED) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    document.components.schemas.MessageCreateRequest!.properties.content = { type: 'integer' };
+    const changesetDir = join(folder.dir, '.changeset');
+    // Only the document changes (the catalog has nothing to edit): the gate still compares.
+    const result = await runSync(options({ spec: await documentFile({}, document), build: '301', changesetDir }));
+    expect(result.code).toBe(0);
+    expect(result.plan!.edits).toEqual([]);
+    expect(result.surface).toEqual([
+      { method: 'channels.messages.create', change: 'breaking', detail: 'body accepts less' },
+    ]);
+    expect(result.stdout).toMatch(/public API {2}1 changes of methods \(semver: major\)/);
+    const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
+    expect(note).toMatch(/^---\n"tollgate": major\n---\n/);
+    expect(note).toContain(
+      '**Breaking** (a call that compiled may not):\n- `channels.messages.create`: body accepts less\n',
+    );
+  });
+
+  it('a method deprecated by an earlier sync is not reported again: the next sync reports what it changed', async () => {
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    delete operations['PATCH /guilds/{guild_id}'];
+    const first = await runSync(options({ spec: await documentFile(operations), build: '301' }));
+    expect(first.surface).toContainEqual({
+      method: 'guilds.edit',
+      change: 'deprecated',
+      detail: 'not in the document since build 301',
+    });
+    operations['GET /lobbies/{lobby_id}'] = { operationId: 'get_lobby' };
+    const next = await runSync(options({ spec: await documentFile(operations), build: '302' }));
+    expect(next.code).toBe(0);
+    expect(next.surface).toEqual([{ method: 'lobbies.get', change: 'added', detail: 'GET /lobbies/{lobby_id}' }]);
+  });
+});
+
+describe('the release note', () => {
+  it('lists the methods under their kind of change, breaking first, with the semver of the whole', async () => {
+    const plan = planSync(parseCatalog(await importFixture()), readSpec(openApiDocument(FOLLOWED)), {
+      build: '301',
+      prune: false,
+    });
+    const note = changesetText(plan, [
+      { method: 'guilds.delete', change: 'deprecated', detail: 'not in the document since build 301' },
+      {
+        method: 'guilds.get',
+        change: 'renamed',
+        detail: 'operationId get_guild → fetch_guild; the method keeps its name',
+      },
+      { method: 'channels.messages.list', change: 'additive', detail: 'query accepts more' },
+      { method: 'lobbies.get', change: 'added', detail: 'GET /lobbies/{lobby_id}' },
+      { method: 'guilds.edit', change: 'breaking', detail: 'body accepts less' },
+    ]);
+    expect(note).toBe(
+      [
+        '---',
+        '"tollgate": major',
+        '---',
+        '',
+        "Follows build 301 of Discord's OpenAPI document (`npm run catalog:sync`).",
+        '',
+        '**Breaking** (a call that compiled may not):',
+        '- `guilds.edit`: body accepts less',
+        '',
+        'Added:',
+        '- `lobbies.get`: GET /lobbies/{lobby_id}',
+        '',
+        'Accepts more:',
+        '- `channels.messages.list`: query accepts more',
+        '',
+        'Renamed:',
+        '- `guilds.get`: operationId get_guild → fetch_guild; the method keeps its name',
+        '',
+        'Deprecated:',
+        '- `guilds.delete`: not in the document since build 301',
+        '',
+      ].join('\n'),
+    );
   });
 });
 
