@@ -243,13 +243,15 @@ function compareTypes(checker: ts.TypeChecker, was: ts.Type, is: ts.Type, depth 
   const after = propertiesOf(checker, is);
   if ([...before.keys()].some((name) => !after.has(name))) return 'less';
   let result: 'more' | undefined = [...after.keys()].some((name) => !before.has(name)) ? 'more' : undefined;
-  for (const [name, property] of after) {
+  for (const [name, properties] of after) {
     const old = before.get(name);
-    if (old === undefined) continue;
+    // A name that members of a union share (`type` of every component) is compared by name only:
+    // which member's it is cannot be told apart here, and assignability already judged the union.
+    if (old?.length !== 1 || properties.length !== 1) continue;
     const nested = compareTypes(
       checker,
-      checker.getNonNullableType(checker.getTypeOfSymbol(old)),
-      checker.getNonNullableType(checker.getTypeOfSymbol(property)),
+      checker.getNonNullableType(checker.getTypeOfSymbol(old[0]!)),
+      checker.getNonNullableType(checker.getTypeOfSymbol(properties[0]!)),
       depth + 1,
     );
     if (nested === 'less') return 'less';
@@ -259,24 +261,28 @@ function compareTypes(checker: ts.TypeChecker, was: ts.Type, is: ts.Type, depth 
 }
 
 /** The properties an object literal may give for a type: its object members', arrays by their items. */
-function propertiesOf(checker: ts.TypeChecker, type: ts.Type): Map<string, ts.Symbol> {
+function propertiesOf(checker: ts.TypeChecker, type: ts.Type): Map<string, ts.Symbol[]> {
   const members = type.isUnion() ? type.types : [type];
-  const properties = new Map<string, ts.Symbol>();
+  const properties = new Map<string, ts.Symbol[]>();
+  const add = (name: string, symbols: readonly ts.Symbol[]) =>
+    properties.set(name, [...(properties.get(name) ?? []), ...symbols]);
   for (const member of members) {
     if (checker.isArrayType(member) || checker.isTupleType(member)) {
       for (const item of checker.getTypeArguments(member as ts.TypeReference)) {
-        for (const [name, symbol] of propertiesOf(checker, item)) properties.set(`[] ${name}`, symbol);
+        for (const [name, symbols] of propertiesOf(checker, item)) add(`[] ${name}`, symbols);
       }
       continue;
     }
-    if (!(member.flags & ts.TypeFlags.Object) || member.getCallSignatures().length > 0) continue;
+    // An intersection (`WithFiles<Body>`: the body and its files) has its members' properties.
+    const objectLike = member.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection);
+    if (!objectLike || member.getCallSignatures().length > 0) continue;
     // Built-in classes (FormData, Blob, AbortSignal) are the same on both sides: not walked.
     if (
       member.getConstructSignatures().length > 0 ||
       member.symbol?.declarations?.some((d) => d.getSourceFile().isDeclarationFile)
     )
       continue;
-    for (const property of checker.getPropertiesOfType(member)) properties.set(property.name, property);
+    for (const property of checker.getPropertiesOfType(member)) add(property.name, [property]);
   }
   return properties;
 }

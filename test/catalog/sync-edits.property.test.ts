@@ -51,7 +51,9 @@ const documentTypedBody = (document: Json) => (target: Target) => {
   let schema = jsonBody(target);
   if (schema === undefined || target.source.types?.body || target.source.keep?.body) return false;
   if (schema.$ref) schema = document.components.schemas[String(schema.$ref).split('/').pop()!];
-  return schema?.type === 'object' || (Array.isArray(schema?.type) && schema.type.includes('object'));
+  // An object of named fields (a map of any keys, `additionalProperties`, takes any field already).
+  const object = schema?.type === 'object' || (Array.isArray(schema?.type) && schema.type.includes('object'));
+  return object && schema.properties !== undefined && schema.additionalProperties === undefined;
 };
 
 interface Edit {
