@@ -210,16 +210,17 @@ class ClientCore {
     if (input?.params !== undefined) checkNoParams(label, input.params);
     const { path, values } = buildPath(operation.path, args);
     const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
-    const given = operation.bodyInOptions ? (options as { body?: unknown } | undefined)?.body : input?.body;
+    const {
+      reason,
+      body: bodyOption,
+      ...requestOptions
+    } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string; body?: unknown };
+    // A body that came after the query is given in the options (catalog `bodyIn: 'options'`).
+    const given = operation.bodyInOptions ? bodyOption : input?.body;
     const nonce = this.#dialect.resendSafeBody?.(target, given);
     const body = encodeBody(label, operation, nonce ? nonce.body : given);
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);
-    const {
-      reason,
-      body: _bodyOption,
-      ...requestOptions
-    } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string; body?: unknown };
     const response = await this.#sender.send(operation.method, path, target, {
       ...requestOptions,
       ...body,
