@@ -22,7 +22,7 @@ import { errorOf, refusalOf } from '../../src/cloudflare/protocol.ts';
 import { DEFAULT_LEASE_MS } from '../../src/contracts/store.ts';
 import { fakeNamespace, type FakeNamespace } from '../support/durable-objects.ts';
 import { keyedView } from '../support/keyed-view.ts';
-import { ManualClock } from '../support/manual-clock.ts';
+import { ManualClock, settle } from '../support/manual-clock.ts';
 
 const TOKEN = 'Bot object-token-5e1c';
 const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 20, invalidRequestLimit: 3 };
@@ -184,6 +184,22 @@ describe('leases: a caller that vanishes gives its place back', () => {
     expect(await view.admit(MESSAGES)).toMatchObject({ kind: 'grant' });
   });
 
+  it.each(['release', 'giveBack'] as const)(
+    'a %s after its lease ran out counts nothing: the place of the request now in flight stays taken',
+    async (method) => {
+      const setup1 = setup({ leaseMs: 1000 });
+      const view = v10View(setup1);
+      const late = await grant(view, MESSAGES);
+      await setup1.objectClock.advance(1000);
+      const next = await grant(view, MESSAGES);
+      await view[method](MESSAGES, late);
+      // Counted, it would free the unknown bucket's one place: two first requests at once.
+      expect(await view.admit(MESSAGES)).toMatchObject({ kind: 'await-response' });
+      await view.settle(MESSAGES, next, WINDOW);
+      expect(await view.admit(MESSAGES)).toMatchObject({ kind: 'grant' });
+    },
+  );
+
   it('uses 30 s, as Redis does, unless told', () => {
     expect(DEFAULT_LEASE_MS).toBe(30_000);
   });
@@ -200,6 +216,21 @@ describe('held awaits: a waiting isolate is woken by the answer, without polling
     expect(answered).toBeUndefined();
     await view.settle(MESSAGES, first, WINDOW);
     await held;
+    expect(answered).toEqual({ kind: 'await-response', retryMs: 0 });
+    expect(await view.admit(MESSAGES)).toMatchObject({ kind: 'grant' });
+  });
+
+  it.each(['release', 'giveBack'] as const)('a %s wakes the admits it held, as a settle does', async (method) => {
+    const setup1 = setup({}, 1000);
+    const view = v10View(setup1);
+    const first = await grant(view, MESSAGES);
+    let answered: unknown;
+    void Promise.resolve(view.admit(MESSAGES)).then((admission) => (answered = admission));
+    await setup1.objectClock.advance(500);
+    expect(answered).toBeUndefined();
+    await view[method](MESSAGES, first);
+    // Woken now, not when holdMs (500 ms more on the object's clock, which stands still) runs out.
+    await settle();
     expect(answered).toEqual({ kind: 'await-response', retryMs: 0 });
     expect(await view.admit(MESSAGES)).toMatchObject({ kind: 'grant' });
   });
