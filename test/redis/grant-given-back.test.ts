@@ -181,4 +181,25 @@ describe.each(stores)('%s: a grant whose caller left while the store decided is 
   it('first try, the client closed: the call is not sent, the next caller is admitted at once', async () => {
     await leaveOnFirstTry(await setUp(make), LEAVINGS['has its client closed']);
   });
+
+  // The give-back must wake the bucket's queue (limiter.ts #admitOnce): a caller of the same
+  // client that queued behind the first contact waits for nothing else, not even a lease (the
+  // clock stands still).
+  it('first contact, the caller aborted while a second caller queued behind it: the second is sent', async () => {
+    const h = await setUp(make);
+    const client = h.newClient();
+    const controller = new AbortController();
+    h.store.holdAnswers();
+    const first = outcomeOf(h.call(client, 'DELETE', { signal: controller.signal }));
+    await until(() => h.store.held === 1, "the first contact's admit to be in flight");
+    const second = outcomeOf(h.call(client, 'PATCH'));
+    await until(() => h.store.held === 2, "the second caller's admit to be in flight");
+    controller.abort();
+    h.store.answer();
+    expect(await first).toMatchObject({ name: 'AbortError' });
+    expect(await eventually(() => h.sent.includes('PATCH'))).toBe(true);
+    expect(await second).toBe('fulfilled');
+    expect(h.sent).toEqual(['PATCH']);
+    expect(h.store.givenBack).toBe(1);
+  });
 });
