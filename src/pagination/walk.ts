@@ -37,7 +37,7 @@ export interface WalkHooks {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-/** How often a list that is still being built (202) is asked for again before the walk gives up. */
+/** How often a page of a list that is still being built (202) is asked for again before the walk gives up. */
 export const MAX_TRY_LATER = 10;
 /** The longest single "try later" wait taken, whatever `retry_after` says. */
 export const MAX_TRY_LATER_MS = 60_000;
@@ -149,6 +149,8 @@ export async function* walkPages(
       await hooks.sleep(wait);
       continue;
     }
+    // The limit is each page's: a list built for one page may be built again for the next.
+    waits = 0;
     const listed = itemsOf(label, facts, result);
     // An offset counts into the service's own order; a cursor walks in its direction.
     const walking = facts.cursor === 'offset' || facts.pageOrder === start.direction ? listed : [...listed].reverse();
