@@ -31,6 +31,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { brotliCompress, constants } from 'node:zlib';
+import type { ManifestBuild } from './sync/history.ts';
 
 const SPEC = 'specs/openapi.json';
 const FIXTURE = 'openapi-history.ndjson.br';
@@ -50,15 +51,6 @@ type JsonObject = Record<string, unknown>;
 const object = (value: unknown): JsonObject =>
   typeof value === 'object' && value !== null ? (value as JsonObject) : {};
 const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.map(object) : []);
-
-interface Build {
-  readonly build: string;
-  readonly commit: string;
-  readonly date: string;
-  readonly blob: string;
-  readonly selected: boolean;
-  readonly why: string;
-}
 
 /** What builds are compared on: info.version, and `METHOD path` → that operation's projection, as text. */
 interface Projection {
@@ -156,7 +148,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const read = (index: number) =>
     index < range.length ? git(repo, ['cat-file', 'blob', `${range[index]!.commit}:${SPEC}`]) : undefined;
 
-  const builds: Build[] = [];
+  const builds: ManifestBuild[] = [];
   const lines: string[] = [];
   let kept: { build: string; projection: Projection } | undefined;
   let next = read(0);

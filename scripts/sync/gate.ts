@@ -149,7 +149,7 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
 }
 
 /** Every method a caller can call, by its name after `client.`, with the operation behind it. */
-function methodsOf(model: CatalogModel): Map<string, CatalogOperation & { readonly path?: string }> {
+export function methodsOf(model: CatalogModel): Map<string, CatalogOperation & { readonly path?: string }> {
   const methods = new Map<string, CatalogOperation & { readonly path?: string }>();
   for (const op of model.operations) {
     const source = { ...op.source, path: op.pathText };
@@ -162,16 +162,19 @@ function methodsOf(model: CatalogModel): Map<string, CatalogOperation & { readon
   return methods;
 }
 
+/** A method's name as a path of members of `Resources`: `guilds.get` → `["guilds"]["get"]`. */
+export const memberPath = (method: string) =>
+  method
+    .split('.')
+    .map((part) => `[${JSON.stringify(part)}]`)
+    .join('');
+
 const deprecationOf = (op: CatalogOperation) =>
   op.deprecated ?? (op.removedIn === undefined ? undefined : `not in the document since build ${op.removedIn}`);
 
 /** A module with each shared method's argument list before and after, as type aliases. */
 function checkModule(methods: readonly string[]): string {
-  const access = (name: string) =>
-    name
-      .split('.')
-      .map((part) => `[${JSON.stringify(part)}]`)
-      .join('');
+  const access = memberPath;
   return [
     `import type { Resources as Before } from './${BEFORE_DIR}/index.ts';`,
     "import type { Resources as After } from './generated/index.ts';",

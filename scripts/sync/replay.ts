@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { readArchive, renderGenerated } from '../codegen/run.ts';
-import { compilerOptions, overlayHost, type SurfaceChange } from './gate.ts';
+import { compilerOptions, memberPath, methodsOf, overlayHost, type SurfaceChange } from './gate.ts';
 import { loadCatalog, runSync } from './run.ts';
 
 export interface ReplayBuild {
@@ -175,11 +175,7 @@ const FIRST_CALL_LINE = 4;
 
 /** One call a line, from FIRST_CALL_LINE: `after.guilds.get(...({} as Arguments<Before['guilds']['get']>));`. */
 function callsModule(methods: readonly string[]): string {
-  const access = (name: string) =>
-    name
-      .split('.')
-      .map((part) => `[${JSON.stringify(part)}]`)
-      .join('');
+  const access = memberPath;
   return [
     `import type { Resources as Before } from './${BEFORE_DIR}/index.ts';`,
     "import type { Resources as After } from './generated/index.ts';",
@@ -190,11 +186,7 @@ function callsModule(methods: readonly string[]): string {
   ].join('\n');
 }
 
-function methodNames({ model }: Rendered): string[] {
-  return model.operations.flatMap((op) =>
-    op.source.paginate ? [op.source.name, `${op.source.name}All`, `${op.source.name}Pages`] : [op.source.name],
-  );
-}
+const methodNames = ({ model }: Rendered): string[] => [...methodsOf(model).keys()];
 
 const countByKind = (surface: readonly SurfaceChange[]) => {
   const counts = { added: 0, additive: 0, breaking: 0, renamed: 0, deprecated: 0 };

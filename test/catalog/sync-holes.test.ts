@@ -17,6 +17,7 @@ import {
   FOLLOWED,
   noContent,
   openApiDocument,
+  syncOptions,
 } from '../support/openapi-fixture.ts';
 
 let folder: Awaited<ReturnType<typeof catalogFolder>>;
@@ -27,16 +28,7 @@ afterEach(async () => {
   await folder.remove();
 });
 
-const options = (overrides: Partial<SyncRunOptions>): SyncRunOptions => ({
-  catalogFile: folder.catalogFile,
-  pinnedDir: folder.pinnedDir,
-  check: false,
-  prune: false,
-  json: false,
-  timeoutMs: 2000,
-  today: '2026-11-25',
-  ...overrides,
-});
+const options = (overrides: Partial<SyncRunOptions>) => syncOptions(folder, overrides);
 
 /** A document of `operations` in a file of the folder (not the pinned one). */
 async function documentFile(operations: Record<string, FixtureOperation>, name = 'new.json'): Promise<string> {

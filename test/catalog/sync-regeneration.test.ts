@@ -19,12 +19,13 @@ import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
 import {
   catalogFolder,
   FIXTURE_CATALOG,
+  type FixtureOperation,
   FOLLOWED,
   json,
   ok,
   openApiDocument,
   pinDocument,
-  type FixtureOperation,
+  syncOptions,
 } from '../support/openapi-fixture.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -288,16 +289,7 @@ describe('runSync: the gate, the archive, the release note', () => {
   afterEach(async () => {
     await folder.remove();
   });
-  const options = (overrides: Partial<SyncRunOptions>): SyncRunOptions => ({
-    catalogFile: folder.catalogFile,
-    pinnedDir: folder.pinnedDir,
-    check: false,
-    prune: false,
-    json: false,
-    timeoutMs: 2000,
-    today: '2026-11-26',
-    ...overrides,
-  });
+  const options = (overrides: Partial<SyncRunOptions>) => syncOptions(folder, overrides);
   const documentFile = async (operations: Record<string, FixtureOperation>, extra: Record<string, unknown> = {}) => {
     const file = join(folder.dir, 'new.json');
     await writeFile(file, JSON.stringify({ ...openApiDocument(operations), ...extra }));

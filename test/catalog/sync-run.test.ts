@@ -18,6 +18,7 @@ import {
   OPEN,
   openApiDocument,
   pinDocument,
+  syncOptions,
 } from '../support/openapi-fixture.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -48,16 +49,7 @@ afterEach(async () => {
   await folder.remove();
 });
 
-const options = (overrides: Partial<SyncRunOptions>): SyncRunOptions => ({
-  catalogFile: folder.catalogFile,
-  pinnedDir: folder.pinnedDir,
-  check: false,
-  prune: false,
-  json: false,
-  timeoutMs: 2000,
-  today: '2026-11-25',
-  ...overrides,
-});
+const options = (overrides: Partial<SyncRunOptions>) => syncOptions(folder, overrides);
 
 async function documentFile(document: unknown, name = 'openapi.json'): Promise<string> {
   const file = join(folder.dir, name);

@@ -6,6 +6,7 @@
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SyncRunOptions } from '../../scripts/sync/run.ts';
 
 const ID = { $ref: '#/components/schemas/SnowflakeType' };
 export const BOT = [{ BotToken: [] }];
@@ -202,3 +203,18 @@ export async function pinDocument(
   await writeFile(join(pinnedDir, 'openapi.json'), JSON.stringify(openApiDocument(operations)));
   await writeFile(join(pinnedDir, 'source.json'), `${JSON.stringify({ build })}\n`);
 }
+
+/** A sync of a catalog folder as the tests run it: writing, on a fixed day, `overrides` last. */
+export const syncOptions = (
+  folder: { readonly catalogFile: string; readonly pinnedDir: string },
+  overrides: Partial<SyncRunOptions>,
+): SyncRunOptions => ({
+  catalogFile: folder.catalogFile,
+  pinnedDir: folder.pinnedDir,
+  check: false,
+  prune: false,
+  json: false,
+  timeoutMs: 2000,
+  today: '2026-11-25',
+  ...overrides,
+});
