@@ -161,11 +161,8 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
     if (op.source.query && !op.source.types?.query && !spec.query) sdkTypes.add('QueryValue');
     if (spec.query) sdkTypes.add('QueryOf');
     if (!op.source.link) {
-      const slot = paramsSlotOf(op);
-      if (slot === 'none') sdkTypes.add('NoParams');
-      if (slot === 'body' && op.source.query) sdkTypes.add('RequestOptionsWithQuery');
-      else if (slot === 'query' && op.definition.body !== 'none') sdkTypes.add('RequestOptionsWithBody');
-      else sdkTypes.add('RequestOptions');
+      if (paramsSlotOf(op) === 'none') sdkTypes.add('NoParams');
+      sdkTypes.add(optionsInterfaceOf(op));
     }
     if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
     if (op.source.paginate) ['PageItem', 'PageQuery', 'RequestOptions'].forEach((name) => sdkTypes.add(name));
@@ -292,14 +289,12 @@ function methodOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStr
   const pathArguments = parameters.map((p) => p.name);
   if (source.link) return linkMethodOf(op, parameters, pathArguments);
   const slot = paramsSlotOf(op);
-  const bodyType = () => {
-    const type = source.types?.body ? typeReference(op, source.types.body) : (spec.body ?? 'JsonBody');
-    const wrapper = BODY_WRAPPERS[definition.encoding];
-    return wrapper ? `${wrapper}<${type}> | FormData` : type;
-  };
+  const typed = source.types?.body ? typeReference(op, source.types.body) : (spec.body ?? 'JsonBody');
+  const wrapper = BODY_WRAPPERS[definition.encoding];
+  const bodyType = wrapper ? `${wrapper}<${typed}> | FormData` : typed;
   let input: string;
   if (slot === 'body') {
-    parameters.push({ name: definition.body === 'optional' ? 'body?' : 'body', type: bodyType() });
+    parameters.push({ name: definition.body === 'optional' ? 'body?' : 'body', type: bodyType });
     input = '{ body }';
   } else if (slot === 'query') {
     parameters.push({ name: source.queryRequired ? 'query' : 'query?', type: queryTypeName(op) });
@@ -308,7 +303,7 @@ function methodOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStr
     parameters.push({ name: 'params?', type: 'NoParams' });
     input = '{ params }';
   }
-  parameters.push({ name: 'options?', type: optionsTypeOf(op, slot === 'query' ? bodyType : undefined) });
+  parameters.push({ name: 'options?', type: optionsTypeOf(op, bodyType) });
 
   return {
     kind: StructureKind.Method,
@@ -473,12 +468,26 @@ function describeNamespace(namespace: NamespaceModel): string {
  * The options type of a method: with `reason` where the action enters the audit log, `query`
  * beside a body, `body` beside a query that holds the parameters' place (`bodyIn: 'options'`).
  */
-function optionsTypeOf(op: OperationModel, bodyType?: () => string): string {
-  const { definition, source } = op;
-  let type = 'RequestOptions';
-  if (paramsSlotOf(op) === 'body' && source.query) type = `RequestOptionsWithQuery<${queryTypeName(op)}>`;
-  else if (definition.body !== 'none' && bodyType) type = `RequestOptionsWithBody<${bodyType()}>`;
-  return source.auditLogReason ? (type === 'RequestOptions' ? 'AuditLogOptions' : `${type} & AuditLogOptions`) : type;
+function optionsTypeOf(op: OperationModel, bodyType: string): string {
+  const base = optionsInterfaceOf(op);
+  const type =
+    base === 'RequestOptionsWithQuery'
+      ? `${base}<${queryTypeName(op)}>`
+      : base === 'RequestOptionsWithBody'
+        ? `${base}<${bodyType}>`
+        : base;
+  if (!op.source.auditLogReason) return type;
+  return base === 'RequestOptions' ? 'AuditLogOptions' : `${type} & AuditLogOptions`;
+}
+
+/** The options interface a method's options build on (src/sdk.ts): one decision for the type and its import. */
+function optionsInterfaceOf(
+  op: OperationModel,
+): 'RequestOptions' | 'RequestOptionsWithQuery' | 'RequestOptionsWithBody' {
+  const slot = paramsSlotOf(op);
+  if (slot === 'body' && op.source.query) return 'RequestOptionsWithQuery';
+  if (slot === 'query' && op.definition.body !== 'none') return 'RequestOptionsWithBody';
+  return 'RequestOptions';
 }
 
 /** What a method's documentation says of a body that is not plain JSON. */
