@@ -216,7 +216,6 @@ const REQUEST_KEYS: KeyList<RequestOptionsWithQuery<QueryInput>> = {
   query: true,
 };
 export const OPTION_KEYS = keysOf(REQUEST_KEYS);
-const REQUEST_KEYS_SET = new Set([...OPTION_KEYS, 'reason']);
 /** The options of a method whose action enters the audit log. */
 export const AUDIT_OPTION_KEYS = keysOf<RequestOptionsWithQuery<QueryInput> & AuditLogOptions>({
   ...REQUEST_KEYS,
@@ -242,7 +241,7 @@ export function checkNoParams(label: string, params: unknown): void {
   if (typeof params === 'object' && params !== null && !Array.isArray(params) && Object.keys(params).length === 0)
     return;
   const hint =
-    typeof params === 'object' && params !== null && Object.keys(params).some((key) => REQUEST_KEYS_SET.has(key))
+    typeof params === 'object' && params !== null && Object.keys(params).some((key) => AUDIT_OPTION_KEYS.has(key))
       ? '; options come after the parameters: (…, undefined, options)'
       : '';
   throw new TollgateArgumentError(`${label} takes no parameters (pass undefined)${hint}`);
