@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readHistory } from './sync/history.ts';
 import { replay, type ReplayStep } from './sync/replay.ts';
+import { runMain } from './run-main.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,12 +61,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return failures === 0 ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runSync } from './sync/run.ts';
+import { runMain } from './run-main.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const USAGE =
@@ -70,12 +71,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return result.code;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

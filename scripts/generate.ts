@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { catalog } from '../catalog/routes.ts';
 import { CatalogError } from '../catalog/schema.ts';
 import { generate } from './codegen/run.ts';
+import { runMain } from './run-main.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -40,12 +41,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof CatalogError ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+runMain(main, (error) => (error instanceof CatalogError ? error.message : error));

@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { brotliCompress, constants } from 'node:zlib';
 import type { ManifestBuild } from './sync/history.ts';
+import { runMain } from './run-main.ts';
 
 const SPEC = 'specs/openapi.json';
 const FIXTURE = 'openapi-history.ndjson.br';
@@ -208,12 +209,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runMain(main);
