@@ -81,6 +81,7 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
   const beforeMethods = before ? methodsOf(before.model) : new Map();
   const afterMethods = methodsOf(after.model);
   const shared = [...afterMethods.keys()].filter((method) => beforeMethods.has(method));
+  const sharedIndex = new Map(shared.map((method, index) => [method, index]));
 
   const virtual = new Map<string, string>();
   for (const [name, text] of after.files)
@@ -122,7 +123,7 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
       surface.push({ method, change: 'added', detail: `${op.method} ${op.path ?? ''}`.trim() });
       continue;
     }
-    const index = shared.indexOf(method);
+    const index = sharedIndex.get(method)!;
     const was = aliases.get(`Before${index}`)!;
     const is = aliases.get(`After${index}`)!;
     const change = compareArguments(checker, was, is);

@@ -114,7 +114,9 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const archive = await readArchive(options.pinnedDir);
   // The document the catalog follows now: the pinned one (none yet before a first sync).
   const pinnedDocument = pinned ? asOpenApiDocument(document) : await readPinned(pinnedSpec);
-  const pinnedBuild = (await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown';
+  const pinnedBuild = pinned
+    ? build
+    : ((await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown');
   const updatedArchive = nextArchive(archive, plan, pinnedDocument, pinnedBuild);
   // The SDK changes with the catalog, and with the document alone: its schemas type the methods.
   const documentChanged = pinnedDocument === undefined || (!pinned && !isDeepStrictEqual(document, pinnedDocument));
