@@ -22,6 +22,7 @@ import {
   type FixtureOperation,
   FOLLOWED,
   json,
+  loadFixture,
   ok,
   openApiDocument,
   pinDocument,
@@ -135,7 +136,7 @@ describe('drafted names', () => {
 });
 
 describe('planSync: renames, moves, removals and bodies that come late', () => {
-  const load = async () => parseCatalog(await importFixture());
+  const load = () => loadFixture();
 
   it('an operationId renamed at the same method and path keeps the method; deprecated_… deprecates it', async () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
@@ -186,7 +187,7 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
       "{ name: 'guilds.delete', method: 'DELETE', summary: 'Delete Guild', query: ['reason'], operationId: 'delete_guild' }",
     );
     expect(withQuery).not.toBe(FIXTURE_CATALOG);
-    const later = planSync(parseCatalog(await importFixture(withQuery)), readSpec(openApiDocument(operations)), {
+    const later = planSync(await loadFixture(withQuery), readSpec(openApiDocument(operations)), {
       build: '301',
       prune: false,
     });
@@ -259,7 +260,7 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     operations['GET /guilds/{guild_id}'] = { operationId: 'deprecated_get_guild' };
     operations['GET /guilds/{guild_id}/profile'] = { operationId: 'get_guild' };
-    const plan = planSync(parseCatalog(await importFixture(withPredecessor)), readSpec(openApiDocument(operations)), {
+    const plan = planSync(await loadFixture(withPredecessor), readSpec(openApiDocument(operations)), {
       build: '301',
       prune: false,
     });
@@ -405,7 +406,7 @@ describe('runSync: the gate, the archive, the release note', () => {
 
 describe('the release note', () => {
   it('lists the methods under their kind of change, breaking first, with the semver of the whole', async () => {
-    const plan = planSync(parseCatalog(await importFixture()), readSpec(openApiDocument(FOLLOWED)), {
+    const plan = planSync(await loadFixture(), readSpec(openApiDocument(FOLLOWED)), {
       build: '301',
       prune: false,
     });
@@ -447,13 +448,3 @@ describe('the release note', () => {
     );
   });
 });
-
-/** The fixture catalog's module, evaluated as the sync loads it (through a data: URL). */
-async function importFixture(source = FIXTURE_CATALOG): Promise<unknown> {
-  const text = source
-    .replace("import { cdnCatalog } from './cdn.ts';", `const cdnCatalog = ${JSON.stringify(realCatalog.cdn)};`)
-    .replace("import type { Catalog } from './schema.ts';", '')
-    .replace('export const catalog: Catalog =', 'export const catalog =');
-  return ((await import(`data:text/javascript;base64,${Buffer.from(text).toString('base64')}`)) as { catalog: unknown })
-    .catalog;
-}

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { catalog as realCatalog } from '../../catalog/routes.ts';
-import { parseCatalog, shapeOf, type Catalog } from '../../catalog/schema.ts';
+import { shapeOf } from '../../catalog/schema.ts';
 import { draftRouteKey, majorOf, nameOf, proposeName } from '../../scripts/sync/derive.ts';
 import { applyEdits } from '../../scripts/sync/edits.ts';
 import { readSpec, SpecInputError } from '../../scripts/sync/openapi.ts';
@@ -12,25 +12,14 @@ import { isBehind, planSync } from '../../scripts/sync/plan.ts';
 import { reportJson, reportText } from '../../scripts/sync/report.ts';
 import {
   FIXTURE_CATALOG,
+  type FixtureOperation,
   json,
+  loadFixture,
   noContent,
   ok,
   OPEN,
   openApiDocument,
-  type FixtureOperation,
 } from '../support/openapi-fixture.ts';
-
-/** The fixture catalog as data: its source evaluated the way the sync loads it. */
-async function loadFixture(source = FIXTURE_CATALOG): Promise<Catalog> {
-  const url = `data:text/javascript;base64,${Buffer.from(stripped(source)).toString('base64')}`;
-  return parseCatalog(((await import(url)) as { catalog: unknown }).catalog);
-}
-/** The fixture without its type-only import and annotation, with the real CDN catalog. */
-const stripped = (source: string) =>
-  source
-    .replace("import { cdnCatalog } from './cdn.ts';", `const cdnCatalog = ${JSON.stringify(realCatalog.cdn)};`)
-    .replace("import type { Catalog } from './schema.ts';", '')
-    .replace('export const catalog: Catalog =', 'export const catalog =');
 
 const MESSAGES: Record<string, FixtureOperation> = {
   'GET /channels/{channel_id}/messages': {

@@ -7,24 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_TRY_LATER, walkItems } from '../../src/pagination/walk.ts';
+import { paginations } from '../../generated/routes.ts';
 import { PaginationError } from '../../src/index.ts';
 import type { PaginationDefinition } from '../../src/routing/types.ts';
 import type { QueryInput } from '../../src/sdk.ts';
 
-// The search's facts (catalog: guilds.messages.search): offsets, 25 a page, the items in `messages`.
-const SEARCH: PaginationDefinition = {
-  cursor: 'offset',
-  parameters: [],
-  order: 'newest-first',
-  pageOrder: 'descending',
-  limit: 25,
-  maxOffset: 9975,
-  items: 'messages',
-  cursorFrom: 'id',
-  total: 'total_results',
-  nested: true,
-  tryLater: true,
-};
+// The search's own facts: offsets, 25 a page, the items in `messages`, a 202 waited out.
+const SEARCH: PaginationDefinition = paginations['guilds.messages.search'];
 const TRY_LATER = { retry_after: 2 };
 const page = (from: number, count: number) => ({
   messages: Array.from({ length: count }, (_, index) => [{ id: String(1000 + from + index) }]),

@@ -6,6 +6,8 @@
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { catalog as realCatalog } from '../../catalog/routes.ts';
+import { parseCatalog, type Catalog } from '../../catalog/schema.ts';
 import type { SyncRunOptions } from '../../scripts/sync/run.ts';
 
 const ID = { $ref: '#/components/schemas/SnowflakeType' };
@@ -218,3 +220,16 @@ export const syncOptions = (
   today: '2026-11-25',
   ...overrides,
 });
+
+/**
+ * The fixture catalog as data: its source evaluated the way the sync loads it (through a data:
+ * URL, without its type-only import and annotation, with the real CDN catalog), validated.
+ */
+export async function loadFixture(source = FIXTURE_CATALOG): Promise<Catalog> {
+  const text = source
+    .replace("import { cdnCatalog } from './cdn.ts';", `const cdnCatalog = ${JSON.stringify(realCatalog.cdn)};`)
+    .replace("import type { Catalog } from './schema.ts';", '')
+    .replace('export const catalog: Catalog =', 'export const catalog =');
+  const url = `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`;
+  return parseCatalog(((await import(url)) as { catalog: unknown }).catalog);
+}
