@@ -5,7 +5,7 @@
  * class across the copy, answers timed on the object's clock, leases for callers that vanish,
  * held awaits, the token kept out of object names, and clear errors for bad bindings and an
  * unreachable object. That the decisions equal the memory store's is the differential property's
- * (test/properties/stores-differential.property.test.ts).
+ * (test/stores/differential.property.int.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import {

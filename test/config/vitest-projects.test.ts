@@ -1,14 +1,13 @@
 /**
  * The vitest projects (vitest.config.ts): every test file is in exactly one of them (a file in
- * none never runs, one in both runs twice), the type tests are checked by one project only, the
- * integration files the config names exist (a renamed one would slip into the unit project), and
+ * none never runs, one in both runs twice), the type tests are checked by one project only, and
  * no unit test reaches for Redis, a child process or the end-to-end harness, directly or through
  * a helper of test/.
  */
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, matchesGlob, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import config, { INTEGRATION_FILES, INTEGRATION_FOLDERS, UNIT_FOLDERS } from '../../vitest.config.ts';
+import config from '../../vitest.config.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -43,7 +42,7 @@ describe('vitest projects', () => {
     expect(projects.map((project) => project.name)).toEqual(['unit', 'integration']);
   });
 
-  it('hold every test file exactly once (a new folder goes into UNIT_FOLDERS or INTEGRATION_FOLDERS)', () => {
+  it('hold every test file exactly once', () => {
     const tests = files('test/**/*.test.ts');
     expect(tests.length).toBeGreaterThan(0);
     expect(notInExactlyOne(tests, (project) => project.include)).toEqual([]);
@@ -55,15 +54,6 @@ describe('vitest projects', () => {
     const typecheck = (project: ProjectTest) => (project.typecheck?.enabled ? project.typecheck.include : undefined);
     expect(notInExactlyOne(typeTests, typecheck)).toEqual([]);
     expect(projects.filter((project) => project.typecheck?.enabled).map((project) => project.name)).toEqual(['unit']);
-  });
-
-  it('name integration files and folders that exist, each once', () => {
-    const missing = [
-      ...INTEGRATION_FILES.map((file) => `test/${file}`),
-      ...[...INTEGRATION_FOLDERS, ...UNIT_FOLDERS].map((folder) => `test/${folder}`),
-    ].filter((path) => !existsSync(join(root, path)));
-    expect(missing).toEqual([]);
-    expect(INTEGRATION_FOLDERS.filter((folder) => UNIT_FOLDERS.includes(folder))).toEqual([]);
   });
 
   it('keep Redis, child processes and the end-to-end harness out of unit tests', () => {
@@ -81,7 +71,7 @@ describe('vitest projects', () => {
         .filter((module) => forbidden.includes(module))
         .map((module) => `${file} reaches ${module}`),
     );
-    expect(found, 'move the file to integration (INTEGRATION_FILES), or mock what it reaches').toEqual([]);
+    expect(found, 'name the file *.int.test.ts (integration), or mock what it reaches').toEqual([]);
   });
 });
 

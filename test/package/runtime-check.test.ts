@@ -1,7 +1,7 @@
 /**
  * The Node.js version check (src/runtime-check.ts): the rule on versions given to it, and that
  * every entry of package.json (exports and bin) imports it before anything else. These run
- * everywhere; test/package/tarball.test.ts also loads the packed entries on the machine's older
+ * everywhere; test/package/tarball.int.test.ts also loads the packed entries on the machine's older
  * Node.js (`/usr/bin/node`) when it has one.
  */
 import { readFileSync } from 'node:fs';

@@ -12,8 +12,8 @@ import { judgeV6 } from '../../src/dialects/v6/judge.ts';
 import { Limiter } from '../../src/limiter/limiter.ts';
 import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { runs } from './config.ts';
-import { storesUnderTest, type StoreUnderTest } from './stores.ts';
+import { runs } from '../support/property-runs.ts';
+import { storesUnderTest, type StoreUnderTest } from '../support/stores-under-test.ts';
 import { V6_VIEW_REQUEST } from '../../src/dialects/v6/index.ts';
 
 type Step =

@@ -4,11 +4,11 @@
  * letting its callers through one at a time once the pace frees up (`src/limiter/global-gate.ts`).
  */
 import { describe, expect, it } from 'vitest';
-import type { CallTarget } from '../../src/contracts/dialect.ts';
-import { answerAgeMs, GlobalPace } from '../../src/dialects/v10/pace.ts';
-import { newCallState } from '../../src/limiter/call.ts';
-import { GlobalGate } from '../../src/limiter/global-gate.ts';
-import { ManualClock } from '../support/manual-clock.ts';
+import type { CallTarget } from '../../../src/contracts/dialect.ts';
+import { answerAgeMs, GlobalPace } from '../../../src/dialects/v10/pace.ts';
+import { newCallState } from '../../../src/limiter/call.ts';
+import { GlobalGate } from '../../../src/limiter/global-gate.ts';
+import { ManualClock } from '../../support/manual-clock.ts';
 
 describe('V13: GlobalPace', () => {
   const WINDOW = 1000 + 10;

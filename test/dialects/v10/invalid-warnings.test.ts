@@ -1,7 +1,7 @@
 /** V15's warnings: each level once until the count falls low again, one reporter per client. */
 import { expect, it } from 'vitest';
-import type { InvalidRequestsEvent } from '../../src/contracts/dialect.ts';
-import { InvalidRequestWarnings } from '../../src/dialects/v10/invalid-warnings.ts';
+import type { InvalidRequestsEvent } from '../../../src/contracts/dialect.ts';
+import { InvalidRequestWarnings } from '../../../src/dialects/v10/invalid-warnings.ts';
 
 it('V15: tells each level once as the count rises, again only after the count fell below the first', () => {
   const events: InvalidRequestsEvent[] = [];

@@ -37,7 +37,7 @@ import { DurableObjectStore } from '../../src/cloudflare/store.ts';
 import { fakeNamespace } from '../support/durable-objects.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { redisStoresForFile, testPrefix } from '../support/redis.ts';
-import { integerFromEnv, PROPERTY_SEED } from './config.ts';
+import { integerFromEnv, PROPERTY_SEED } from '../support/property-runs.ts';
 import { freePorts } from '../support/redis-processes.ts';
 import { testLog } from '../support/test-log.ts';
 import { V6_VIEW_REQUEST } from '../../src/dialects/v6/index.ts';

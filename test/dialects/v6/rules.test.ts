@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitI64Error, RateLimitUtf8Error } from '../../src/errors.ts';
+import { RateLimitI64Error, RateLimitUtf8Error } from '../../../src/errors.ts';
 import {
   applyUpdate,
   initialBucket,
@@ -7,8 +7,8 @@ import {
   parseI64Header,
   readBucketHeaders,
   type HeaderReader,
-} from '../../src/dialects/v6/rules.ts';
-import { preCheck } from '../support/v6-oracle.ts';
+} from '../../../src/dialects/v6/rules.ts';
+import { preCheck } from '../../support/v6-oracle.ts';
 
 const headers = (values: Record<string, string>): HeaderReader => {
   const map = new Headers(values);

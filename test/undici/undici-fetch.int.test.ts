@@ -1,7 +1,7 @@
 /**
  * tollgate/undici's transport on its own, over real HTTP on loopback: it must behave as fetch
  * does wherever the client relies on it (the wire-level rate-limit rows also run over it, in
- * test/e2e/reference-service.test.ts).
+ * test/e2e/reference-service.int.test.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -12,8 +12,8 @@ import { v10Judge } from '../../src/dialects/v10/judge.ts';
 import { classifyV10 } from '../../src/dialects/v10/route.ts';
 import { V10LimitEnforcer, type V10Decision } from '../../src/testing/v10-limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
-import { runs } from './config.ts';
-import { storesUnderTest, type StoreUnderTest } from './stores.ts';
+import { runs } from '../support/property-runs.ts';
+import { storesUnderTest, type StoreUnderTest } from '../support/stores-under-test.ts';
 import { v10ViewRequest } from '../../src/dialects/v10/index.ts';
 
 /** Routes: two share the reaction hash on channel 1, one is on another channel, one is exempt. */

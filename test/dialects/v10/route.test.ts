@@ -7,7 +7,7 @@ import {
   isExemptRoute,
   messageAgeClass,
   splitBucketKey,
-} from '../../src/dialects/v10/route.ts';
+} from '../../../src/dialects/v10/route.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 /** An id made `ageMs` before NOW. */

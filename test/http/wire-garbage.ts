@@ -71,7 +71,7 @@ import {
   type TollgateClient,
   type WaitEvent,
 } from '../../src/index.ts';
-import { integerFromEnv, PROPERTY_SEED } from './config.ts';
+import { integerFromEnv, PROPERTY_SEED } from '../support/property-runs.ts';
 import { testLog } from '../support/test-log.ts';
 
 const SEED = integerFromEnv('FC_SEED', PROPERTY_SEED);

@@ -5,7 +5,7 @@
 import { afterAll } from 'vitest';
 import { MemoryStore, type Store } from '../../src/index.ts';
 import type { RedisStore } from '../../src/redis/index.ts';
-import { connectedStore, dropPrefix, rawRedis, testPrefix } from '../support/redis.ts';
+import { connectedStore, dropPrefix, rawRedis, testPrefix } from './redis.ts';
 
 export interface StoreUnderTest {
   readonly store: Store & Store;

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { routeTable } from '../../generated/index.ts';
-import { routeKeyOf } from '../../src/index.ts';
-import type { PathSegment, RouteDefinition } from '../../src/routing/types.ts';
-import { runs } from './config.ts';
+import { routeTable } from '../../../generated/index.ts';
+import { routeKeyOf } from '../../../src/index.ts';
+import type { PathSegment, RouteDefinition } from '../../../src/routing/types.ts';
+import { runs } from '../../support/property-runs.ts';
 
 const U64_MAX = 2n ** 64n - 1n;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RateLimitI64Error, RateLimitUtf8Error } from '../../src/errors.ts';
-import { judgeResponse, parseI64Header, readBucketHeaders } from '../../src/dialects/v6/rules.ts';
-import { runs } from './config.ts';
+import { RateLimitI64Error, RateLimitUtf8Error } from '../../../src/errors.ts';
+import { judgeResponse, parseI64Header, readBucketHeaders } from '../../../src/dialects/v6/rules.ts';
+import { runs } from '../../support/property-runs.ts';
 
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;

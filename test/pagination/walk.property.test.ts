@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { walkItems } from '../../src/pagination/walk.ts';
 import type { PaginationDefinition } from '../../src/routing/types.ts';
 import type { QueryInput } from '../../src/sdk.ts';
-import { runs } from './config.ts';
+import { runs } from '../support/property-runs.ts';
 
 interface Scenario {
   readonly size: number;

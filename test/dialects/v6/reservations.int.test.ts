@@ -4,12 +4,12 @@
  * (the Redis store takes the client's clock here), so both see the same instants.
  */
 import { describe, expect, it } from 'vitest';
-import type { Reservation } from '../../src/contracts/store.ts';
-import type { BucketUpdate } from '../../src/dialects/v6/rules.ts';
-import { MemoryStore, type Admission, type Store } from '../../src/index.ts';
-import { ManualClock } from '../support/manual-clock.ts';
-import { redisStoresForFile } from '../support/redis.ts';
-import { keyedView, type KeyedView } from '../support/keyed-view.ts';
+import type { Reservation } from '../../../src/contracts/store.ts';
+import type { BucketUpdate } from '../../../src/dialects/v6/rules.ts';
+import { MemoryStore, type Admission, type Store } from '../../../src/index.ts';
+import { ManualClock } from '../../support/manual-clock.ts';
+import { redisStoresForFile } from '../../support/redis.ts';
+import { keyedView, type KeyedView } from '../../support/keyed-view.ts';
 
 const T = 1_700_000_000; // whole seconds
 const at = (seconds: number, ms = 0) => seconds * 1000 + ms;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { catalog } from '../../catalog/routes.ts';
-import { routeKeyOf } from '../../src/index.ts';
-import { buildPath, snowflakeText } from '../../src/routing/path.ts';
+import { catalog } from '../../../catalog/routes.ts';
+import { routeKeyOf } from '../../../src/index.ts';
+import { buildPath, snowflakeText } from '../../../src/routing/path.ts';
 
 const C = '81384788765712384';
 const G = '41771983423143937';
@@ -194,7 +194,7 @@ describe('routeKeyOf', () => {
   });
 
   it('covers every route key of the catalog; the route table holds the spec\'s keys alone', async () => {
-    const { routeTable } = await import('../../generated/index.ts');
+    const { routeTable } = await import('../../../generated/index.ts');
     const covered = new Set(SHAPES.map(([, , key]) => key.split(':')[0]));
     expect(catalog.routes.map((route) => route.key).filter((key) => !covered.has(key))).toEqual([]);
     expect(routeTable.map((route) => route.key)).toEqual(

@@ -1,6 +1,6 @@
 /** The v10 rules (docs/spec/v10-rate-limits.md §10), pure: each test names its rule. */
 import { describe, expect, it } from 'vitest';
-import { CdnBanError } from '../../src/dialects/v10/errors.ts';
+import { CdnBanError } from '../../../src/dialects/v10/errors.ts';
 import {
   bucketFields,
   judgeV10,
@@ -10,7 +10,7 @@ import {
   row429,
   windowLeftMs,
   type RateLimitBody,
-} from '../../src/dialects/v10/rules.ts';
+} from '../../../src/dialects/v10/rules.ts';
 
 const headers = (values: Record<string, string>) => {
   const map = new Headers(values);

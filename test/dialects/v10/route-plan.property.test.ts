@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../generated/index.ts';
-import { v10 } from '../../src/dialects/v10/index.ts';
-import { classifyV10, ID_EPOCH_MS, planV10Route } from '../../src/dialects/v10/route.ts';
-import { buildPath } from '../../src/routing/path.ts';
-import type { OperationDefinition } from '../../src/routing/types.ts';
-import { runs } from './config.ts';
+import { operations } from '../../../generated/index.ts';
+import { v10 } from '../../../src/dialects/v10/index.ts';
+import { classifyV10, ID_EPOCH_MS, planV10Route } from '../../../src/dialects/v10/route.ts';
+import { buildPath } from '../../../src/routing/path.ts';
+import type { OperationDefinition } from '../../../src/routing/types.ts';
+import { runs } from '../../support/property-runs.ts';
 
 const OPERATIONS: readonly OperationDefinition[] = Object.values(operations);
 const NOW = Date.UTC(2026, 10, 25);
