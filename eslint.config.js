@@ -1,34 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-
-/** The folders of src/ that the layer rules know. */
-const FOLDERS = [
-  'contracts',
-  'limiter',
-  'dialects',
-  'stores',
-  'redis',
-  'telemetry',
-  'cdn',
-  'http',
-  'testing',
-  'undici',
-  'cloudflare',
-];
-
-/** Each layer of src/ and the folders below it, which it may import; it may import no other folder. */
-const LAYERS = {
-  contracts: [],
-  limiter: ['contracts'],
-  dialects: ['contracts'],
-  stores: ['contracts', 'dialects'],
-  redis: ['contracts', 'dialects', 'stores'],
-  // A store beside Redis: the dialects' memory views run inside its object.
-  cloudflare: ['contracts', 'dialects', 'stores'],
-  telemetry: ['contracts', 'limiter'],
-  cdn: [],
-};
+import { layersPlugin } from './layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/'] },
@@ -39,22 +12,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/scripts/**'], message: 'src/ and generated/ never import from scripts/.' }] },
-      ],
     },
   },
-  // The layers of src/ (docs/design.md): each imports only the layers below it.
-  ...Object.entries(LAYERS).map(([folder, below]) =>
-    layer(
-      `src/${folder}/**`,
-      FOLDERS.filter((other) => other !== folder && !below.includes(other)),
-    ),
-  ),
+  // The layer table (layers.js): what each folder and root file of src/, generated/ and scripts/ may import.
   {
-    files: ['test/**', 'scripts/**'],
-    rules: { 'no-restricted-imports': 'off' },
+    files: ['src/**/*.ts', 'generated/**/*.ts', 'scripts/**/*.ts'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/imports': 'error' },
   },
   // A promise nobody handles is an unhandled rejection in the user's process, which Node.js ends
   // the process on by default: every promise the SDK makes is awaited, returned or caught (or
@@ -68,24 +32,3 @@ export default tseslint.config(
     },
   },
 );
-
-/** Files under `files` may not import from the named folders of src/ (nor from scripts/). */
-function layer(files, forbidden) {
-  return {
-    files: [files],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/scripts/**'], message: 'src/ and generated/ never import from scripts/.' },
-            ...forbidden.map((folder) => ({
-              group: [`../${folder}/**`, `../../${folder}/**`, `../../../${folder}/**`],
-              message: `${files.slice(0, -3)} sits below src/${folder}/ and may not import from it (docs/design.md).`,
-            })),
-          ],
-        },
-      ],
-    },
-  };
-}

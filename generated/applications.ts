@@ -79,7 +79,7 @@ export class ApplicationsApi {
   /**
    * Get Application.
    *
-   * `GET /applications/{application_id}` · route key `ApplicationsId` · bucket `ApplicationsId`
+   * `GET /applications/{application_id}` · route key `ApplicationsId`
    *
    * Discord's OpenAPI document: `get_application`.
    *
@@ -101,7 +101,7 @@ export class ApplicationsApi {
   /**
    * Update Application.
    *
-   * `PATCH /applications/{application_id}` · route key `ApplicationsId` · bucket `ApplicationsId`
+   * `PATCH /applications/{application_id}` · route key `ApplicationsId`
    *
    * Discord's OpenAPI document: `update_application`.
    *
@@ -137,7 +137,7 @@ export class ApplicationsCommandsApi {
   /**
    * Get Global Application Commands.
    *
-   * `GET /applications/{application_id}/commands` · route key `ApplicationsIdCommands` · bucket `ApplicationsIdCommands`
+   * `GET /applications/{application_id}/commands` · route key `ApplicationsIdCommands`
    *
    * Discord's OpenAPI document: `list_application_commands`.
    *
@@ -165,7 +165,7 @@ export class ApplicationsCommandsApi {
   /**
    * Create Global Application Command.
    *
-   * `POST /applications/{application_id}/commands` · route key `ApplicationsIdCommands` · bucket `ApplicationsIdCommands`
+   * `POST /applications/{application_id}/commands` · route key `ApplicationsIdCommands`
    *
    * Discord's OpenAPI document: `create_application_command`.
    *
@@ -193,7 +193,7 @@ export class ApplicationsCommandsApi {
   /**
    * Bulk Overwrite Global Application Commands.
    *
-   * `PUT /applications/{application_id}/commands` · route key `ApplicationsIdCommands` · bucket `ApplicationsIdCommands`
+   * `PUT /applications/{application_id}/commands` · route key `ApplicationsIdCommands`
    *
    * Discord's OpenAPI document: `bulk_set_application_commands`.
    *
@@ -221,7 +221,7 @@ export class ApplicationsCommandsApi {
   /**
    * Get Global Application Command.
    *
-   * `GET /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId` · bucket `ApplicationsIdCommandsId`
+   * `GET /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId`
    *
    * Discord's OpenAPI document: `get_application_command`.
    *
@@ -256,7 +256,7 @@ export class ApplicationsCommandsApi {
   /**
    * Edit Global Application Command.
    *
-   * `PATCH /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId` · bucket `ApplicationsIdCommandsId`
+   * `PATCH /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId`
    *
    * Discord's OpenAPI document: `update_application_command`.
    *
@@ -291,7 +291,7 @@ export class ApplicationsCommandsApi {
   /**
    * Delete Global Application Command.
    *
-   * `DELETE /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId` · bucket `ApplicationsIdCommandsId`
+   * `DELETE /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId`
    *
    * Discord's OpenAPI document: `delete_application_command`.
    *
@@ -350,7 +350,7 @@ export class ApplicationsGuildsCommandsApi {
   /**
    * Get Guild Application Commands.
    *
-   * `GET /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands` · bucket `ApplicationsIdGuildsIdCommands:{guild_id}`
+   * `GET /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands`
    *
    * Discord's OpenAPI document: `list_guild_application_commands`.
    *
@@ -385,7 +385,7 @@ export class ApplicationsGuildsCommandsApi {
   /**
    * Create Guild Application Command.
    *
-   * `POST /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands` · bucket `ApplicationsIdGuildsIdCommands:{guild_id}`
+   * `POST /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands`
    *
    * Discord's OpenAPI document: `create_guild_application_command`.
    *
@@ -420,7 +420,7 @@ export class ApplicationsGuildsCommandsApi {
   /**
    * Bulk Overwrite Guild Application Commands.
    *
-   * `PUT /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands` · bucket `ApplicationsIdGuildsIdCommands:{guild_id}`
+   * `PUT /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands`
    *
    * Discord's OpenAPI document: `bulk_set_guild_application_commands`.
    *
@@ -455,7 +455,7 @@ export class ApplicationsGuildsCommandsApi {
   /**
    * Get Guild Application Command.
    *
-   * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId` · bucket `ApplicationsIdGuildsIdCommandsId:{guild_id}`
+   * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId`
    *
    * Discord's OpenAPI document: `get_guild_application_command`.
    *
@@ -492,7 +492,7 @@ export class ApplicationsGuildsCommandsApi {
   /**
    * Edit Guild Application Command.
    *
-   * `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId` · bucket `ApplicationsIdGuildsIdCommandsId:{guild_id}`
+   * `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId`
    *
    * Discord's OpenAPI document: `update_guild_application_command`.
    *
@@ -529,7 +529,7 @@ export class ApplicationsGuildsCommandsApi {
   /**
    * Delete Guild Application Command.
    *
-   * `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId` · bucket `ApplicationsIdGuildsIdCommandsId:{guild_id}`
+   * `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId`
    *
    * Discord's OpenAPI document: `delete_guild_application_command`.
    *
@@ -576,7 +576,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
   /**
    * Get Guild Application Command Permissions.
    *
-   * `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions` · bucket `ApplicationsIdGuildsIdCommandsPermissions:{guild_id}`
+   * `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions`
    *
    * Discord's OpenAPI document: `list_guild_application_command_permissions`.
    *
@@ -611,7 +611,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
   /**
    * Batch Edit Application Command Permissions.
    *
-   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions` · bucket `ApplicationsIdGuildsIdCommandsPermissions:{guild_id}`
+   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -643,7 +643,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
   /**
    * Get Application Command Permissions.
    *
-   * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions` · bucket `ApplicationsIdGuildsIdCommandsIdPermissions:{guild_id}`
+   * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions`
    *
    * Discord's OpenAPI document: `get_guild_application_command_permissions`.
    *
@@ -680,7 +680,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
   /**
    * Edit Application Command Permissions.
    *
-   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions` · bucket `ApplicationsIdGuildsIdCommandsIdPermissions:{guild_id}`
+   * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions`
    *
    * Discord's OpenAPI document: `set_guild_application_command_permissions`.
    *
@@ -727,7 +727,7 @@ export class ApplicationsEmojisApi {
   /**
    * List Application Emojis.
    *
-   * `GET /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis` · bucket `ApplicationsIdEmojis`
+   * `GET /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis`
    *
    * Discord's OpenAPI document: `list_application_emojis`.
    *
@@ -753,7 +753,7 @@ export class ApplicationsEmojisApi {
   /**
    * Create Application Emoji.
    *
-   * `POST /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis` · bucket `ApplicationsIdEmojis`
+   * `POST /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis`
    *
    * Discord's OpenAPI document: `create_application_emoji`.
    *
@@ -779,7 +779,7 @@ export class ApplicationsEmojisApi {
   /**
    * Get Application Emoji.
    *
-   * `GET /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   * `GET /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId`
    *
    * Discord's OpenAPI document: `get_application_emoji`.
    *
@@ -812,7 +812,7 @@ export class ApplicationsEmojisApi {
   /**
    * Modify Application Emoji.
    *
-   * `PATCH /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   * `PATCH /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId`
    *
    * Discord's OpenAPI document: `update_application_emoji`.
    *
@@ -845,7 +845,7 @@ export class ApplicationsEmojisApi {
   /**
    * Delete Application Emoji.
    *
-   * `DELETE /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId` · bucket `ApplicationsIdEmojisId`
+   * `DELETE /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId`
    *
    * Discord's OpenAPI document: `delete_application_emoji`.
    *
@@ -899,7 +899,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
   /**
    * Get Application Role Connection Metadata Records.
    *
-   * `GET /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata` · bucket `ApplicationsIdRoleConnectionsMetadata`
+   * `GET /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata`
    *
    * Discord's OpenAPI document: `get_application_role_connections_metadata`.
    *
@@ -930,7 +930,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
   /**
    * Update Application Role Connection Metadata Records.
    *
-   * `PUT /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata` · bucket `ApplicationsIdRoleConnectionsMetadata`
+   * `PUT /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata`
    *
    * Discord's OpenAPI document: `update_application_role_connections_metadata`.
    *
@@ -971,7 +971,7 @@ export class ApplicationsEntitlementsApi {
   /**
    * List Entitlements.
    *
-   * `GET /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements` · bucket `ApplicationsIdEntitlements`
+   * `GET /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements`
    *
    * Discord's OpenAPI document: `get_entitlements`.
    *
@@ -1057,7 +1057,7 @@ export class ApplicationsEntitlementsApi {
   /**
    * Create Test Entitlement.
    *
-   * `POST /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements` · bucket `ApplicationsIdEntitlements`
+   * `POST /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements`
    *
    * Discord's OpenAPI document: `create_entitlement`.
    *
@@ -1083,7 +1083,7 @@ export class ApplicationsEntitlementsApi {
   /**
    * Get Entitlement.
    *
-   * `GET /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId` · bucket `ApplicationsIdEntitlementsId`
+   * `GET /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId`
    *
    * Discord's OpenAPI document: `get_entitlement`.
    *
@@ -1118,7 +1118,7 @@ export class ApplicationsEntitlementsApi {
   /**
    * Delete Test Entitlement.
    *
-   * `DELETE /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId` · bucket `ApplicationsIdEntitlementsId`
+   * `DELETE /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId`
    *
    * Discord's OpenAPI document: `delete_entitlement`.
    *
@@ -1153,7 +1153,7 @@ export class ApplicationsEntitlementsApi {
   /**
    * Consume an Entitlement.
    *
-   * `POST /applications/{application_id}/entitlements/{entitlement_id}/consume` · route key `ApplicationsIdEntitlementsIdConsume` · bucket `ApplicationsIdEntitlementsIdConsume`
+   * `POST /applications/{application_id}/entitlements/{entitlement_id}/consume` · route key `ApplicationsIdEntitlementsIdConsume`
    *
    * Discord's OpenAPI document: `consume_entitlement`.
    *
@@ -1198,7 +1198,7 @@ export class ApplicationsSkusApi {
   /**
    * List SKUs.
    *
-   * `GET /applications/{application_id}/skus` · route key `ApplicationsIdSkus` · bucket `ApplicationsIdSkus`
+   * `GET /applications/{application_id}/skus` · route key `ApplicationsIdSkus`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1232,7 +1232,7 @@ export class ApplicationsMeApi {
   /**
    * Get Current Application.
    *
-   * `GET /applications/@me` · route key `ApplicationsMe` · bucket `ApplicationsMe`
+   * `GET /applications/@me` · route key `ApplicationsMe`
    *
    * Discord's OpenAPI document: `get_my_application`.
    *
@@ -1253,7 +1253,7 @@ export class ApplicationsMeApi {
   /**
    * Edit Current Application.
    *
-   * `PATCH /applications/@me` · route key `ApplicationsMe` · bucket `ApplicationsMe`
+   * `PATCH /applications/@me` · route key `ApplicationsMe`
    *
    * Discord's OpenAPI document: `update_my_application`.
    *
@@ -1287,7 +1287,7 @@ export class ApplicationsActivityInstancesApi {
   /**
    * Get Application Activity Instance.
    *
-   * `GET /applications/{application_id}/activity-instances/{instance_id}` · route key `ApplicationsIdActivityInstancesId` · bucket `ApplicationsIdActivityInstancesId`
+   * `GET /applications/{application_id}/activity-instances/{instance_id}` · route key `ApplicationsIdActivityInstancesId`
    *
    * Discord's OpenAPI document: `applications_get_activity_instance`.
    *
@@ -1330,7 +1330,7 @@ export class ApplicationsIdentitiesApi {
   /**
    * Get Application Identities by External ID.
    *
-   * `GET /applications/{application_id}/application-identities/{provider_type}/{provider_user_id}` · route key `ApplicationsIdApplicationIdentitiesTypeId` · bucket `ApplicationsIdApplicationIdentitiesTypeId`
+   * `GET /applications/{application_id}/application-identities/{provider_type}/{provider_user_id}` · route key `ApplicationsIdApplicationIdentitiesTypeId`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1384,7 +1384,7 @@ export class ApplicationsUsersIdentityProfileApi {
   /**
    * Get Application Identity Profile.
    *
-   * `GET /applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile` · route key `ApplicationsIdUsersIdIdentitiesIdProfile` · bucket `ApplicationsIdUsersIdIdentitiesIdProfile`
+   * `GET /applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile` · route key `ApplicationsIdUsersIdIdentitiesIdProfile`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1417,7 +1417,7 @@ export class ApplicationsUsersIdentityProfileApi {
   /**
    * Update Application Identity Profile.
    *
-   * `PATCH /applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile` · route key `ApplicationsIdUsersIdIdentitiesIdProfile` · bucket `ApplicationsIdUsersIdIdentitiesIdProfile`
+   * `PATCH /applications/{application_id}/users/{user_id}/identities/{provider_user_id}/profile` · route key `ApplicationsIdUsersIdIdentitiesIdProfile`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1460,7 +1460,7 @@ export class ApplicationsAttachmentApi {
   /**
    * Upload Application Attachment.
    *
-   * `POST /applications/{application_id}/attachment` · route key `ApplicationsIdAttachment` · bucket `ApplicationsIdAttachment`
+   * `POST /applications/{application_id}/attachment` · route key `ApplicationsIdAttachment`
    *
    * Discord's OpenAPI document: `upload_application_attachment`.
    *

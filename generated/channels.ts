@@ -154,7 +154,7 @@ export class ChannelsApi {
   /**
    * Get Channel.
    *
-   * `GET /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
+   * `GET /channels/{channel_id}` · route key `ChannelsId`
    *
    * Discord's OpenAPI document: `get_channel`.
    *
@@ -174,7 +174,7 @@ export class ChannelsApi {
   /**
    * Modify Channel.
    *
-   * `PATCH /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
+   * `PATCH /channels/{channel_id}` · route key `ChannelsId`
    *
    * Discord's OpenAPI document: `update_channel`.
    *
@@ -198,7 +198,7 @@ export class ChannelsApi {
   /**
    * Modify Channel (PUT form).
    *
-   * `PUT /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
+   * `PUT /channels/{channel_id}` · route key `ChannelsId`
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -221,7 +221,7 @@ export class ChannelsApi {
   /**
    * Delete/Close Channel.
    *
-   * `DELETE /channels/{channel_id}` · route key `ChannelsId` · bucket `ChannelsId:{channel_id}`
+   * `DELETE /channels/{channel_id}` · route key `ChannelsId`
    *
    * Discord's OpenAPI document: `delete_channel`.
    *
@@ -255,7 +255,7 @@ export class ChannelsInvitesApi {
   /**
    * Get Channel Invites.
    *
-   * `GET /channels/{channel_id}/invites` · route key `ChannelsIdInvites` · bucket `ChannelsIdInvites:{channel_id}`
+   * `GET /channels/{channel_id}/invites` · route key `ChannelsIdInvites`
    *
    * Discord's OpenAPI document: `list_channel_invites`.
    *
@@ -279,7 +279,7 @@ export class ChannelsInvitesApi {
   /**
    * Create Channel Invite.
    *
-   * `POST /channels/{channel_id}/invites` · route key `ChannelsIdInvites` · bucket `ChannelsIdInvites:{channel_id}`
+   * `POST /channels/{channel_id}/invites` · route key `ChannelsIdInvites`
    *
    * Discord's OpenAPI document: `create_channel_invite`.
    *
@@ -322,7 +322,7 @@ export class ChannelsMessagesApi {
   /**
    * Get Channel Messages.
    *
-   * `GET /channels/{channel_id}/messages` · route key `ChannelsIdMessages` · bucket `ChannelsIdMessages:{channel_id}`
+   * `GET /channels/{channel_id}/messages` · route key `ChannelsIdMessages`
    *
    * Discord's OpenAPI document: `list_messages`.
    *
@@ -404,7 +404,7 @@ export class ChannelsMessagesApi {
   /**
    * Create Message.
    *
-   * `POST /channels/{channel_id}/messages` · route key `ChannelsIdMessages` · bucket `ChannelsIdMessages:{channel_id}`
+   * `POST /channels/{channel_id}/messages` · route key `ChannelsIdMessages`
    *
    * Discord's OpenAPI document: `create_message`.
    *
@@ -431,7 +431,7 @@ export class ChannelsMessagesApi {
   /**
    * Bulk Delete Messages.
    *
-   * `POST /channels/{channel_id}/messages/bulk-delete` · route key `ChannelsIdMessagesBulkDelete` · bucket `ChannelsIdMessagesBulkDelete:{channel_id}`
+   * `POST /channels/{channel_id}/messages/bulk-delete` · route key `ChannelsIdMessagesBulkDelete`
    *
    * Discord's OpenAPI document: `bulk_delete_messages`.
    *
@@ -457,7 +457,7 @@ export class ChannelsMessagesApi {
   /**
    * Get Channel Message.
    *
-   * `GET /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:GET:{channel_id}`
+   * `GET /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
    * Discord's OpenAPI document: `get_message`.
    *
@@ -485,7 +485,7 @@ export class ChannelsMessagesApi {
   /**
    * Edit Message.
    *
-   * `PATCH /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:PATCH:{channel_id}`
+   * `PATCH /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
    * Discord's OpenAPI document: `update_message`.
    *
@@ -516,7 +516,7 @@ export class ChannelsMessagesApi {
   /**
    * Delete Message.
    *
-   * `DELETE /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId` · bucket `ChannelsIdMessagesId:DELETE:{channel_id}`
+   * `DELETE /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
    * Discord's OpenAPI document: `delete_message`.
    *
@@ -549,7 +549,7 @@ export class ChannelsMessagesApi {
   /**
    * Ack Message.
    *
-   * `POST /channels/{channel_id}/messages/{message_id}/ack` · route key `ChannelsIdMessagesIdAck` · bucket `ChannelsIdMessagesIdAck:{channel_id}`
+   * `POST /channels/{channel_id}/messages/{message_id}/ack` · route key `ChannelsIdMessagesIdAck`
    *
    * Only user accounts may call this endpoint.
    *
@@ -575,7 +575,7 @@ export class ChannelsMessagesApi {
   /**
    * Search Channel Messages.
    *
-   * `GET /channels/{channel_id}/messages/search` · route key `ChannelsIdMessagesSearch` · bucket `ChannelsIdMessagesSearch:{channel_id}`
+   * `GET /channels/{channel_id}/messages/search` · route key `ChannelsIdMessagesSearch`
    *
    * Only user accounts may call this endpoint.
    *
@@ -599,7 +599,7 @@ export class ChannelsMessagesApi {
   /**
    * Crosspost Message.
    *
-   * `POST /channels/{channel_id}/messages/{message_id}/crosspost` · route key `ChannelsIdMessagesIdCrosspost` · bucket `ChannelsIdMessagesIdCrosspost:{channel_id}`
+   * `POST /channels/{channel_id}/messages/{message_id}/crosspost` · route key `ChannelsIdMessagesIdCrosspost`
    *
    * Discord's OpenAPI document: `crosspost_message`.
    *
@@ -642,7 +642,7 @@ export class ChannelsMessagesReactionsApi {
   /**
    * Delete All Reactions.
    *
-   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions` · route key `ChannelsIdMessagesIdReactions` · bucket `ChannelsIdMessagesIdReactions:{channel_id}`
+   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions` · route key `ChannelsIdMessagesIdReactions`
    *
    * Discord's OpenAPI document: `delete_all_message_reactions`.
    *
@@ -673,7 +673,7 @@ export class ChannelsMessagesReactionsApi {
   /**
    * Create Reaction.
    *
-   * `PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   * `PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * Discord's OpenAPI document: `add_my_message_reaction`.
    *
@@ -708,7 +708,7 @@ export class ChannelsMessagesReactionsApi {
   /**
    * Delete Own Reaction.
    *
-   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * Discord's OpenAPI document: `delete_my_message_reaction`.
    *
@@ -743,7 +743,7 @@ export class ChannelsMessagesReactionsApi {
   /**
    * Delete User Reaction.
    *
-   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * Discord's OpenAPI document: `delete_user_message_reaction`.
    *
@@ -780,7 +780,7 @@ export class ChannelsMessagesReactionsApi {
   /**
    * Get Reactions.
    *
-   * `GET /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   * `GET /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * Discord's OpenAPI document: `list_message_reactions_by_emoji`.
    *
@@ -881,7 +881,7 @@ export class ChannelsMessagesReactionsApi {
   /**
    * Delete All Reactions for Emoji.
    *
-   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType` · bucket `ChannelsIdMessagesIdReactionsUserIdType:{channel_id}`
+   * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * Discord's OpenAPI document: `delete_all_message_reactions_by_emoji`.
    *
@@ -926,7 +926,7 @@ export class ChannelsMessagesPinsApi {
   /**
    * Get Channel Pins.
    *
-   * `GET /channels/{channel_id}/messages/pins` · route key `ChannelsIdMessagesPins` · bucket `ChannelsIdMessagesPins:{channel_id}`
+   * `GET /channels/{channel_id}/messages/pins` · route key `ChannelsIdMessagesPins`
    *
    * Discord's OpenAPI document: `list_pins`.
    *
@@ -1010,7 +1010,7 @@ export class ChannelsMessagesPinsApi {
   /**
    * Pin Message.
    *
-   * `PUT /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId` · bucket `ChannelsIdMessagesPinsMessageId:{channel_id}`
+   * `PUT /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId`
    *
    * Discord's OpenAPI document: `create_pin`.
    *
@@ -1043,7 +1043,7 @@ export class ChannelsMessagesPinsApi {
   /**
    * Unpin Message.
    *
-   * `DELETE /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId` · bucket `ChannelsIdMessagesPinsMessageId:{channel_id}`
+   * `DELETE /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId`
    *
    * Discord's OpenAPI document: `delete_pin`.
    *
@@ -1086,7 +1086,7 @@ export class ChannelsMessagesThreadsApi {
   /**
    * Start Thread from Message.
    *
-   * `POST /channels/{channel_id}/messages/{message_id}/threads` · route key `ChannelsIdMessagesIdThreads` · bucket `ChannelsIdMessagesIdThreads:{channel_id}`
+   * `POST /channels/{channel_id}/messages/{message_id}/threads` · route key `ChannelsIdMessagesIdThreads`
    *
    * Discord's OpenAPI document: `create_thread_from_message`.
    *
@@ -1129,7 +1129,7 @@ export class ChannelsPermissionsApi {
   /**
    * Edit Channel Permissions.
    *
-   * `PUT /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId` · bucket `ChannelsIdPermissionsOverwriteId:{channel_id}`
+   * `PUT /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId`
    *
    * Discord's OpenAPI document: `set_channel_permission_overwrite`.
    *
@@ -1160,7 +1160,7 @@ export class ChannelsPermissionsApi {
   /**
    * Delete Channel Permission.
    *
-   * `DELETE /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId` · bucket `ChannelsIdPermissionsOverwriteId:{channel_id}`
+   * `DELETE /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId`
    *
    * Discord's OpenAPI document: `delete_channel_permission_overwrite`.
    *
@@ -1201,7 +1201,7 @@ export class ChannelsPinsApi {
   /**
    * Get Pinned Messages.
    *
-   * `GET /channels/{channel_id}/pins` · route key `ChannelsIdPins` · bucket `ChannelsIdPins:{channel_id}`
+   * `GET /channels/{channel_id}/pins` · route key `ChannelsIdPins`
    *
    * Discord's OpenAPI document: `deprecated_list_pins`.
    *
@@ -1226,7 +1226,7 @@ export class ChannelsPinsApi {
   /**
    * Add Pinned Channel Message.
    *
-   * `PUT /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId` · bucket `ChannelsIdPinsMessageId:{channel_id}`
+   * `PUT /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId`
    *
    * Discord's OpenAPI document: `deprecated_create_pin`.
    *
@@ -1253,7 +1253,7 @@ export class ChannelsPinsApi {
   /**
    * Delete Pinned Channel Message.
    *
-   * `DELETE /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId` · bucket `ChannelsIdPinsMessageId:{channel_id}`
+   * `DELETE /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId`
    *
    * Discord's OpenAPI document: `deprecated_delete_pin`.
    *
@@ -1290,7 +1290,7 @@ export class ChannelsTypingApi {
   /**
    * Trigger Typing Indicator.
    *
-   * `POST /channels/{channel_id}/typing` · route key `ChannelsIdTyping` · bucket `ChannelsIdTyping:{channel_id}`
+   * `POST /channels/{channel_id}/typing` · route key `ChannelsIdTyping`
    *
    * Discord's OpenAPI document: `trigger_typing_indicator`.
    *
@@ -1324,7 +1324,7 @@ export class ChannelsWebhooksApi {
   /**
    * Get Channel Webhooks.
    *
-   * `GET /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks` · bucket `ChannelsIdWebhooks:{channel_id}`
+   * `GET /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks`
    *
    * Discord's OpenAPI document: `list_channel_webhooks`.
    *
@@ -1348,7 +1348,7 @@ export class ChannelsWebhooksApi {
   /**
    * Create Webhook.
    *
-   * `POST /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks` · bucket `ChannelsIdWebhooks:{channel_id}`
+   * `POST /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks`
    *
    * Discord's OpenAPI document: `create_webhook`.
    *
@@ -1382,7 +1382,7 @@ export class ChannelsFollowersApi {
   /**
    * Follow Announcement Channel.
    *
-   * `POST /channels/{channel_id}/followers` · route key `ChannelsIdFollowers` · bucket `ChannelsIdFollowers:{channel_id}`
+   * `POST /channels/{channel_id}/followers` · route key `ChannelsIdFollowers`
    *
    * Discord's OpenAPI document: `follow_channel`.
    *
@@ -1418,7 +1418,7 @@ export class ChannelsRecipientsApi {
   /**
    * Group DM Add Recipient.
    *
-   * `PUT /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId` · bucket `ChannelsIdRecipientsUserId:{channel_id}`
+   * `PUT /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId`
    *
    * Discord's OpenAPI document: `add_group_dm_user`.
    *
@@ -1446,7 +1446,7 @@ export class ChannelsRecipientsApi {
   /**
    * Group DM Remove Recipient.
    *
-   * `DELETE /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId` · bucket `ChannelsIdRecipientsUserId:{channel_id}`
+   * `DELETE /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId`
    *
    * Discord's OpenAPI document: `delete_group_dm_user`.
    *
@@ -1484,7 +1484,7 @@ export class ChannelsVoiceStatusApi {
   /**
    * Set Voice Channel Status.
    *
-   * `PUT /channels/{channel_id}/voice-status` · route key `ChannelsIdVoiceStatus` · bucket `ChannelsIdVoiceStatus:{channel_id}`
+   * `PUT /channels/{channel_id}/voice-status` · route key `ChannelsIdVoiceStatus`
    *
    * Discord's OpenAPI document: `update_voice_channel_status`.
    *
@@ -1523,7 +1523,7 @@ export class ChannelsThreadMembersApi {
   /**
    * Get Thread Member.
    *
-   * `GET /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   * `GET /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId`
    *
    * Discord's OpenAPI document: `get_thread_member`.
    *
@@ -1551,7 +1551,7 @@ export class ChannelsThreadMembersApi {
   /**
    * Add Thread Member.
    *
-   * `PUT /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   * `PUT /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId`
    *
    * Discord's OpenAPI document: `add_thread_member`.
    *
@@ -1579,7 +1579,7 @@ export class ChannelsThreadMembersApi {
   /**
    * Remove Thread Member.
    *
-   * `DELETE /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   * `DELETE /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId`
    *
    * Discord's OpenAPI document: `delete_thread_member`.
    *
@@ -1612,7 +1612,7 @@ export class ChannelsThreadMembersApi {
   /**
    * List Thread Members.
    *
-   * `GET /channels/{channel_id}/thread-members` · route key `ChannelsIdThreadMembers` · bucket `ChannelsIdThreadMembers:{channel_id}`
+   * `GET /channels/{channel_id}/thread-members` · route key `ChannelsIdThreadMembers`
    *
    * Discord's OpenAPI document: `list_thread_members`.
    *
@@ -1706,7 +1706,7 @@ export class ChannelsThreadMembersMeApi {
   /**
    * Join Thread.
    *
-   * `PUT /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   * `PUT /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId`
    *
    * Discord's OpenAPI document: `join_thread`.
    *
@@ -1732,7 +1732,7 @@ export class ChannelsThreadMembersMeApi {
   /**
    * Leave Thread.
    *
-   * `DELETE /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId` · bucket `ChannelsIdThreadMembersUserId:{channel_id}`
+   * `DELETE /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId`
    *
    * Discord's OpenAPI document: `leave_thread`.
    *
@@ -1771,7 +1771,7 @@ export class ChannelsThreadsApi {
   /**
    * Start Thread without Message.
    *
-   * `POST /channels/{channel_id}/threads` · route key `ChannelsIdThreads` · bucket `ChannelsIdThreads:{channel_id}`
+   * `POST /channels/{channel_id}/threads` · route key `ChannelsIdThreads`
    *
    * Discord's OpenAPI document: `create_thread`.
    *
@@ -1803,7 +1803,7 @@ export class ChannelsThreadsApi {
   /**
    * Thread Search.
    *
-   * `GET /channels/{channel_id}/threads/search` · route key `ChannelsIdThreadsSearch` · bucket `ChannelsIdThreadsSearch:{channel_id}`
+   * `GET /channels/{channel_id}/threads/search` · route key `ChannelsIdThreadsSearch`
    *
    * Discord's OpenAPI document: `thread_search`.
    *
@@ -1903,7 +1903,7 @@ export class ChannelsThreadsArchivedApi {
   /**
    * List Public or Private Archived Threads.
    *
-   * `GET /channels/{channel_id}/threads/archived/{archive}` · route key `ChannelsIdThreadsArchived` · bucket `ChannelsIdThreadsArchived:{channel_id}`
+   * `GET /channels/{channel_id}/threads/archived/{archive}` · route key `ChannelsIdThreadsArchived`
    *
    * `archive` is `public` or `private`.
    *
@@ -1998,7 +1998,7 @@ export class ChannelsThreadsArchivedApi {
   /**
    * List Joined Private Archived Threads.
    *
-   * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate` · bucket `ChannelsIdUsersMeThreadsArchivedPrivate:{channel_id}`
+   * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate`
    *
    * Discord's OpenAPI document: `list_my_private_archived_threads`.
    *
@@ -2097,7 +2097,7 @@ export class ChannelsThreadsArchivedPrivateApi {
   /**
    * List Private Archived Threads.
    *
-   * `GET /channels/{channel_id}/threads/archived/private` · route key `ChannelsIdThreadsArchivedPrivate` · bucket `ChannelsIdThreadsArchivedPrivate:{channel_id}`
+   * `GET /channels/{channel_id}/threads/archived/private` · route key `ChannelsIdThreadsArchivedPrivate`
    *
    * Discord's OpenAPI document: `list_private_archived_threads`.
    *
@@ -2196,7 +2196,7 @@ export class ChannelsThreadsArchivedPublicApi {
   /**
    * List Public Archived Threads.
    *
-   * `GET /channels/{channel_id}/threads/archived/public` · route key `ChannelsIdThreadsArchivedPublic` · bucket `ChannelsIdThreadsArchivedPublic:{channel_id}`
+   * `GET /channels/{channel_id}/threads/archived/public` · route key `ChannelsIdThreadsArchivedPublic`
    *
    * Discord's OpenAPI document: `list_public_archived_threads`.
    *
@@ -2298,7 +2298,7 @@ export class ChannelsPollsApi {
   /**
    * End Poll.
    *
-   * `POST /channels/{channel_id}/polls/{message_id}/expire` · route key `ChannelsIdPollsIdExpire` · bucket `ChannelsIdPollsIdExpire:{channel_id}`
+   * `POST /channels/{channel_id}/polls/{message_id}/expire` · route key `ChannelsIdPollsIdExpire`
    *
    * Discord's OpenAPI document: `poll_expire`.
    *
@@ -2336,7 +2336,7 @@ export class ChannelsPollsAnswersApi {
   /**
    * Get Answer Voters.
    *
-   * `GET /channels/{channel_id}/polls/{message_id}/answers/{answer_id}` · route key `ChannelsIdPollsIdAnswersId` · bucket `ChannelsIdPollsIdAnswersId:{channel_id}`
+   * `GET /channels/{channel_id}/polls/{message_id}/answers/{answer_id}` · route key `ChannelsIdPollsIdAnswersId`
    *
    * Discord's OpenAPI document: `get_answer_voters`.
    *
@@ -2447,7 +2447,7 @@ export class ChannelsSoundboardSoundsApi {
   /**
    * Send Soundboard Sound.
    *
-   * `POST /channels/{channel_id}/send-soundboard-sound` · route key `ChannelsIdSendSoundboardSound` · bucket `ChannelsIdSendSoundboardSound:{channel_id}`
+   * `POST /channels/{channel_id}/send-soundboard-sound` · route key `ChannelsIdSendSoundboardSound`
    *
    * Discord's OpenAPI document: `send_soundboard_sound`.
    *

@@ -20,7 +20,7 @@ export class GatewayApi {
   /**
    * Get Gateway.
    *
-   * `GET /gateway` · route key `Gateway` · bucket `Gateway`
+   * `GET /gateway` · route key `Gateway`
    *
    * Discord's OpenAPI document: `get_gateway`.
    *
@@ -51,7 +51,7 @@ export class GatewayBotApi {
   /**
    * Get Gateway Bot.
    *
-   * `GET /gateway/bot` · route key `GatewayBot` · bucket `GatewayBot`
+   * `GET /gateway/bot` · route key `GatewayBot`
    *
    * Discord's OpenAPI document: `get_bot_gateway`.
    *

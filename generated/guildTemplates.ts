@@ -20,7 +20,7 @@ export class GuildTemplatesApi {
   /**
    * Get Guild Template.
    *
-   * `GET /guilds/templates/{code}` · route key `GuildsTemplatesCode` · bucket `GuildsTemplatesCode`
+   * `GET /guilds/templates/{code}` · route key `GuildsTemplatesCode`
    *
    * Discord's OpenAPI document: `get_guild_template`.
    *
@@ -54,7 +54,7 @@ export class GuildTemplatesGuildsApi {
   /**
    * Create Guild from Guild Template.
    *
-   * `POST /guilds/templates/{code}` · route key `GuildsTemplatesCode` · bucket `GuildsTemplatesCode`
+   * `POST /guilds/templates/{code}` · route key `GuildsTemplatesCode`
    *
    * Discord's OpenAPI document: `create_guild_from_template`.
    *

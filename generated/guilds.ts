@@ -174,7 +174,7 @@ export class GuildsApi {
   /**
    * Get Guild.
    *
-   * `GET /guilds/{guild_id}` · route key `GuildsId` · bucket `GuildsId:{guild_id}`
+   * `GET /guilds/{guild_id}` · route key `GuildsId`
    *
    * Discord's OpenAPI document: `get_guild`.
    *
@@ -194,7 +194,7 @@ export class GuildsApi {
   /**
    * Modify Guild.
    *
-   * `PATCH /guilds/{guild_id}` · route key `GuildsId` · bucket `GuildsId:{guild_id}`
+   * `PATCH /guilds/{guild_id}` · route key `GuildsId`
    *
    * Discord's OpenAPI document: `update_guild`.
    *
@@ -218,7 +218,7 @@ export class GuildsApi {
   /**
    * Delete Guild.
    *
-   * `DELETE /guilds/{guild_id}` · route key `GuildsId` · bucket `GuildsId:{guild_id}`
+   * `DELETE /guilds/{guild_id}` · route key `GuildsId`
    *
    * Discord's OpenAPI document: `delete_guild`.
    *
@@ -243,7 +243,7 @@ export class GuildsApi {
   /**
    * Create Guild.
    *
-   * `POST /guilds` · route key `Guilds` · bucket `Guilds`
+   * `POST /guilds` · route key `Guilds`
    *
    * Discord's OpenAPI document: `create_guild`.
    *
@@ -273,7 +273,7 @@ export class GuildsBansApi {
   /**
    * Get Guild Bans.
    *
-   * `GET /guilds/{guild_id}/bans` · route key `GuildsIdBans` · bucket `GuildsIdBans:{guild_id}`
+   * `GET /guilds/{guild_id}/bans` · route key `GuildsIdBans`
    *
    * Discord's OpenAPI document: `list_guild_bans`.
    *
@@ -355,7 +355,7 @@ export class GuildsBansApi {
   /**
    * Get Guild Ban.
    *
-   * `GET /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   * `GET /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId`
    *
    * Discord's OpenAPI document: `get_guild_ban`.
    *
@@ -381,7 +381,7 @@ export class GuildsBansApi {
   /**
    * Create Guild Ban.
    *
-   * `PUT /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   * `PUT /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId`
    *
    * Discord's OpenAPI document: `ban_user_from_guild`.
    *
@@ -407,7 +407,7 @@ export class GuildsBansApi {
   /**
    * Remove Guild Ban.
    *
-   * `DELETE /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId` · bucket `GuildsIdBansUserId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId`
    *
    * Discord's OpenAPI document: `unban_user_from_guild`.
    *
@@ -443,7 +443,7 @@ export class GuildsChannelsApi {
   /**
    * Get Guild Channels.
    *
-   * `GET /guilds/{guild_id}/channels` · route key `GuildsIdChannels` · bucket `GuildsIdChannels:{guild_id}`
+   * `GET /guilds/{guild_id}/channels` · route key `GuildsIdChannels`
    *
    * Discord's OpenAPI document: `list_guild_channels`.
    *
@@ -471,7 +471,7 @@ export class GuildsChannelsApi {
   /**
    * Create Guild Channel.
    *
-   * `POST /guilds/{guild_id}/channels` · route key `GuildsIdChannels` · bucket `GuildsIdChannels:{guild_id}`
+   * `POST /guilds/{guild_id}/channels` · route key `GuildsIdChannels`
    *
    * Discord's OpenAPI document: `create_guild_channel`.
    *
@@ -497,7 +497,7 @@ export class GuildsChannelsApi {
   /**
    * Modify Guild Channel Positions.
    *
-   * `PATCH /guilds/{guild_id}/channels` · route key `GuildsIdChannels` · bucket `GuildsIdChannels:{guild_id}`
+   * `PATCH /guilds/{guild_id}/channels` · route key `GuildsIdChannels`
    *
    * Discord's OpenAPI document: `bulk_update_guild_channels`.
    *
@@ -533,7 +533,7 @@ export class GuildsEmbedApi {
   /**
    * Get Guild Embed.
    *
-   * `GET /guilds/{guild_id}/embed` · route key `GuildsIdEmbed` · bucket `GuildsIdEmbed:{guild_id}`
+   * `GET /guilds/{guild_id}/embed` · route key `GuildsIdEmbed`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -551,7 +551,7 @@ export class GuildsEmbedApi {
   /**
    * Modify Guild Embed.
    *
-   * `PATCH /guilds/{guild_id}/embed` · route key `GuildsIdEmbed` · bucket `GuildsIdEmbed:{guild_id}`
+   * `PATCH /guilds/{guild_id}/embed` · route key `GuildsIdEmbed`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -583,7 +583,7 @@ export class GuildsEmojisApi {
   /**
    * List Guild Emojis.
    *
-   * `GET /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis` · bucket `GuildsIdEmojis:{guild_id}`
+   * `GET /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis`
    *
    * Discord's OpenAPI document: `list_guild_emojis`.
    *
@@ -607,7 +607,7 @@ export class GuildsEmojisApi {
   /**
    * Create Guild Emoji.
    *
-   * `POST /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis` · bucket `GuildsIdEmojis:{guild_id}`
+   * `POST /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis`
    *
    * Discord's OpenAPI document: `create_guild_emoji`.
    *
@@ -631,7 +631,7 @@ export class GuildsEmojisApi {
   /**
    * Get Guild Emoji.
    *
-   * `GET /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId` · bucket `GuildsIdEmojisId:{guild_id}`
+   * `GET /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId`
    *
    * Discord's OpenAPI document: `get_guild_emoji`.
    *
@@ -657,7 +657,7 @@ export class GuildsEmojisApi {
   /**
    * Modify Guild Emoji.
    *
-   * `PATCH /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId` · bucket `GuildsIdEmojisId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId`
    *
    * Discord's OpenAPI document: `update_guild_emoji`.
    *
@@ -683,7 +683,7 @@ export class GuildsEmojisApi {
   /**
    * Delete Guild Emoji.
    *
-   * `DELETE /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId` · bucket `GuildsIdEmojisId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId`
    *
    * Discord's OpenAPI document: `delete_guild_emoji`.
    *
@@ -719,7 +719,7 @@ export class GuildsIntegrationsApi {
   /**
    * Get Guild Integrations.
    *
-   * `GET /guilds/{guild_id}/integrations` · route key `GuildsIdIntegrations` · bucket `GuildsIdIntegrations:{guild_id}`
+   * `GET /guilds/{guild_id}/integrations` · route key `GuildsIdIntegrations`
    *
    * Discord's OpenAPI document: `list_guild_integrations`.
    *
@@ -743,7 +743,7 @@ export class GuildsIntegrationsApi {
   /**
    * Create Guild Integration.
    *
-   * `POST /guilds/{guild_id}/integrations` · route key `GuildsIdIntegrations` · bucket `GuildsIdIntegrations:{guild_id}`
+   * `POST /guilds/{guild_id}/integrations` · route key `GuildsIdIntegrations`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -765,7 +765,7 @@ export class GuildsIntegrationsApi {
   /**
    * Modify Guild Integration.
    *
-   * `PATCH /guilds/{guild_id}/integrations/{integration_id}` · route key `GuildsIdIntegrationsId` · bucket `GuildsIdIntegrationsId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/integrations/{integration_id}` · route key `GuildsIdIntegrationsId`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
@@ -794,7 +794,7 @@ export class GuildsIntegrationsApi {
   /**
    * Delete Guild Integration.
    *
-   * `DELETE /guilds/{guild_id}/integrations/{integration_id}` · route key `GuildsIdIntegrationsId` · bucket `GuildsIdIntegrationsId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/integrations/{integration_id}` · route key `GuildsIdIntegrationsId`
    *
    * Discord's OpenAPI document: `delete_guild_integration`.
    *
@@ -825,7 +825,7 @@ export class GuildsIntegrationsApi {
   /**
    * Sync Guild Integration.
    *
-   * `POST /guilds/{guild_id}/integrations/{integration_id}/sync` · route key `GuildsIdIntegrationsIdSync` · bucket `GuildsIdIntegrationsIdSync:{guild_id}`
+   * `POST /guilds/{guild_id}/integrations/{integration_id}/sync` · route key `GuildsIdIntegrationsIdSync`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
@@ -864,7 +864,7 @@ export class GuildsInvitesApi {
   /**
    * Get Guild Invites.
    *
-   * `GET /guilds/{guild_id}/invites` · route key `GuildsIdInvites` · bucket `GuildsIdInvites:{guild_id}`
+   * `GET /guilds/{guild_id}/invites` · route key `GuildsIdInvites`
    *
    * Discord's OpenAPI document: `list_guild_invites`.
    *
@@ -904,7 +904,7 @@ export class GuildsMembersApi {
   /**
    * List Guild Members.
    *
-   * `GET /guilds/{guild_id}/members` · route key `GuildsIdMembers` · bucket `GuildsIdMembers:{guild_id}`
+   * `GET /guilds/{guild_id}/members` · route key `GuildsIdMembers`
    *
    * Discord's OpenAPI document: `list_guild_members`.
    *
@@ -986,7 +986,7 @@ export class GuildsMembersApi {
   /**
    * Get Guild Member.
    *
-   * `GET /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
+   * `GET /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
    * Discord's OpenAPI document: `get_guild_member`.
    *
@@ -1012,7 +1012,7 @@ export class GuildsMembersApi {
   /**
    * Add Guild Member.
    *
-   * `PUT /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
+   * `PUT /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
    * Discord's OpenAPI document: `add_guild_member`.
    *
@@ -1038,7 +1038,7 @@ export class GuildsMembersApi {
   /**
    * Modify Guild Member.
    *
-   * `PATCH /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
    * Discord's OpenAPI document: `update_guild_member`.
    *
@@ -1064,7 +1064,7 @@ export class GuildsMembersApi {
   /**
    * Remove Guild Member.
    *
-   * `DELETE /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId` · bucket `GuildsIdMembersId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
    * Discord's OpenAPI document: `delete_guild_member`.
    *
@@ -1090,7 +1090,7 @@ export class GuildsMembersApi {
   /**
    * Search Guild Members.
    *
-   * `GET /guilds/{guild_id}/members/search` · route key `GuildsIdMembersSearch` · bucket `GuildsIdMembersSearch:{guild_id}`
+   * `GET /guilds/{guild_id}/members/search` · route key `GuildsIdMembersSearch`
    *
    * Discord's OpenAPI document: `search_guild_members`.
    *
@@ -1126,7 +1126,7 @@ export class GuildsMembersRolesApi {
   /**
    * Add Guild Member Role.
    *
-   * `PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId` · bucket `GuildsIdMembersIdRolesId:{guild_id}`
+   * `PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId`
    *
    * Discord's OpenAPI document: `add_guild_member_role`.
    *
@@ -1159,7 +1159,7 @@ export class GuildsMembersRolesApi {
   /**
    * Remove Guild Member Role.
    *
-   * `DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId` · bucket `GuildsIdMembersIdRolesId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId`
    *
    * Discord's OpenAPI document: `delete_guild_member_role`.
    *
@@ -1205,7 +1205,7 @@ export class GuildsMembersMeApi {
   /**
    * Modify Current Member.
    *
-   * `PATCH /guilds/{guild_id}/members/@me` · route key `GuildsIdMembersMe` · bucket `GuildsIdMembersMe:{guild_id}`
+   * `PATCH /guilds/{guild_id}/members/@me` · route key `GuildsIdMembersMe`
    *
    * Discord's OpenAPI document: `update_my_guild_member`.
    *
@@ -1241,7 +1241,7 @@ export class GuildsMembersMeNickApi {
   /**
    * Modify Current User Nick.
    *
-   * `PATCH /guilds/{guild_id}/members/@me/nick` · route key `GuildsIdMembersMeNick` · bucket `GuildsIdMembersMeNick:{guild_id}`
+   * `PATCH /guilds/{guild_id}/members/@me/nick` · route key `GuildsIdMembersMeNick`
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -1273,7 +1273,7 @@ export class GuildsMessagesApi {
   /**
    * Search Guild Messages.
    *
-   * `GET /guilds/{guild_id}/messages/search` · route key `GuildsIdMessagesSearch` · bucket `GuildsIdMessagesSearch:{guild_id}`
+   * `GET /guilds/{guild_id}/messages/search` · route key `GuildsIdMessagesSearch`
    *
    * Discord's OpenAPI document: `guild_search`.
    *
@@ -1371,7 +1371,7 @@ export class GuildsPruneApi {
   /**
    * Get Guild Prune Count.
    *
-   * `GET /guilds/{guild_id}/prune` · route key `GuildsIdPrune` · bucket `GuildsIdPrune:{guild_id}`
+   * `GET /guilds/{guild_id}/prune` · route key `GuildsIdPrune`
    *
    * Discord's OpenAPI document: `preview_prune_guild`.
    *
@@ -1395,7 +1395,7 @@ export class GuildsPruneApi {
   /**
    * Begin Guild Prune.
    *
-   * `POST /guilds/{guild_id}/prune` · route key `GuildsIdPrune` · bucket `GuildsIdPrune:{guild_id}`
+   * `POST /guilds/{guild_id}/prune` · route key `GuildsIdPrune`
    *
    * Discord's OpenAPI document: `prune_guild`.
    *
@@ -1429,7 +1429,7 @@ export class GuildsRegionsApi {
   /**
    * Get Guild Voice Regions.
    *
-   * `GET /guilds/{guild_id}/regions` · route key `GuildsIdRegions` · bucket `GuildsIdRegions:{guild_id}`
+   * `GET /guilds/{guild_id}/regions` · route key `GuildsIdRegions`
    *
    * Discord's OpenAPI document: `list_guild_voice_regions`.
    *
@@ -1466,7 +1466,7 @@ export class GuildsRolesApi {
   /**
    * Get Guild Roles.
    *
-   * `GET /guilds/{guild_id}/roles` · route key `GuildsIdRoles` · bucket `GuildsIdRoles:{guild_id}`
+   * `GET /guilds/{guild_id}/roles` · route key `GuildsIdRoles`
    *
    * Discord's OpenAPI document: `list_guild_roles`.
    *
@@ -1490,7 +1490,7 @@ export class GuildsRolesApi {
   /**
    * Create Guild Role.
    *
-   * `POST /guilds/{guild_id}/roles` · route key `GuildsIdRoles` · bucket `GuildsIdRoles:{guild_id}`
+   * `POST /guilds/{guild_id}/roles` · route key `GuildsIdRoles`
    *
    * Discord's OpenAPI document: `create_guild_role`.
    *
@@ -1514,7 +1514,7 @@ export class GuildsRolesApi {
   /**
    * Modify Guild Role Positions.
    *
-   * `PATCH /guilds/{guild_id}/roles` · route key `GuildsIdRoles` · bucket `GuildsIdRoles:{guild_id}`
+   * `PATCH /guilds/{guild_id}/roles` · route key `GuildsIdRoles`
    *
    * Discord's OpenAPI document: `bulk_update_guild_roles`.
    *
@@ -1538,7 +1538,7 @@ export class GuildsRolesApi {
   /**
    * Get Guild Role.
    *
-   * `GET /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
+   * `GET /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId`
    *
    * Discord's OpenAPI document: `get_guild_role`.
    *
@@ -1564,7 +1564,7 @@ export class GuildsRolesApi {
   /**
    * Modify Guild Role.
    *
-   * `PATCH /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId`
    *
    * Discord's OpenAPI document: `update_guild_role`.
    *
@@ -1590,7 +1590,7 @@ export class GuildsRolesApi {
   /**
    * Delete Guild Role.
    *
-   * `DELETE /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId` · bucket `GuildsIdRolesId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId`
    *
    * Discord's OpenAPI document: `delete_guild_role`.
    *
@@ -1626,7 +1626,7 @@ export class GuildsRolesMemberCountsApi {
   /**
    * Get Guild Role Member Counts.
    *
-   * `GET /guilds/{guild_id}/roles/member-counts` · route key `GuildsIdRolesMemberCounts` · bucket `GuildsIdRolesMemberCounts:{guild_id}`
+   * `GET /guilds/{guild_id}/roles/member-counts` · route key `GuildsIdRolesMemberCounts`
    *
    * Discord's OpenAPI document: `guild_role_member_counts`.
    *
@@ -1662,7 +1662,7 @@ export class GuildsWebhooksApi {
   /**
    * Get Guild Webhooks.
    *
-   * `GET /guilds/{guild_id}/webhooks` · route key `GuildsIdWebhooks` · bucket `GuildsIdWebhooks:{guild_id}`
+   * `GET /guilds/{guild_id}/webhooks` · route key `GuildsIdWebhooks`
    *
    * Discord's OpenAPI document: `get_guild_webhooks`.
    *
@@ -1696,7 +1696,7 @@ export class GuildsPreviewApi {
   /**
    * Get Guild Preview.
    *
-   * `GET /guilds/{guild_id}/preview` · route key `GuildsIdPreview` · bucket `GuildsIdPreview:{guild_id}`
+   * `GET /guilds/{guild_id}/preview` · route key `GuildsIdPreview`
    *
    * Discord's OpenAPI document: `get_guild_preview`.
    *
@@ -1732,7 +1732,7 @@ export class GuildsVanityUrlApi {
   /**
    * Get Guild Vanity URL.
    *
-   * `GET /guilds/{guild_id}/vanity-url` · route key `GuildsIdVanityUrl` · bucket `GuildsIdVanityUrl:{guild_id}`
+   * `GET /guilds/{guild_id}/vanity-url` · route key `GuildsIdVanityUrl`
    *
    * Discord's OpenAPI document: `get_guild_vanity_url`.
    *
@@ -1768,7 +1768,7 @@ export class GuildsAuditLogsApi {
   /**
    * Get Guild Audit Log.
    *
-   * `GET /guilds/{guild_id}/audit-logs` · route key `GuildsIdAuditLogs` · bucket `GuildsIdAuditLogs:{guild_id}`
+   * `GET /guilds/{guild_id}/audit-logs` · route key `GuildsIdAuditLogs`
    *
    * Discord's OpenAPI document: `list_guild_audit_log_entries`.
    *
@@ -1862,7 +1862,7 @@ export class GuildsActiveThreadsApi {
   /**
    * List Active Guild Threads.
    *
-   * `GET /guilds/{guild_id}/threads/active` · route key `GuildsIdThreadsActive` · bucket `GuildsIdThreadsActive:{guild_id}`
+   * `GET /guilds/{guild_id}/threads/active` · route key `GuildsIdThreadsActive`
    *
    * Discord's OpenAPI document: `get_active_guild_threads`.
    *
@@ -1898,7 +1898,7 @@ export class GuildsWidgetApi {
   /**
    * Get Guild Widget Settings.
    *
-   * `GET /guilds/{guild_id}/widget` · route key `GuildsIdWidget` · bucket `GuildsIdWidget:{guild_id}`
+   * `GET /guilds/{guild_id}/widget` · route key `GuildsIdWidget`
    *
    * Discord's OpenAPI document: `get_guild_widget_settings`.
    *
@@ -1924,7 +1924,7 @@ export class GuildsWidgetApi {
   /**
    * Modify Guild Widget.
    *
-   * `PATCH /guilds/{guild_id}/widget` · route key `GuildsIdWidget` · bucket `GuildsIdWidget:{guild_id}`
+   * `PATCH /guilds/{guild_id}/widget` · route key `GuildsIdWidget`
    *
    * Discord's OpenAPI document: `update_guild_widget_settings`.
    *
@@ -1960,7 +1960,7 @@ export class GuildsWidgetJsonApi {
   /**
    * Get Guild Widget.
    *
-   * `GET /guilds/{guild_id}/widget.json` · route key `GuildsIdWidgetJson` · bucket `GuildsIdWidgetJson:{guild_id}`
+   * `GET /guilds/{guild_id}/widget.json` · route key `GuildsIdWidgetJson`
    *
    * Discord's OpenAPI document: `get_guild_widget`.
    *
@@ -2000,7 +2000,7 @@ export class GuildsWidgetImageApi {
   /**
    * Get Guild Widget Image.
    *
-   * `GET /guilds/{guild_id}/widget.png` · route key `GuildsIdWidgetPng` · bucket `GuildsIdWidgetPng:{guild_id}`
+   * `GET /guilds/{guild_id}/widget.png` · route key `GuildsIdWidgetPng`
    *
    * Discord's OpenAPI document: `get_guild_widget_png`.
    *
@@ -2040,7 +2040,7 @@ export class GuildsMfaApi {
   /**
    * Modify Guild MFA Level.
    *
-   * `POST /guilds/{guild_id}/mfa` · route key `GuildsIdMfa` · bucket `GuildsIdMfa:{guild_id}`
+   * `POST /guilds/{guild_id}/mfa` · route key `GuildsIdMfa`
    *
    * Discord's OpenAPI document: `set_guild_mfa_level`.
    *
@@ -2077,7 +2077,7 @@ export class GuildsBulkBanApi {
   /**
    * Bulk Guild Ban.
    *
-   * `POST /guilds/{guild_id}/bulk-ban` · route key `GuildsIdBulkBan` · bucket `GuildsIdBulkBan:{guild_id}`
+   * `POST /guilds/{guild_id}/bulk-ban` · route key `GuildsIdBulkBan`
    *
    * Discord's OpenAPI document: `bulk_ban_users_from_guild`.
    *
@@ -2116,7 +2116,7 @@ export class GuildsVoiceStatesApi {
   /**
    * Get User Voice State.
    *
-   * `GET /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   * `GET /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId`
    *
    * Discord's OpenAPI document: `get_voice_state`.
    *
@@ -2144,7 +2144,7 @@ export class GuildsVoiceStatesApi {
   /**
    * Modify User Voice State.
    *
-   * `PATCH /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId`
    *
    * Discord's OpenAPI document: `update_voice_state`.
    *
@@ -2182,7 +2182,7 @@ export class GuildsVoiceStatesMeApi {
   /**
    * Get Current User Voice State.
    *
-   * `GET /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   * `GET /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId`
    *
    * Discord's OpenAPI document: `get_self_voice_state`.
    *
@@ -2208,7 +2208,7 @@ export class GuildsVoiceStatesMeApi {
   /**
    * Modify Current User Voice State.
    *
-   * `PATCH /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId` · bucket `GuildsIdVoiceStatesUserId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId`
    *
    * Discord's OpenAPI document: `update_self_voice_state`.
    *
@@ -2244,7 +2244,7 @@ export class GuildsStickersApi {
   /**
    * List Guild Stickers.
    *
-   * `GET /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
+   * `GET /guilds/{guild_id}/stickers` · route key `GuildsIdStickers`
    *
    * Discord's OpenAPI document: `list_guild_stickers`.
    *
@@ -2270,7 +2270,7 @@ export class GuildsStickersApi {
   /**
    * Create Guild Sticker.
    *
-   * `POST /guilds/{guild_id}/stickers` · route key `GuildsIdStickers` · bucket `GuildsIdStickers:{guild_id}`
+   * `POST /guilds/{guild_id}/stickers` · route key `GuildsIdStickers`
    *
    * Discord's OpenAPI document: `create_guild_sticker`.
    *
@@ -2299,7 +2299,7 @@ export class GuildsStickersApi {
   /**
    * Get Guild Sticker.
    *
-   * `GET /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   * `GET /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId`
    *
    * Discord's OpenAPI document: `get_guild_sticker`.
    *
@@ -2327,7 +2327,7 @@ export class GuildsStickersApi {
   /**
    * Modify Guild Sticker.
    *
-   * `PATCH /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId`
    *
    * Discord's OpenAPI document: `update_guild_sticker`.
    *
@@ -2355,7 +2355,7 @@ export class GuildsStickersApi {
   /**
    * Delete Guild Sticker.
    *
-   * `DELETE /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId` · bucket `GuildsIdStickersId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId`
    *
    * Discord's OpenAPI document: `delete_guild_sticker`.
    *
@@ -2393,7 +2393,7 @@ export class GuildsWelcomeScreenApi {
   /**
    * Get Guild Welcome Screen.
    *
-   * `GET /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen` · bucket `GuildsIdWelcomeScreen:{guild_id}`
+   * `GET /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen`
    *
    * Discord's OpenAPI document: `get_guild_welcome_screen`.
    *
@@ -2419,7 +2419,7 @@ export class GuildsWelcomeScreenApi {
   /**
    * Modify Guild Welcome Screen.
    *
-   * `PATCH /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen` · bucket `GuildsIdWelcomeScreen:{guild_id}`
+   * `PATCH /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen`
    *
    * Discord's OpenAPI document: `update_guild_welcome_screen`.
    *
@@ -2455,7 +2455,7 @@ export class GuildsSoundboardSoundsApi {
   /**
    * List Guild Soundboard Sounds.
    *
-   * `GET /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds` · bucket `GuildsIdSoundboardSounds:{guild_id}`
+   * `GET /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds`
    *
    * Discord's OpenAPI document: `list_guild_soundboard_sounds`.
    *
@@ -2481,7 +2481,7 @@ export class GuildsSoundboardSoundsApi {
   /**
    * Create Guild Soundboard Sound.
    *
-   * `POST /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds` · bucket `GuildsIdSoundboardSounds:{guild_id}`
+   * `POST /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds`
    *
    * Discord's OpenAPI document: `create_guild_soundboard_sound`.
    *
@@ -2507,7 +2507,7 @@ export class GuildsSoundboardSoundsApi {
   /**
    * Get Guild Soundboard Sound.
    *
-   * `GET /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   * `GET /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId`
    *
    * Discord's OpenAPI document: `get_guild_soundboard_sound`.
    *
@@ -2535,7 +2535,7 @@ export class GuildsSoundboardSoundsApi {
   /**
    * Modify Guild Soundboard Sound.
    *
-   * `PATCH /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId`
    *
    * Discord's OpenAPI document: `update_guild_soundboard_sound`.
    *
@@ -2563,7 +2563,7 @@ export class GuildsSoundboardSoundsApi {
   /**
    * Delete Guild Soundboard Sound.
    *
-   * `DELETE /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId` · bucket `GuildsIdSoundboardSoundsId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId`
    *
    * Discord's OpenAPI document: `delete_guild_soundboard_sound`.
    *
@@ -2609,7 +2609,7 @@ export class GuildsScheduledEventsApi {
   /**
    * List Scheduled Events for Guild.
    *
-   * `GET /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents` · bucket `GuildsIdScheduledEvents:{guild_id}`
+   * `GET /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents`
    *
    * Discord's OpenAPI document: `list_guild_scheduled_events`.
    *
@@ -2635,7 +2635,7 @@ export class GuildsScheduledEventsApi {
   /**
    * Create Guild Scheduled Event.
    *
-   * `POST /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents` · bucket `GuildsIdScheduledEvents:{guild_id}`
+   * `POST /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents`
    *
    * Discord's OpenAPI document: `create_guild_scheduled_event`.
    *
@@ -2661,7 +2661,7 @@ export class GuildsScheduledEventsApi {
   /**
    * Get Guild Scheduled Event.
    *
-   * `GET /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   * `GET /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId`
    *
    * Discord's OpenAPI document: `get_guild_scheduled_event`.
    *
@@ -2689,7 +2689,7 @@ export class GuildsScheduledEventsApi {
   /**
    * Modify Guild Scheduled Event.
    *
-   * `PATCH /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId`
    *
    * Discord's OpenAPI document: `update_guild_scheduled_event`.
    *
@@ -2717,7 +2717,7 @@ export class GuildsScheduledEventsApi {
   /**
    * Delete Guild Scheduled Event.
    *
-   * `DELETE /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId` · bucket `GuildsIdScheduledEventsId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId`
    *
    * Discord's OpenAPI document: `delete_guild_scheduled_event`.
    *
@@ -2760,7 +2760,7 @@ export class GuildsScheduledEventsUsersApi {
   /**
    * Get Guild Scheduled Event Users.
    *
-   * `GET /guilds/{guild_id}/scheduled-events/{event_id}/users` · route key `GuildsIdScheduledEventsIdUsers` · bucket `GuildsIdScheduledEventsIdUsers:{guild_id}`
+   * `GET /guilds/{guild_id}/scheduled-events/{event_id}/users` · route key `GuildsIdScheduledEventsIdUsers`
    *
    * Discord's OpenAPI document: `list_guild_scheduled_event_users`.
    *
@@ -2876,7 +2876,7 @@ export class GuildsAutoModerationRulesApi {
   /**
    * List Auto Moderation Rules for Guild.
    *
-   * `GET /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules` · bucket `GuildsIdAutoModerationRules:{guild_id}`
+   * `GET /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules`
    *
    * Discord's OpenAPI document: `list_auto_moderation_rules`.
    *
@@ -2902,7 +2902,7 @@ export class GuildsAutoModerationRulesApi {
   /**
    * Create Auto Moderation Rule.
    *
-   * `POST /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules` · bucket `GuildsIdAutoModerationRules:{guild_id}`
+   * `POST /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules`
    *
    * Discord's OpenAPI document: `create_auto_moderation_rule`.
    *
@@ -2928,7 +2928,7 @@ export class GuildsAutoModerationRulesApi {
   /**
    * Get Auto Moderation Rule.
    *
-   * `GET /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   * `GET /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId`
    *
    * Discord's OpenAPI document: `get_auto_moderation_rule`.
    *
@@ -2961,7 +2961,7 @@ export class GuildsAutoModerationRulesApi {
   /**
    * Modify Auto Moderation Rule.
    *
-   * `PATCH /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   * `PATCH /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId`
    *
    * Discord's OpenAPI document: `update_auto_moderation_rule`.
    *
@@ -2994,7 +2994,7 @@ export class GuildsAutoModerationRulesApi {
   /**
    * Delete Auto Moderation Rule.
    *
-   * `DELETE /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId` · bucket `GuildsIdAutoModerationRulesId:{guild_id}`
+   * `DELETE /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId`
    *
    * Discord's OpenAPI document: `delete_auto_moderation_rule`.
    *
@@ -3037,7 +3037,7 @@ export class GuildsOnboardingApi {
   /**
    * Get Guild Onboarding.
    *
-   * `GET /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding` · bucket `GuildsIdOnboarding:{guild_id}`
+   * `GET /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding`
    *
    * Discord's OpenAPI document: `get_guilds_onboarding`.
    *
@@ -3063,7 +3063,7 @@ export class GuildsOnboardingApi {
   /**
    * Modify Guild Onboarding.
    *
-   * `PUT /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding` · bucket `GuildsIdOnboarding:{guild_id}`
+   * `PUT /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding`
    *
    * Discord's OpenAPI document: `put_guilds_onboarding`.
    *
@@ -3099,7 +3099,7 @@ export class GuildsIncidentActionsApi {
   /**
    * Modify Guild Incident Actions.
    *
-   * `PUT /guilds/{guild_id}/incident-actions` · route key `GuildsIdIncidentActions` · bucket `GuildsIdIncidentActions:{guild_id}`
+   * `PUT /guilds/{guild_id}/incident-actions` · route key `GuildsIdIncidentActions`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3133,7 +3133,7 @@ export class GuildsMemberVerificationApi {
   /**
    * Get Guild Member Verification.
    *
-   * `GET /guilds/{guild_id}/member-verification` · route key `GuildsIdMemberVerification` · bucket `GuildsIdMemberVerification:{guild_id}`
+   * `GET /guilds/{guild_id}/member-verification` · route key `GuildsIdMemberVerification`
    *
    * Unstable in the service: https://github.com/discord/discord-api-docs/pull/2547.
    *
@@ -3159,7 +3159,7 @@ export class GuildsMemberVerificationApi {
   /**
    * Modify Guild Member Verification.
    *
-   * `PATCH /guilds/{guild_id}/member-verification` · route key `GuildsIdMemberVerification` · bucket `GuildsIdMemberVerification:{guild_id}`
+   * `PATCH /guilds/{guild_id}/member-verification` · route key `GuildsIdMemberVerification`
    *
    * Unstable in the service: https://github.com/discord/discord-api-docs/pull/2547.
    *
@@ -3195,7 +3195,7 @@ export class GuildsTemplatesApi {
   /**
    * Get Guild Templates.
    *
-   * `GET /guilds/{guild_id}/templates` · route key `GuildsIdTemplates` · bucket `GuildsIdTemplates:{guild_id}`
+   * `GET /guilds/{guild_id}/templates` · route key `GuildsIdTemplates`
    *
    * Discord's OpenAPI document: `list_guild_templates`.
    *
@@ -3221,7 +3221,7 @@ export class GuildsTemplatesApi {
   /**
    * Create Guild Template.
    *
-   * `POST /guilds/{guild_id}/templates` · route key `GuildsIdTemplates` · bucket `GuildsIdTemplates:{guild_id}`
+   * `POST /guilds/{guild_id}/templates` · route key `GuildsIdTemplates`
    *
    * Discord's OpenAPI document: `create_guild_template`.
    *
@@ -3247,7 +3247,7 @@ export class GuildsTemplatesApi {
   /**
    * Sync Guild Template.
    *
-   * `PUT /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   * `PUT /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode`
    *
    * Discord's OpenAPI document: `sync_guild_template`.
    *
@@ -3275,7 +3275,7 @@ export class GuildsTemplatesApi {
   /**
    * Modify Guild Template.
    *
-   * `PATCH /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   * `PATCH /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode`
    *
    * Discord's OpenAPI document: `update_guild_template`.
    *
@@ -3303,7 +3303,7 @@ export class GuildsTemplatesApi {
   /**
    * Delete Guild Template.
    *
-   * `DELETE /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode` · bucket `GuildsIdTemplatesCode:{guild_id}`
+   * `DELETE /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode`
    *
    * Discord's OpenAPI document: `delete_guild_template`.
    *
@@ -3341,7 +3341,7 @@ export class GuildsNewMemberWelcomeApi {
   /**
    * Get Guild New Member Welcome.
    *
-   * `GET /guilds/{guild_id}/new-member-welcome` · route key `GuildsIdNewMemberWelcome` · bucket `GuildsIdNewMemberWelcome:{guild_id}`
+   * `GET /guilds/{guild_id}/new-member-welcome` · route key `GuildsIdNewMemberWelcome`
    *
    * Discord's OpenAPI document: `get_guild_new_member_welcome`.
    *

@@ -52,7 +52,7 @@ export class InteractionsCallbackApi {
   /**
    * Create Interaction Response.
    *
-   * `POST /interactions/{interaction_id}/{interaction_token}/callback` · route key `InteractionsIdTokenCallback` · bucket `InteractionsIdTokenCallback`
+   * `POST /interactions/{interaction_id}/{interaction_token}/callback` · route key `InteractionsIdTokenCallback`
    *
    * Discord's OpenAPI document: `create_interaction_response`.
    *
@@ -105,7 +105,7 @@ export class InteractionsOriginalApi {
   /**
    * Get Original Interaction Response.
    *
-   * `GET /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   * `GET /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId`
    *
    * Discord's OpenAPI document: `get_original_webhook_message`.
    *
@@ -142,7 +142,7 @@ export class InteractionsOriginalApi {
   /**
    * Edit Original Interaction Response.
    *
-   * `PATCH /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   * `PATCH /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId`
    *
    * Discord's OpenAPI document: `update_original_webhook_message`.
    *
@@ -182,7 +182,7 @@ export class InteractionsOriginalApi {
   /**
    * Delete Original Interaction Response.
    *
-   * `DELETE /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   * `DELETE /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId`
    *
    * Discord's OpenAPI document: `delete_original_webhook_message`.
    *

@@ -23,7 +23,7 @@ export class InvitesApi {
   /**
    * Get Invite.
    *
-   * `GET /invites/{code}` · route key `InvitesCode` · bucket `InvitesCode`
+   * `GET /invites/{code}` · route key `InvitesCode`
    *
    * Discord's OpenAPI document: `invite_resolve`.
    *
@@ -45,7 +45,7 @@ export class InvitesApi {
   /**
    * Delete Invite.
    *
-   * `DELETE /invites/{code}` · route key `InvitesCode` · bucket `InvitesCode`
+   * `DELETE /invites/{code}` · route key `InvitesCode`
    *
    * Discord's OpenAPI document: `invite_revoke`.
    *
@@ -78,7 +78,7 @@ export class InvitesTargetUsersApi {
   /**
    * Get Target Users.
    *
-   * `GET /invites/{code}/target-users` · route key `InvitesCodeTargetUsers` · bucket `InvitesCodeTargetUsers`
+   * `GET /invites/{code}/target-users` · route key `InvitesCodeTargetUsers`
    *
    * Discord's OpenAPI document: `get_invite_target_users`.
    *
@@ -106,7 +106,7 @@ export class InvitesTargetUsersApi {
   /**
    * Update Target Users.
    *
-   * `PUT /invites/{code}/target-users` · route key `InvitesCodeTargetUsers` · bucket `InvitesCodeTargetUsers`
+   * `PUT /invites/{code}/target-users` · route key `InvitesCodeTargetUsers`
    *
    * Discord's OpenAPI document: `update_invite_target_users`.
    *
@@ -147,7 +147,7 @@ export class InvitesTargetUsersJobStatusApi {
   /**
    * Get Target Users Job Status.
    *
-   * `GET /invites/{code}/target-users/job-status` · route key `InvitesCodeTargetUsersJobStatus` · bucket `InvitesCodeTargetUsersJobStatus`
+   * `GET /invites/{code}/target-users/job-status` · route key `InvitesCodeTargetUsersJobStatus`
    *
    * Discord's OpenAPI document: `get_invite_target_users_job_status`.
    *

@@ -50,7 +50,7 @@ export class LobbiesApi {
   /**
    * Create Lobby.
    *
-   * `POST /lobbies` · route key `Lobbies` · bucket `Lobbies`
+   * `POST /lobbies` · route key `Lobbies`
    *
    * Discord's OpenAPI document: `create_lobby`.
    *
@@ -71,7 +71,7 @@ export class LobbiesApi {
   /**
    * Create Or Join Lobby.
    *
-   * `PUT /lobbies` · route key `Lobbies` · bucket `Lobbies`
+   * `PUT /lobbies` · route key `Lobbies`
    *
    * Discord's OpenAPI document: `create_or_join_lobby`.
    *
@@ -94,7 +94,7 @@ export class LobbiesApi {
   /**
    * Get Lobby.
    *
-   * `GET /lobbies/{lobby_id}` · route key `LobbiesId` · bucket `LobbiesId`
+   * `GET /lobbies/{lobby_id}` · route key `LobbiesId`
    *
    * Discord's OpenAPI document: `get_lobby`.
    *
@@ -116,7 +116,7 @@ export class LobbiesApi {
   /**
    * Edit Lobby.
    *
-   * `PATCH /lobbies/{lobby_id}` · route key `LobbiesId` · bucket `LobbiesId`
+   * `PATCH /lobbies/{lobby_id}` · route key `LobbiesId`
    *
    * Discord's OpenAPI document: `edit_lobby`.
    *
@@ -148,7 +148,7 @@ export class LobbiesChannelLinkingApi {
   /**
    * Edit Lobby Channel Link.
    *
-   * `PATCH /lobbies/{lobby_id}/channel-linking` · route key `LobbiesIdChannelLinking` · bucket `LobbiesIdChannelLinking`
+   * `PATCH /lobbies/{lobby_id}/channel-linking` · route key `LobbiesIdChannelLinking`
    *
    * Discord's OpenAPI document: `edit_lobby_channel_link`.
    *
@@ -195,7 +195,7 @@ export class LobbiesMembersApi {
   /**
    * Add Lobby Member.
    *
-   * `PUT /lobbies/{lobby_id}/members/{user_id}` · route key `LobbiesIdMembersId` · bucket `LobbiesIdMembersId`
+   * `PUT /lobbies/{lobby_id}/members/{user_id}` · route key `LobbiesIdMembersId`
    *
    * Discord's OpenAPI document: `add_lobby_member`.
    *
@@ -223,7 +223,7 @@ export class LobbiesMembersApi {
   /**
    * Delete Lobby Member.
    *
-   * `DELETE /lobbies/{lobby_id}/members/{user_id}` · route key `LobbiesIdMembersId` · bucket `LobbiesIdMembersId`
+   * `DELETE /lobbies/{lobby_id}/members/{user_id}` · route key `LobbiesIdMembersId`
    *
    * Discord's OpenAPI document: `delete_lobby_member`.
    *
@@ -264,7 +264,7 @@ export class LobbiesMembersMeApi {
   /**
    * Leave Lobby.
    *
-   * `DELETE /lobbies/{lobby_id}/members/@me` · route key `LobbiesIdMembersMe` · bucket `LobbiesIdMembersMe`
+   * `DELETE /lobbies/{lobby_id}/members/@me` · route key `LobbiesIdMembersMe`
    *
    * Discord's OpenAPI document: `leave_lobby`.
    *
@@ -298,7 +298,7 @@ export class LobbiesMembersMeInvitesApi {
   /**
    * Create Linked Lobby Guild Invite For Self.
    *
-   * `POST /lobbies/{lobby_id}/members/@me/invites` · route key `LobbiesIdMembersMeInvites` · bucket `LobbiesIdMembersMeInvites`
+   * `POST /lobbies/{lobby_id}/members/@me/invites` · route key `LobbiesIdMembersMeInvites`
    *
    * Discord's OpenAPI document: `create_linked_lobby_guild_invite_for_self`.
    *
@@ -336,7 +336,7 @@ export class LobbiesMembersBulkApi {
   /**
    * Bulk Update Lobby Members.
    *
-   * `POST /lobbies/{lobby_id}/members/bulk` · route key `LobbiesIdMembersBulk` · bucket `LobbiesIdMembersBulk`
+   * `POST /lobbies/{lobby_id}/members/bulk` · route key `LobbiesIdMembersBulk`
    *
    * Discord's OpenAPI document: `bulk_update_lobby_members`.
    *
@@ -372,7 +372,7 @@ export class LobbiesMembersInvitesApi {
   /**
    * Create Linked Lobby Guild Invite For User.
    *
-   * `POST /lobbies/{lobby_id}/members/{user_id}/invites` · route key `LobbiesIdMembersIdInvites` · bucket `LobbiesIdMembersIdInvites`
+   * `POST /lobbies/{lobby_id}/members/{user_id}/invites` · route key `LobbiesIdMembersIdInvites`
    *
    * Discord's OpenAPI document: `create_linked_lobby_guild_invite_for_user`.
    *
@@ -418,7 +418,7 @@ export class LobbiesMessagesApi {
   /**
    * Get Lobby Messages.
    *
-   * `GET /lobbies/{lobby_id}/messages` · route key `LobbiesIdMessages` · bucket `LobbiesIdMessages`
+   * `GET /lobbies/{lobby_id}/messages` · route key `LobbiesIdMessages`
    *
    * Discord's OpenAPI document: `get_lobby_messages`.
    *
@@ -446,7 +446,7 @@ export class LobbiesMessagesApi {
   /**
    * Create Lobby Message.
    *
-   * `POST /lobbies/{lobby_id}/messages` · route key `LobbiesIdMessages` · bucket `LobbiesIdMessages`
+   * `POST /lobbies/{lobby_id}/messages` · route key `LobbiesIdMessages`
    *
    * Discord's OpenAPI document: `create_lobby_message`.
    *
@@ -487,7 +487,7 @@ export class LobbiesMessagesModerationMetadataApi {
   /**
    * Update the external moderation metadata for a lobby message.
    *
-   * `PUT /lobbies/{lobby_id}/messages/{message_id}/moderation-metadata` · route key `LobbiesIdMessagesIdModerationMetadata` · bucket `LobbiesIdMessagesIdModerationMetadata`
+   * `PUT /lobbies/{lobby_id}/messages/{message_id}/moderation-metadata` · route key `LobbiesIdMessagesIdModerationMetadata`
    *
    * Discord's OpenAPI document: `update_lobby_message_external_moderation_metadata`.
    *

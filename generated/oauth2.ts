@@ -60,7 +60,7 @@ export class Oauth2ApplicationsMeApi {
   /**
    * Get Current Bot Application Information.
    *
-   * `GET /oauth2/applications/@me` · route key `Oauth2ApplicationsMe` · bucket `Oauth2ApplicationsMe`
+   * `GET /oauth2/applications/@me` · route key `Oauth2ApplicationsMe`
    *
    * Discord's OpenAPI document: `get_my_oauth2_application`.
    *
@@ -91,7 +91,7 @@ export class Oauth2MeApi {
   /**
    * Get Current Authorization Information.
    *
-   * `GET /oauth2/@me` · route key `Oauth2Me` · bucket `Oauth2Me`
+   * `GET /oauth2/@me` · route key `Oauth2Me`
    *
    * Discord's OpenAPI document: `get_my_oauth2_authorization`.
    *
@@ -156,7 +156,7 @@ export class Oauth2TokenApi {
   /**
    * Access Token Exchange, Refresh Token Exchange or Client Credentials Grant.
    *
-   * `POST /oauth2/token` · route key `Oauth2Token` · bucket `Oauth2Token`
+   * `POST /oauth2/token` · route key `Oauth2Token`
    *
    * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
@@ -187,7 +187,7 @@ export class Oauth2TokenApi {
   /**
    * Token Revocation.
    *
-   * `POST /oauth2/token/revoke` · route key `Oauth2TokenRevoke` · bucket `Oauth2TokenRevoke`
+   * `POST /oauth2/token/revoke` · route key `Oauth2TokenRevoke`
    *
    * Sent without the bot's Authorization header (v10: counted in the IP's global budget, not the token's).
    *
@@ -222,7 +222,7 @@ export class Oauth2KeysApi {
   /**
    * Get Public Keys.
    *
-   * `GET /oauth2/keys` · route key `Oauth2Keys` · bucket `Oauth2Keys`
+   * `GET /oauth2/keys` · route key `Oauth2Keys`
    *
    * Discord's OpenAPI document: `get_public_keys`.
    *
@@ -255,7 +255,7 @@ export class Oauth2UserinfoApi {
   /**
    * Get Openid Connect Userinfo.
    *
-   * `GET /oauth2/userinfo` · route key `Oauth2Userinfo` · bucket `Oauth2Userinfo`
+   * `GET /oauth2/userinfo` · route key `Oauth2Userinfo`
    *
    * Discord's OpenAPI document: `get_openid_connect_userinfo`.
    *

@@ -64,7 +64,7 @@ export class PartnerSdkDmsMessagesModerationMetadataApi {
   /**
    * Update the external moderation metadata for a user message (DM).
    *
-   * `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata` · route key `PartnerSdkDmsIdIdMessagesIdModerationMetadata` · bucket `PartnerSdkDmsIdIdMessagesIdModerationMetadata`
+   * `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata` · route key `PartnerSdkDmsIdIdMessagesIdModerationMetadata`
    *
    * Discord's OpenAPI document: `update_user_message_external_moderation_metadata`.
    *
@@ -123,7 +123,7 @@ export class PartnerSdkProvisionalAccountsUnmergeApi {
   /**
    * Partner Sdk Unmerge Provisional Account.
    *
-   * `POST /partner-sdk/provisional-accounts/unmerge` · route key `PartnerSdkProvisionalAccountsUnmerge` · bucket `PartnerSdkProvisionalAccountsUnmerge`
+   * `POST /partner-sdk/provisional-accounts/unmerge` · route key `PartnerSdkProvisionalAccountsUnmerge`
    *
    * Discord's OpenAPI document: `partner_sdk_unmerge_provisional_account`.
    *
@@ -158,7 +158,7 @@ export class PartnerSdkProvisionalAccountsUnmergeBotApi {
   /**
    * Bot Partner Sdk Unmerge Provisional Account.
    *
-   * `POST /partner-sdk/provisional-accounts/unmerge/bot` · route key `PartnerSdkProvisionalAccountsUnmergeBot` · bucket `PartnerSdkProvisionalAccountsUnmergeBot`
+   * `POST /partner-sdk/provisional-accounts/unmerge/bot` · route key `PartnerSdkProvisionalAccountsUnmergeBot`
    *
    * Discord's OpenAPI document: `bot_partner_sdk_unmerge_provisional_account`.
    *
@@ -197,7 +197,7 @@ export class PartnerSdkTokenApi {
   /**
    * Partner Sdk Token.
    *
-   * `POST /partner-sdk/token` · route key `PartnerSdkToken` · bucket `PartnerSdkToken`
+   * `POST /partner-sdk/token` · route key `PartnerSdkToken`
    *
    * Discord's OpenAPI document: `partner_sdk_token`.
    *
@@ -232,7 +232,7 @@ export class PartnerSdkTokenBotApi {
   /**
    * Bot Partner Sdk Token.
    *
-   * `POST /partner-sdk/token/bot` · route key `PartnerSdkTokenBot` · bucket `PartnerSdkTokenBot`
+   * `POST /partner-sdk/token/bot` · route key `PartnerSdkTokenBot`
    *
    * Discord's OpenAPI document: `bot_partner_sdk_token`.
    *

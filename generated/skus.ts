@@ -35,7 +35,7 @@ export class SkusSubscriptionsApi {
   /**
    * List SKU Subscriptions.
    *
-   * `GET /skus/{sku_id}/subscriptions` · route key `SkusIdSubscriptions` · bucket `SkusIdSubscriptions`
+   * `GET /skus/{sku_id}/subscriptions` · route key `SkusIdSubscriptions`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -117,7 +117,7 @@ export class SkusSubscriptionsApi {
   /**
    * Get SKU Subscription.
    *
-   * `GET /skus/{sku_id}/subscriptions/{subscription_id}` · route key `SkusIdSubscriptionsId` · bucket `SkusIdSubscriptionsId`
+   * `GET /skus/{sku_id}/subscriptions/{subscription_id}` · route key `SkusIdSubscriptionsId`
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -17,7 +17,7 @@ export class SoundboardDefaultSoundsApi {
   /**
    * List Default Soundboard Sounds.
    *
-   * `GET /soundboard-default-sounds` · route key `SoundboardDefaultSounds` · bucket `SoundboardDefaultSounds`
+   * `GET /soundboard-default-sounds` · route key `SoundboardDefaultSounds`
    *
    * Discord's OpenAPI document: `get_soundboard_default_sounds`.
    *

@@ -17,7 +17,7 @@ export class StageInstancesApi {
   /**
    * Create Stage Instance.
    *
-   * `POST /stage-instances` · route key `StageInstances` · bucket `StageInstances`
+   * `POST /stage-instances` · route key `StageInstances`
    *
    * Discord's OpenAPI document: `create_stage_instance`.
    *
@@ -41,7 +41,7 @@ export class StageInstancesApi {
   /**
    * Get Stage Instance.
    *
-   * `GET /stage-instances/{channel_id}` · route key `StageInstancesChannelId` · bucket `StageInstancesChannelId:{channel_id}`
+   * `GET /stage-instances/{channel_id}` · route key `StageInstancesChannelId`
    *
    * Discord's OpenAPI document: `get_stage_instance`.
    *
@@ -67,7 +67,7 @@ export class StageInstancesApi {
   /**
    * Modify Stage Instance.
    *
-   * `PATCH /stage-instances/{channel_id}` · route key `StageInstancesChannelId` · bucket `StageInstancesChannelId:{channel_id}`
+   * `PATCH /stage-instances/{channel_id}` · route key `StageInstancesChannelId`
    *
    * Discord's OpenAPI document: `update_stage_instance`.
    *
@@ -93,7 +93,7 @@ export class StageInstancesApi {
   /**
    * Delete Stage Instance.
    *
-   * `DELETE /stage-instances/{channel_id}` · route key `StageInstancesChannelId` · bucket `StageInstancesChannelId:{channel_id}`
+   * `DELETE /stage-instances/{channel_id}` · route key `StageInstancesChannelId`
    *
    * Discord's OpenAPI document: `delete_stage_instance`.
    *

@@ -17,7 +17,7 @@ export class StickerPacksApi {
   /**
    * List Sticker Packs.
    *
-   * `GET /sticker-packs` · route key `StickerPacks` · bucket `StickerPacks`
+   * `GET /sticker-packs` · route key `StickerPacks`
    *
    * Discord's OpenAPI document: `list_sticker_packs`.
    *
@@ -40,7 +40,7 @@ export class StickerPacksApi {
   /**
    * Get Sticker Pack.
    *
-   * `GET /sticker-packs/{pack_id}` · route key `StickerPacksId` · bucket `StickerPacksId`
+   * `GET /sticker-packs/{pack_id}` · route key `StickerPacksId`
    *
    * Discord's OpenAPI document: `get_sticker_pack`.
    *

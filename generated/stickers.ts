@@ -17,7 +17,7 @@ export class StickersApi {
   /**
    * Get Sticker.
    *
-   * `GET /stickers/{sticker_id}` · route key `StickersId` · bucket `StickersId`
+   * `GET /stickers/{sticker_id}` · route key `StickersId`
    *
    * Discord's OpenAPI document: `get_sticker`.
    *

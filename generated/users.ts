@@ -36,7 +36,7 @@ export class UsersApi {
   /**
    * Get User.
    *
-   * `GET /users/{user_id}` · route key `UsersId` · bucket `UsersId`
+   * `GET /users/{user_id}` · route key `UsersId`
    *
    * Discord's OpenAPI document: `get_user`.
    *
@@ -78,7 +78,7 @@ export class UsersMeApi {
   /**
    * Get Current User.
    *
-   * `GET /users/@me` · route key `UsersMe` · bucket `UsersMe`
+   * `GET /users/@me` · route key `UsersMe`
    *
    * Discord's OpenAPI document: `get_my_user`.
    *
@@ -99,7 +99,7 @@ export class UsersMeApi {
   /**
    * Modify Current User.
    *
-   * `PATCH /users/@me` · route key `UsersMe` · bucket `UsersMe`
+   * `PATCH /users/@me` · route key `UsersMe`
    *
    * Discord's OpenAPI document: `update_my_user`.
    *
@@ -131,7 +131,7 @@ export class UsersMeChannelsApi {
   /**
    * Get User DMs.
    *
-   * `GET /users/@me/channels` · route key `UsersMeChannels` · bucket `UsersMeChannels`
+   * `GET /users/@me/channels` · route key `UsersMeChannels`
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`.
@@ -148,7 +148,7 @@ export class UsersMeChannelsApi {
   /**
    * Create DM.
    *
-   * `POST /users/@me/channels` · route key `UsersMeChannels` · bucket `UsersMeChannels`
+   * `POST /users/@me/channels` · route key `UsersMeChannels`
    *
    * Discord's OpenAPI document: `create_dm`.
    *
@@ -180,7 +180,7 @@ export class UsersMeConnectionsApi {
   /**
    * Get User Connections.
    *
-   * `GET /users/@me/connections` · route key `UsersMeConnections` · bucket `UsersMeConnections`
+   * `GET /users/@me/connections` · route key `UsersMeConnections`
    *
    * Discord's OpenAPI document: `list_my_connections`.
    *
@@ -218,7 +218,7 @@ export class UsersMeGuildsApi {
   /**
    * Get Current User Guilds.
    *
-   * `GET /users/@me/guilds` · route key `UsersMeGuilds` · bucket `UsersMeGuilds`
+   * `GET /users/@me/guilds` · route key `UsersMeGuilds`
    *
    * Discord's OpenAPI document: `list_my_guilds`.
    *
@@ -293,7 +293,7 @@ export class UsersMeGuildsApi {
   /**
    * Leave Guild.
    *
-   * `DELETE /users/@me/guilds/{guild_id}` · route key `UsersMeGuildsId` · bucket `UsersMeGuildsId`
+   * `DELETE /users/@me/guilds/{guild_id}` · route key `UsersMeGuildsId`
    *
    * Discord's OpenAPI document: `leave_guild`.
    *
@@ -329,7 +329,7 @@ export class UsersMeGuildsMemberApi {
   /**
    * Get Current User Guild Member.
    *
-   * `GET /users/@me/guilds/{guild_id}/member` · route key `UsersMeGuildsIdMember` · bucket `UsersMeGuildsIdMember`
+   * `GET /users/@me/guilds/{guild_id}/member` · route key `UsersMeGuildsIdMember`
    *
    * Discord's OpenAPI document: `get_my_guild_member`.
    *
@@ -381,7 +381,7 @@ export class UsersMeApplicationsRoleConnectionApi {
   /**
    * Get Current User Application Role Connection.
    *
-   * `GET /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   * `GET /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection`
    *
    * Discord's OpenAPI document: `get_application_user_role_connection`.
    *
@@ -414,7 +414,7 @@ export class UsersMeApplicationsRoleConnectionApi {
   /**
    * Update Current User Application Role Connection.
    *
-   * `PUT /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   * `PUT /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection`
    *
    * Discord's OpenAPI document: `update_application_user_role_connection`.
    *
@@ -447,7 +447,7 @@ export class UsersMeApplicationsRoleConnectionApi {
   /**
    * Delete Current User Application Role Connection.
    *
-   * `DELETE /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection` · bucket `UsersMeApplicationsIdRoleConnection`
+   * `DELETE /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection`
    *
    * Discord's OpenAPI document: `delete_application_user_role_connection`.
    *
@@ -490,7 +490,7 @@ export class UsersMeApplicationsEntitlementsApi {
   /**
    * Get Current User Application Entitlements.
    *
-   * `GET /users/@me/applications/{application_id}/entitlements` · route key `UsersMeApplicationsIdEntitlements` · bucket `UsersMeApplicationsIdEntitlements`
+   * `GET /users/@me/applications/{application_id}/entitlements` · route key `UsersMeApplicationsIdEntitlements`
    *
    * Discord's OpenAPI document: `get_current_user_application_entitlements`.
    *
@@ -533,7 +533,7 @@ export class UsersApplicationIdentitiesApi {
   /**
    * Get Application Identities by User ID.
    *
-   * `GET /users/{user_id}/application-identities/{application_id}` · route key `UsersIdApplicationIdentitiesId` · bucket `UsersIdApplicationIdentitiesId`
+   * `GET /users/{user_id}/application-identities/{application_id}` · route key `UsersIdApplicationIdentitiesId`
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -564,7 +564,7 @@ export class UsersApplicationIdentitiesApi {
   /**
    * Delete Application Identity.
    *
-   * `POST /users/{user_id}/application-identities/{application_id}/{provider_type}/{provider_user_id}/delete` · route key `UsersIdApplicationIdentitiesIdTypeIdDelete` · bucket `UsersIdApplicationIdentitiesIdTypeIdDelete`
+   * `POST /users/{user_id}/application-identities/{application_id}/{provider_type}/{provider_user_id}/delete` · route key `UsersIdApplicationIdentitiesIdTypeIdDelete`
    *
    * A POST that deletes: the path ends in `/delete`.
    *

@@ -28,7 +28,7 @@ export class VoiceRegionsApi {
   /**
    * List Voice Regions.
    *
-   * `GET /voice/regions` · route key `VoiceRegions` · bucket `VoiceRegions`
+   * `GET /voice/regions` · route key `VoiceRegions`
    *
    * Discord's OpenAPI document: `list_voice_regions`.
    *

@@ -59,7 +59,7 @@ export class WebhooksApi {
   /**
    * Get Webhook.
    *
-   * `GET /webhooks/{webhook_id}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `GET /webhooks/{webhook_id}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `get_webhook`.
    *
@@ -81,7 +81,7 @@ export class WebhooksApi {
   /**
    * Modify Webhook.
    *
-   * `PATCH /webhooks/{webhook_id}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `PATCH /webhooks/{webhook_id}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `update_webhook`.
    *
@@ -107,7 +107,7 @@ export class WebhooksApi {
   /**
    * Delete Webhook.
    *
-   * `DELETE /webhooks/{webhook_id}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `DELETE /webhooks/{webhook_id}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `delete_webhook`.
    *
@@ -133,7 +133,7 @@ export class WebhooksApi {
   /**
    * Get Webhook with Token.
    *
-   * `GET /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `GET /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `get_webhook_by_token`.
    *
@@ -170,7 +170,7 @@ export class WebhooksApi {
   /**
    * Modify Webhook with Token.
    *
-   * `PATCH /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `PATCH /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `update_webhook_by_token`.
    *
@@ -202,7 +202,7 @@ export class WebhooksApi {
   /**
    * Delete Webhook with Token.
    *
-   * `DELETE /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `DELETE /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `delete_webhook_by_token`.
    *
@@ -239,7 +239,7 @@ export class WebhooksApi {
   /**
    * Execute Webhook.
    *
-   * `POST /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId` · bucket `WebhooksId`
+   * `POST /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
    * Discord's OpenAPI document: `execute_webhook`.
    *
@@ -284,7 +284,7 @@ export class WebhooksMessagesApi {
   /**
    * Get Webhook Message.
    *
-   * `GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   * `GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
    *
    * Discord's OpenAPI document: `get_webhook_message`.
    *
@@ -323,7 +323,7 @@ export class WebhooksMessagesApi {
   /**
    * Edit Webhook Message.
    *
-   * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
    *
    * Discord's OpenAPI document: `update_webhook_message`.
    *
@@ -365,7 +365,7 @@ export class WebhooksMessagesApi {
   /**
    * Delete Webhook Message.
    *
-   * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId` · bucket `WebhooksIdTokenMessagesId`
+   * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
    *
    * Discord's OpenAPI document: `delete_webhook_message`.
    *
@@ -414,7 +414,7 @@ export class WebhooksPlatformApi {
   /**
    * Execute Slack-Compatible or GitHub-Compatible Webhook.
    *
-   * `POST /webhooks/{webhook_id}/{webhook_token}/{platform}` · route key `WebhooksIdTokenPlatform` · bucket `WebhooksIdTokenPlatform`
+   * `POST /webhooks/{webhook_id}/{webhook_token}/{platform}` · route key `WebhooksIdTokenPlatform`
    *
    * Sent without the Authorization header: the token in the path is the credential.
    *
@@ -461,7 +461,7 @@ export class WebhooksGithubApi {
   /**
    * Execute Github Compatible Webhook.
    *
-   * `POST /webhooks/{webhook_id}/{webhook_token}/github` · route key `WebhooksIdTokenGithub` · bucket `WebhooksIdTokenGithub`
+   * `POST /webhooks/{webhook_id}/{webhook_token}/github` · route key `WebhooksIdTokenGithub`
    *
    * Discord's OpenAPI document: `execute_github_compatible_webhook`.
    *
@@ -508,7 +508,7 @@ export class WebhooksSlackApi {
   /**
    * Execute Slack Compatible Webhook.
    *
-   * `POST /webhooks/{webhook_id}/{webhook_token}/slack` · route key `WebhooksIdTokenSlack` · bucket `WebhooksIdTokenSlack`
+   * `POST /webhooks/{webhook_id}/{webhook_token}/slack` · route key `WebhooksIdTokenSlack`
    *
    * Discord's OpenAPI document: `execute_slack_compatible_webhook`.
    *

@@ -1,8 +1,53 @@
 /**
  * tollgate: a typed SDK for the service's REST API that never hits an avoidable rate limit.
+ *
+ * The composition root: the one module of `src/` that imports `generated/`. The generated SDK
+ * (typed methods, the catalog's data for the dialects, the CDN helpers, the package's identity)
+ * plugs into the core here; the core never imports it.
  */
 import './runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
-export { apiOfBaseUrl, createClient } from './http/client.ts';
+import { createCdnHelpers, type Cdn } from '../generated/cdn.ts';
+import { createResources, routeTable, type Resources } from '../generated/index.ts';
+import { PACKAGE_URL, PACKAGE_VERSION } from '../generated/package.ts';
+import { cdnBasesOf, type CdnOptions } from './cdn/index.ts';
+import { routeKeyFinder } from './dialects/v6/route-key.ts';
+import { createClientWith, type ClientOptions, type ClientSurface, type GeneratedSdk } from './http/client.ts';
+
+/** The CDN URL helpers on `options.baseUrl` (default: the service's CDN): `cdn.userAvatar(userId, hash, { size: 256 })` → `https://cdn.discordapp.com/avatars/…/….webp?size=256`. Throws TollgateArgumentError for a malformed base URL or an unknown option. */
+export function createCdn(options?: CdnOptions): Cdn {
+  return Object.freeze(createCdnHelpers(cdnBasesOf(options)));
+}
+
+/** The CDN URL helpers on the service's CDN, `https://cdn.discordapp.com`. */
+export const cdn: Cdn = createCdn();
+
+const SDK: GeneratedSdk<Resources, Cdn> = {
+  createResources,
+  dialectData: { v6: routeTable },
+  createCdn,
+  package: { version: PACKAGE_VERSION, url: PACKAGE_URL },
+};
+
+/** A client: the typed methods of every resource (`client.channels.messages.create(…)`) and the surface every client has. */
+export type TollgateClient = Resources & ClientSurface<Cdn>;
+
+/** A client on `options` (every one optional: the default is v10 on the service's public URL, no token, an in-memory store). */
+export function createClient(options?: ClientOptions): TollgateClient {
+  return createClientWith(SDK, options);
+}
+
+const findRouteKey = routeKeyFinder(routeTable);
+
+/**
+ * The v6 bucket key of a request: `RouteKey` (no major parameter), `RouteKey:<id>` (channel or
+ * guild id), `ChannelsIdMessagesId:<METHOD>:<channel id>`, or `None` for a path the spec's route
+ * table does not list. `path` is relative to the API base (a leading `/api`, `/api/v6` is ignored).
+ */
+export function routeKeyOf(method: string, path: string): string {
+  return findRouteKey(method, path);
+}
+
+export { apiOfBaseUrl } from './http/client.ts';
 export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';
 export { V6_BASE_URL } from './dialects/v6/index.ts';
 export type {
@@ -10,8 +55,8 @@ export type {
   BucketView,
   ClientEvents,
   ClientOptions,
+  ClientSurface,
   RawRequestOptions,
-  TollgateClient,
 } from './http/client.ts';
 export {
   ClientClosedError,
@@ -52,8 +97,7 @@ export type {
   ViewRequest,
 } from './contracts/store.ts';
 export { monotonicClock, systemClock, type Clock } from './clock.ts';
-export { NO_BUCKET } from './routing/classify.ts';
-export { routeKeyOf } from './routing/route-key.ts';
+export { NO_BUCKET } from './contracts/dialect.ts';
 export type {
   AuditLogOptions,
   FileUpload,
@@ -70,10 +114,8 @@ export type {
 export type * from '../generated/index.ts';
 export { cdnEndpoints, operations, routeTable } from '../generated/index.ts';
 export {
-  cdn,
   CDN_BASE_URL,
   CDN_SIZES,
-  createCdn,
   defaultAvatarIndex,
   MEDIA_BASE_URL,
   type CdnAnimatedImageOptions,

@@ -2,17 +2,18 @@
  * The building blocks `generated/` is made of: the operation caller and the types of method
  * signatures. Generated resource classes import from here and nowhere else.
  */
-import type { OperationDefinition, PaginationDefinition } from './routing/types.ts';
+import type { OperationDefinition, PaginationDefinition } from './contracts/catalog.ts';
 
 export type {
   BodyEncoding,
   HttpMethod,
+  MajorParameter,
   OperationDefinition,
   PaginationDefinition,
   PathSegment,
-  RouteDefinition,
   Snowflake,
-} from './routing/types.ts';
+} from './contracts/catalog.ts';
+export type { RouteDefinition } from './dialects/v6/classify.ts';
 
 /** A JSON request body: an object or an array. */
 export type JsonBody = { readonly [key: string]: unknown } | readonly unknown[];

@@ -342,19 +342,13 @@ function linkMethodOf(
 
 function methodDoc(op: OperationModel): string {
   const { definition, source, route } = op;
-  const majorPlaceholder = route.major === null ? undefined : `{${route.major}}`;
-  const bucket =
-    majorPlaceholder === undefined
-      ? route.key
-      : definition.bucketHoldsMethod
-        ? `${route.key}:${definition.method}:${majorPlaceholder}`
-        : `${route.key}:${majorPlaceholder}`;
+  // The route's facts, not one dialect's bucket: each dialect plans its own from them.
   const lines = [
     `${source.summary}.`,
     '',
     source.link
       ? `\`${op.pathText}\` on the client's base URL`
-      : `\`${definition.method} ${op.pathText}\` · route key \`${route.key}\` · bucket \`${bucket}\``,
+      : `\`${definition.method} ${op.pathText}\` · route key \`${route.key}\``,
   ];
   if (source.operationId) lines.push('', `Discord's OpenAPI document: \`${source.operationId}\`.`);
   if (source.userOnly) lines.push('', 'Only user accounts may call this endpoint.');

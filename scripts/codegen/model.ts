@@ -66,8 +66,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         routeKey: route.key,
         method: source.method,
         path,
-        majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
-        bucketHoldsMethod: route.bucketHoldsMethod === true,
+        major: route.major,
         body: source.body ?? 'none',
         ...(source.bodyIn === 'options' && { bodyInOptions: true as const }),
         queryRequired: source.queryRequired === true,
@@ -76,7 +75,6 @@ export function buildModel(catalog: Catalog): CatalogModel {
         binaryResult: source.binaryResult === true,
         unauthenticated: source.unauthenticated === true,
         auditLogReason: source.auditLogReason === true,
-        v10Only: route.v10Only === true,
       };
       return { definition, route, source, parameters, pathText, verb: source.name.split('.').at(-1)! };
     }),

@@ -1,14 +1,14 @@
 /**
- * The CDN URL helpers: `cdn` on the service's CDN, `createCdn({ baseUrl })` on another (a mock
- * CDN, a proxy). The helpers themselves are generated from the catalog (`generated/cdn.ts`);
- * they build URLs and send nothing, so they need no client, token or limiter.
+ * The CDN URL helpers' options and checks: `cdn` on the service's CDN, `createCdn({ baseUrl })`
+ * on another (a mock CDN, a proxy). The helpers themselves are generated from the catalog
+ * (`generated/cdn.ts`) and composed with these in `src/index.ts`; they build URLs and send
+ * nothing, so they need no client, token or limiter.
  */
 import { z } from 'zod';
-import { createCdnHelpers, type Cdn } from '../../generated/cdn.ts';
 import { TollgateArgumentError } from '../errors.ts';
 import { snowflakeText } from '../routing/path.ts';
-import type { Snowflake } from '../routing/types.ts';
-import { CDN_BASE_URL, MEDIA_BASE_URL, type DefaultAvatarIndex } from './url.ts';
+import type { Snowflake } from '../contracts/catalog.ts';
+import { CDN_BASE_URL, MEDIA_BASE_URL, type CdnBases, type DefaultAvatarIndex } from './url.ts';
 
 export { CDN_BASE_URL, CDN_SIZES, MEDIA_BASE_URL } from './url.ts';
 export type {
@@ -19,7 +19,6 @@ export type {
   CdnImageSize,
   DefaultAvatarIndex,
 } from './url.ts';
-export type { Cdn } from '../../generated/cdn.ts';
 
 export interface CdnOptions {
   /** The CDN's base URL, e.g. `http://127.0.0.1:8081/cdn` for a mock. Default: `https://cdn.discordapp.com`. */
@@ -62,25 +61,16 @@ export const cdnOptionsSchema = z.strictObject(
   },
 );
 
-/**
- * The CDN URL helpers on `options.baseUrl` (default: the service's CDN): `cdn.userAvatar(userId,
- * hash, { size: 256 })` → `https://cdn.discordapp.com/avatars/…/….webp?size=256`. Throws
- * TollgateArgumentError for a malformed base URL or an unknown option.
- */
-export function createCdn(options: CdnOptions = {}): Cdn {
+/** `createCdn`'s options, checked, as the base URLs the generated helpers build on. */
+export function cdnBasesOf(options: CdnOptions = {}): CdnBases {
   const parsed = cdnOptionsSchema.safeParse(options);
   if (!parsed.success) {
     // Every message names its option.
     throw new TollgateArgumentError(`createCdn: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
   }
   const { baseUrl: cdnBase, mediaBaseUrl } = parsed.data;
-  return Object.freeze(
-    createCdnHelpers({ cdn: cdnBase ?? CDN_BASE_URL, media: mediaBaseUrl ?? cdnBase ?? MEDIA_BASE_URL }),
-  );
+  return { cdn: cdnBase ?? CDN_BASE_URL, media: mediaBaseUrl ?? cdnBase ?? MEDIA_BASE_URL };
 }
-
-/** The CDN URL helpers on the service's CDN, `https://cdn.discordapp.com`. */
-export const cdn: Cdn = createCdn();
 
 /**
  * A user's default avatar index, for `cdn.defaultUserAvatar`: `(user_id >> 22) % 6`, or

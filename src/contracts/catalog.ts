@@ -1,4 +1,8 @@
-/** The shapes `generated/` fills in and `src/` consumes: routes, path patterns, operations. */
+/**
+ * The catalog's shapes, which `generated/` fills in and the core consumes: operations, path
+ * patterns, paged lists. Facts of the route alone (method, path, route key, major parameter);
+ * what only one dialect reads is that dialect's (v6's route table: `dialects/v6/classify.ts`).
+ */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -7,24 +11,17 @@ export type ParameterKind = 'snowflake' | 'code' | 'emoji' | 'secret';
 
 export type PathSegment = string | { readonly name: string; readonly kind: ParameterKind };
 
-export interface RouteDefinition {
-  /** The spec's route key, e.g. `ChannelsIdMessages`. */
-  readonly key: string;
-  readonly major: 'channel_id' | 'guild_id' | null;
-  /** The bucket key also holds the request method (the message-by-id key). */
-  readonly bucketHoldsMethod: boolean;
-  /** Every path shape classified under this key, split into segments. */
-  readonly patterns: readonly (readonly PathSegment[])[];
-}
+/** A route's major parameter: the id its limits count per. */
+export type MajorParameter = 'channel_id' | 'guild_id';
 
 export interface OperationDefinition {
   readonly name: string;
+  /** The catalog's route key, e.g. `ChannelsIdMessages`. */
   readonly routeKey: string;
   readonly method: HttpMethod;
   readonly path: readonly PathSegment[];
-  /** Position of the major parameter among the path parameters, or -1. */
-  readonly majorIndex: number;
-  readonly bucketHoldsMethod: boolean;
+  /** The route's major parameter, or null. */
+  readonly major: MajorParameter | null;
   readonly body: 'none' | 'required' | 'optional';
   /** The body is passed in the options (`options.body`), the query being the method's parameters. */
   readonly bodyInOptions?: true;
@@ -39,8 +36,6 @@ export interface OperationDefinition {
   readonly unauthenticated: boolean;
   /** Takes the `reason` option, sent as X-Audit-Log-Reason. */
   readonly auditLogReason: boolean;
-  /** A v10 route beyond the spec's keys: under v6 its key is `None` (no limiting, as the spec says). */
-  readonly v10Only: boolean;
 }
 
 export type BodyEncoding = 'json' | 'json+files' | 'form-data' | 'urlencoded';

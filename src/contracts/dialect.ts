@@ -4,7 +4,7 @@
  * chosen once per client from `DIALECTS[api]`. No implementations here.
  */
 import type { Clock } from '../clock.ts';
-import type { OperationDefinition } from '../routing/types.ts';
+import type { OperationDefinition } from './catalog.ts';
 import type { BucketRef, MaybePromise, Store, StoreView, ViewRequest } from './store.ts';
 
 /** How events and errors name the bucket of a call that counts in none (the spec's Route None). */
@@ -89,12 +89,25 @@ export interface ResendSafeBody {
   readonly enforced: boolean;
 }
 
+/** How calls become targets, under the catalog's data for the dialect (`Dialect.targets`). */
+export interface CallTargets<B extends BucketRef = BucketRef> {
+  /** A typed call: its operation, its filled path and the canonical text of its path parameters. */
+  targetOfOperation(
+    operation: OperationDefinition,
+    path: string,
+    values: readonly string[],
+    nowMs: number,
+  ): CallTarget<B>;
+  /** A raw call (`client.request`). */
+  targetOfRequest(method: string, path: string, nowMs: number): CallTarget<B>;
+}
+
 /**
  * An API version's rules as a plug-in of the limiter. `Options` are the `createClient` options
- * this dialect reads (each dialect ignores the others'); a client is built from one dialect,
- * looked up once in `DIALECTS`.
+ * this dialect reads (each dialect ignores the others'), `CatalogData` what it reads of the
+ * catalog; a client is built from one dialect, looked up once in `DIALECTS`.
  */
-export interface Dialect<B extends BucketRef = BucketRef, Options = object> {
+export interface Dialect<B extends BucketRef = BucketRef, Options = object, CatalogData = unknown> {
   /** Its key in `DIALECTS` (`v10`, `v6`). */
   readonly api: string;
   /** The service's public base URL for this version. */
@@ -110,15 +123,12 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object> {
   readonly anonymousLane: boolean;
   /** Several local keys may count in one bucket (v10: routes sharing a hash): a response wakes every waiting queue. */
   readonly sharedBuckets: boolean;
-  /** A typed call: its operation, its filled path and the canonical text of its path parameters. */
-  targetOfOperation(
-    operation: OperationDefinition,
-    path: string,
-    values: readonly string[],
-    nowMs: number,
-  ): CallTarget<B>;
-  /** A raw call (`client.request`). */
-  targetOfRequest(method: string, path: string, nowMs: number): CallTarget<B>;
+  /**
+   * Its targets under `data`, what the generated catalog holds for this dialect alone (v6: the
+   * spec's route table; v10: nothing). The catalog reaches the core through its composition in
+   * `src/index.ts`, so the core never imports `generated/`.
+   */
+  targets(data: CatalogData): CallTargets<B>;
   /** A bucket key as users write it (`buckets.get`): the one place a key string is read back. */
   bucketOfKey(key: string): B;
   judge(options: JudgeOptions): Judge;

@@ -1,14 +1,12 @@
 /**
- * `createClient`: the dialect looked up once (`DIALECTS[api]`), a lane per budget (a limiter and
- * the ky instance whose hooks it is; v10 has a second for calls sent without Authorization, on
- * the IP's budget), the typed resources from `generated/`, `request` for raw calls, the
- * read-only bucket view and `close`.
+ * `createClientWith`: the dialect looked up once (`DIALECTS[api]`), a lane per budget (a limiter
+ * and the ky instance whose hooks it is; v10 has a second for calls sent without Authorization,
+ * on the IP's budget), the typed resources the generated SDK makes, `request` for raw calls, the
+ * read-only bucket view and `close`. `src/index.ts` hands it the generated SDK (`createClient`).
  */
-import { createResources } from '../../generated/index.ts';
 import { readBody } from '../body.ts';
-import { createCdn } from '../cdn/index.ts';
 import { sleep, type Clock } from '../clock.ts';
-import type { Dialect } from '../contracts/dialect.ts';
+import type { CallTargets, Dialect } from '../contracts/dialect.ts';
 import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { targetBucketKey } from '../limiter/call.ts';
@@ -16,14 +14,14 @@ import { EventHub } from '../limiter/events.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
-import type { OperationDefinition, PaginationDefinition } from '../routing/types.ts';
+import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
 import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
-import { USER_AGENT } from '../package-info.ts';
+import { userAgentOf } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
 import { laneKy, Sender, timeoutOf, type Lane } from './sender.ts';
-import type { ClientEvents, ClientListener, TollgateClient } from './types.ts';
+import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
   checkCallOptions,
   checkNoParams,
@@ -37,7 +35,7 @@ import {
 
 export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
-export type { BucketView, ClientEvents, TollgateClient } from './types.ts';
+export type { BucketView, ClientEvents, ClientSurface, GeneratedSdk } from './types.ts';
 
 /** V1: the dialect a base URL's version names (`/api` alone is v6), or undefined when it names none. */
 export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
@@ -50,19 +48,25 @@ export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
 const METHOD = /^[A-Z]+$/;
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-export function createClient(options: ClientOptions = {}): TollgateClient {
+/** A client of the generated SDK `sdk`: its typed methods and the core's surface. */
+export function createClientWith<Resources extends object, Cdn>(
+  sdk: GeneratedSdk<Resources, Cdn>,
+  options: ClientOptions = {},
+): Resources & ClientSurface<Cdn> {
   const checked = checkClientOptions(options);
   const { api: chosen, baseUrl } = checked;
   const named = baseUrl === undefined ? undefined : apiOfBaseUrl(baseUrl);
   if (chosen !== undefined && named !== undefined && chosen !== named) {
     throw new TollgateArgumentError(`createClient: api is '${chosen}' but baseUrl names ${named}`);
   }
-  return new ClientCore(checked, chosen ?? named ?? 'v10').client;
+  return new ClientCore(sdk, checked, chosen ?? named ?? 'v10').client;
 }
 
-class ClientCore {
-  readonly client: TollgateClient;
+class ClientCore<Resources extends object, Cdn> {
+  readonly client: Resources & ClientSurface<Cdn>;
   readonly #dialect: Dialect;
+  /** How the dialect makes this client's calls into targets, under the catalog's data for it. */
+  readonly #targets: CallTargets;
   /** The limiter of the client's token. */
   readonly #main: Lane;
   /**
@@ -78,9 +82,10 @@ class ClientCore {
   readonly #sender: Sender;
   #closed = false;
 
-  constructor(options: CheckedClientOptions, api: ApiVersion) {
+  constructor(sdk: GeneratedSdk<Resources, Cdn>, options: CheckedClientOptions, api: ApiVersion) {
     const dialect: Dialect = DIALECTS[api];
     this.#dialect = dialect;
+    this.#targets = dialect.targets(sdk.dialectData[api]);
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
     this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -92,11 +97,12 @@ class ClientCore {
     if (options.onWait) events.on('wait', options.onWait);
     if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
     const onInvalidCount = dialect.watchInvalidRequests?.(options, (event) => events.emit('invalidRequests', event));
-    const userAgent = `${USER_AGENT} ${options.userAgentAppendix ?? ''}`.trim();
+    const userAgent = `${userAgentOf(sdk.package)} ${options.userAgentAppendix ?? ''}`.trim();
     const telemetry = options.telemetry
       ? new Telemetry(
           options.telemetry,
           this.#baseUrl,
+          sdk.package.version,
           () => clock.now(),
           (listener) => events.on('rateLimited', listener),
           () => this.#main.limiter.invalidRequests(),
@@ -160,10 +166,10 @@ class ClientCore {
       },
     );
     const main = this.#main.limiter;
-    const client: TollgateClient = Object.freeze({
-      ...createResources(caller),
+    const client: Resources & ClientSurface<Cdn> = Object.freeze({
+      ...sdk.createResources(caller),
       api,
-      cdn: createCdn(options.cdn),
+      cdn: sdk.createCdn(options.cdn),
       on: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
         events.on(name, listener);
         return client;
@@ -209,7 +215,7 @@ class ClientCore {
     checkCallOptions(label, options, optionKeysOf(operation));
     if (input?.params !== undefined) checkNoParams(label, input.params);
     const { path, values } = buildPath(operation.path, args);
-    const target = this.#dialect.targetOfOperation(operation, path, values, this.#clock.now());
+    const target = this.#targets.targetOfOperation(operation, path, values, this.#clock.now());
     const {
       reason,
       body: bodyOption,
@@ -283,7 +289,7 @@ class ClientCore {
     }
     if (options.json !== undefined) checkJson('request', options.json);
     const upper = method.toUpperCase();
-    const target = this.#dialect.targetOfRequest(upper, path, this.#clock.now());
+    const target = this.#targets.targetOfRequest(upper, path, this.#clock.now());
     return this.#sender.send(upper, path, target, { ...options, authenticated: !target.exempt, nonceEnforced: false });
   }
 }

@@ -9,7 +9,7 @@
  * - `urlencoded`: `application/x-www-form-urlencoded`, one pair per field.
  */
 import { TollgateArgumentError } from '../errors.ts';
-import type { OperationDefinition } from '../routing/types.ts';
+import type { OperationDefinition } from '../contracts/catalog.ts';
 import type { FileUpload, QueryInput } from '../sdk.ts';
 
 /** The service takes at most 10 files per message. */

@@ -1,10 +1,15 @@
-/** The client's public shape: its methods, its events and its read-only bucket view. */
-import type { Resources } from '../../generated/index.ts';
-import type { Cdn } from '../cdn/index.ts';
+/**
+ * The client's public shape: the surface the core gives every client (events, raw calls, the
+ * read-only bucket view, `close`), and what the generated SDK brings to it. The two meet once,
+ * in `src/index.ts`: the core never imports `generated/`.
+ */
 import type { InvalidRequestsEvent } from '../contracts/dialect.ts';
 import type { BucketRecord } from '../contracts/store.ts';
 import type { ApiVersion } from '../dialects/index.ts';
 import type { LimiterEvents } from '../limiter/events.ts';
+import type { OperationCaller } from '../sdk.ts';
+import type { CdnOptions } from '../cdn/index.ts';
+import type { PackageInfo } from '../package-info.ts';
 import type { RawRequestOptions } from './options.ts';
 
 export interface BucketView {
@@ -20,12 +25,13 @@ export interface ClientEvents extends LimiterEvents {
 
 export type ClientListener<Name extends keyof ClientEvents> = (event: ClientEvents[Name]) => void;
 
-export type TollgateClient = Resources & {
+/** What every client has besides its typed methods; `Cdn` is the generated CDN helpers' type. */
+export interface ClientSurface<Cdn> {
   /** Listens for `name` (`response`, `rateLimited`, `wait`, `invalidRequests`, `debug`); a listener that throws never breaks a call. */
-  on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
-  off<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
+  on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this;
+  off<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this;
   /** As `on`, for the next event only. */
-  once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): TollgateClient;
+  once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this;
   /** The API version this client speaks, and so the rate-limit rules it follows. */
   readonly api: ApiVersion;
   /** CDN URL helpers (`client.cdn.userAvatar(userId, hash, { size: 256 })`) on `options.cdn`'s base URLs; they send nothing. */
@@ -37,4 +43,16 @@ export type TollgateClient = Resources & {
   readonly buckets: BucketView;
   /** Fails waiting calls with ClientClosedError, cancels the limiter's timers and refuses new calls. */
   close(): Promise<void>;
-};
+}
+
+/** What the generated SDK brings to the core: composed with it once, in `src/index.ts`. */
+export interface GeneratedSdk<Resources, Cdn> {
+  /** The typed methods, each calling the operation it names through `caller`. */
+  readonly createResources: (caller: OperationCaller) => Resources;
+  /** What each dialect reads of the catalog, by API version (`Dialect.targets`). */
+  readonly dialectData: { readonly [Api in ApiVersion]?: unknown };
+  /** The CDN helpers on the given base URLs. */
+  readonly createCdn: (options: CdnOptions | undefined) => Cdn;
+  /** The package's version and repository, which the User-Agent names. */
+  readonly package: PackageInfo;
+}

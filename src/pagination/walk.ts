@@ -12,7 +12,7 @@
  */
 import { PaginationError, TollgateArgumentError } from '../errors.ts';
 import type { QueryInput, QueryValue } from '../sdk.ts';
-import type { PaginationDefinition } from '../routing/types.ts';
+import type { PaginationDefinition } from '../contracts/catalog.ts';
 
 /** What the iterator takes besides the endpoint's other query parameters. */
 export interface WalkQuery {

@@ -4,7 +4,7 @@
  * and empty values, `.`/`..` and slashes are refused before any request is made.
  */
 import { TollgateArgumentError } from '../errors.ts';
-import type { ParameterKind, PathSegment } from './types.ts';
+import type { ParameterKind, PathSegment } from '../contracts/catalog.ts';
 
 const U64_MAX = 18446744073709551615n;
 /** Decimal digits; leading zeros (any number) do not count towards the 20 digits of a u64. */
@@ -97,4 +97,17 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'number') return `the number ${value} (ids exceed 2^53: pass a string or bigint)`;
   return typeof value;
+}
+
+const VERSION_PREFIX = /^\/(?:api(?:\/v\d+)?|v\d+)(?=\/|$)/;
+
+/** A request path as both dialects classify it: no query or fragment, no `/api` or `/v<N>` prefix, a leading slash. */
+export function routePath(path: string): string {
+  let end = path.length;
+  for (const stop of ['?', '#']) {
+    const at = path.indexOf(stop);
+    if (at !== -1 && at < end) end = at;
+  }
+  const clean = path.slice(0, end);
+  return (clean.startsWith('/') ? clean : `/${clean}`).replace(VERSION_PREFIX, '');
 }

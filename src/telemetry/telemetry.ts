@@ -12,7 +12,6 @@ import { TollgateArgumentError } from '../errors.ts';
 import type { CallState } from '../limiter/call.ts';
 import type { RateLimitedEvent } from '../limiter/events.ts';
 import type { CallObserver } from '../limiter/observer.ts';
-import { PACKAGE_VERSION } from '../package-info.ts';
 
 /** `createClient({ telemetry })`: providers of your own (either may be left out), or `true` for the global ones. */
 export type TelemetryOption =
@@ -55,6 +54,8 @@ export class Telemetry implements CallObserver {
   constructor(
     option: Exclude<TelemetryOption, false>,
     baseUrl: string,
+    /** The package's version, as the tracer and meter name it. */
+    version: string,
     clock: () => number,
     onRateLimited: (listener: (event: RateLimitedEvent) => void) => void,
     invalidRequests: () => Promise<number>,
@@ -67,8 +68,8 @@ export class Telemetry implements CallObserver {
     const providers = option === true ? {} : option;
     const tracerProvider = (providers.tracerProvider ?? api.trace.getTracerProvider()) as Api.TracerProvider;
     const meterProvider = (providers.meterProvider ?? api.metrics.getMeterProvider()) as Api.MeterProvider;
-    this.#tracer = tracerProvider.getTracer(SCOPE_NAME, PACKAGE_VERSION);
-    const meter = meterProvider.getMeter(SCOPE_NAME, PACKAGE_VERSION);
+    this.#tracer = tracerProvider.getTracer(SCOPE_NAME, version);
+    const meter = meterProvider.getMeter(SCOPE_NAME, version);
     this.#duration = meter.createHistogram('http.client.request.duration', {
       unit: 's',
       description: 'Duration of HTTP client requests (each attempt).',

@@ -5,8 +5,8 @@
  */
 import { catalog } from '../../catalog/routes.ts';
 import type { CatalogOperation } from '../../catalog/schema.ts';
-import { operations } from '../../generated/routes.ts';
-import type { OperationDefinition } from '../routing/types.ts';
+import { operations } from '../index.ts';
+import type { OperationDefinition } from '../contracts/catalog.ts';
 import { idOf, segmentsOf } from './paths.ts';
 
 /** The path's ids by placeholder name (`channel_id` …). */

@@ -4,13 +4,13 @@
  * (docs/spec/v10-rate-limits.md §4, §5, V4, V13, V20).
  *
  * The service is the oracle the client is tested against, so this is written from the specs
- * and shares no code with the client's classification (src/routing/, src/dialects/v10/route.ts):
+ * and shares no code with the client's classification (src/dialects/v6/classify.ts, src/dialects/v10/route.ts):
  * a mistake in how the client picks a route's template, resource or key must not be made here
  * the same way, or the run meant to catch it would agree with it. It shares the catalog's data
  * only: the route table of the spec's keys and the operations' path shapes.
  */
-import { routeTable } from '../../generated/routes.ts';
-import type { PathSegment } from '../routing/types.ts';
+import { routeTable } from '../index.ts';
+import type { PathSegment } from '../contracts/catalog.ts';
 import { matchOperation } from './catalog-match.ts';
 import { idCreatedAtMs, idOf, segmentsOf } from './paths.ts';
 

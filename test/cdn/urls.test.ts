@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/routes.ts';
 // From the module itself: the helpers need nothing of the client (src/index.ts re-exports them).
 import { cdnEndpoints } from '../../generated/index.ts';
-import { cdn, CDN_BASE_URL, createCdn, defaultAvatarIndex, type Cdn } from '../../src/cdn/index.ts';
+import { cdn, CDN_BASE_URL, createCdn, defaultAvatarIndex, type Cdn } from '../../src/index.ts';
 import { TollgateArgumentError } from '../../src/errors.ts';
 
 const USER = '80351110224678912';

@@ -12,7 +12,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type * as RouteModule from '../../src/dialects/v10/route.ts';
 import type { V10Bucket } from '../../src/dialects/v10/route.ts';
-import type { PathSegment } from '../../src/routing/types.ts';
+import type { PathSegment } from '../../src/contracts/catalog.ts';
 import { startE2E, type E2E } from '../support/e2e.ts';
 
 /** The mistake planted in the client's classification (undefined: none), and how often it changed a route. */

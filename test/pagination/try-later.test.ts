@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_TRY_LATER, walkItems } from '../../src/pagination/walk.ts';
 import { paginations } from '../../generated/routes.ts';
 import { PaginationError } from '../../src/index.ts';
-import type { PaginationDefinition } from '../../src/routing/types.ts';
+import type { PaginationDefinition } from '../../src/contracts/catalog.ts';
 import type { QueryInput } from '../../src/sdk.ts';
 
 // The search's own facts: offsets, 25 a page, the items in `messages`, a 202 waited out.

@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { walkItems } from '../../src/pagination/walk.ts';
-import type { PaginationDefinition } from '../../src/routing/types.ts';
+import type { PaginationDefinition } from '../../src/contracts/catalog.ts';
 import type { QueryInput } from '../../src/sdk.ts';
 import { runs } from '../support/property-runs.ts';
 

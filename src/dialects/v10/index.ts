@@ -1,8 +1,8 @@
 /** The v10 dialect (docs/spec/v10-rate-limits.md, V1–V22): the service today, as a plug-in of the limiter. */
 import { monotonicClock } from '../../clock.ts';
-import type { CallTarget, Dialect } from '../../contracts/dialect.ts';
+import type { CallTarget, CallTargets, Dialect } from '../../contracts/dialect.ts';
 import type { ViewRequest } from '../../contracts/store.ts';
-import type { OperationDefinition } from '../../routing/types.ts';
+import type { OperationDefinition } from '../../contracts/catalog.ts';
 import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
 import { MemoryV10View } from './memory-view.ts';
@@ -50,6 +50,15 @@ const planOf = (operation: OperationDefinition): V10RoutePlan | undefined => {
   return plans.get(operation);
 };
 
+/** v10 plans routes from the operation alone: the catalog holds nothing for it. */
+const V10_TARGETS: CallTargets<V10Bucket> = {
+  targetOfOperation: (operation, path, values, nowMs) => {
+    const route = planOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
+    return targetOf(route, operation.routeKey);
+  },
+  targetOfRequest: (method, path, nowMs) => targetOf(classifyV10(method, path, nowMs)),
+};
+
 export const v10: Dialect<V10Bucket, V10Options> = {
   api: 'v10',
   defaultBaseUrl: DEFAULT_BASE_URL,
@@ -58,11 +67,7 @@ export const v10: Dialect<V10Bucket, V10Options> = {
   defaultClock: monotonicClock,
   anonymousLane: true,
   sharedBuckets: true,
-  targetOfOperation: (operation, path, values, nowMs) => {
-    const route = planOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
-    return targetOf(route, operation.routeKey);
-  },
-  targetOfRequest: (method, path, nowMs) => targetOf(classifyV10(method, path, nowMs)),
+  targets: () => V10_TARGETS,
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs),
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),

@@ -12,9 +12,8 @@
  * has one token).
  */
 import type { BucketRef } from '../../contracts/store.ts';
-import { routePath } from '../../routing/classify.ts';
-import { parseSnowflake } from '../../routing/path.ts';
-import type { PathSegment } from '../../routing/types.ts';
+import { parseSnowflake, routePath } from '../../routing/path.ts';
+import type { PathSegment } from '../../contracts/catalog.ts';
 
 export interface V10Bucket extends BucketRef {
   /** Method and route template: the unit a bucket hash is learned for. */

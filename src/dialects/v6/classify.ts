@@ -1,13 +1,23 @@
 /**
- * Route classification: (method, path) → bucket key, by a trie built once from the generated
- * route table. Literal segments win over parameters (`/users/@me` is UsersMe, not UsersId), ids
- * match only unsigned 64-bit decimals, and any path the table does not hold is `None`.
+ * v6 route classification (spec §5, `docs/spec/routes-v6.md`): (method, path) → bucket key, by a
+ * trie built from the catalog's route table. Literal segments win over parameters (`/users/@me`
+ * is UsersMe, not UsersId), ids match only unsigned 64-bit decimals, and any path the table does
+ * not hold is `None`.
  */
-import { NO_BUCKET } from '../contracts/dialect.ts';
-import { parseSnowflake } from './path.ts';
-import type { ParameterKind, RouteDefinition } from './types.ts';
+import type { MajorParameter, ParameterKind, PathSegment } from '../../contracts/catalog.ts';
+import { NO_BUCKET } from '../../contracts/dialect.ts';
+import { parseSnowflake, routePath } from '../../routing/path.ts';
 
-export { NO_BUCKET };
+/** One of the spec's route keys and the path shapes classified under it: a row of `generated/`'s `routeTable`. */
+export interface RouteDefinition {
+  /** The spec's route key, e.g. `ChannelsIdMessages`. */
+  readonly key: string;
+  readonly major: MajorParameter | null;
+  /** The bucket key also holds the request method (the message-by-id key). */
+  readonly bucketHoldsMethod: boolean;
+  /** Every path shape classified under this key, split into segments. */
+  readonly patterns: readonly (readonly PathSegment[])[];
+}
 
 interface Leaf {
   readonly route: RouteDefinition;
@@ -120,19 +130,6 @@ function match(node: TrieNode, segments: readonly string[], index: number, value
     values.pop();
   }
   return undefined;
-}
-
-const VERSION_PREFIX = /^\/(?:api(?:\/v\d+)?|v\d+)(?=\/|$)/;
-
-/** A request path as both dialects classify it: no query or fragment, no `/api` or `/v<N>` prefix, a leading slash. */
-export function routePath(path: string): string {
-  let end = path.length;
-  for (const stop of ['?', '#']) {
-    const at = path.indexOf(stop);
-    if (at !== -1 && at < end) end = at;
-  }
-  const clean = path.slice(0, end);
-  return (clean.startsWith('/') ? clean : `/${clean}`).replace(VERSION_PREFIX, '');
 }
 
 function splitPath(path: string): string[] | undefined {

@@ -4,7 +4,8 @@ import type { Dialect } from '../../contracts/dialect.ts';
 import type { ViewRequest } from '../../contracts/store.ts';
 import { judgeV6 } from './judge.ts';
 import { MemoryV6View } from './memory-view.ts';
-import { v6TargetOfOperation, v6TargetOfRequest, type V6Bucket } from './target.ts';
+import type { RouteDefinition } from './classify.ts';
+import { v6Targets, type V6Bucket } from './target.ts';
 
 /** The service's public v6 API. */
 export const V6_BASE_URL = 'https://discord.com/api/v6';
@@ -16,7 +17,7 @@ export const V6_VIEW_REQUEST: ViewRequest<V6Bucket> = {
   memoryView: (clock) => new MemoryV6View(clock),
 };
 
-export const v6: Dialect<V6Bucket> = {
+export const v6: Dialect<V6Bucket, object, readonly RouteDefinition[]> = {
   api: 'v6',
   defaultBaseUrl: V6_BASE_URL,
   speaks: (version) => version === undefined || version < 8,
@@ -24,8 +25,7 @@ export const v6: Dialect<V6Bucket> = {
   defaultClock: systemClock,
   anonymousLane: false,
   sharedBuckets: false,
-  targetOfOperation: (operation, _path, values) => v6TargetOfOperation(operation, values),
-  targetOfRequest: (method, path) => v6TargetOfRequest(method, path),
+  targets: v6Targets,
   bucketOfKey: (bucketKey) => ({ bucketKey }),
   judge: () => judgeV6,
   view: (store, token, clock) => store.view(V6_VIEW_REQUEST, token, clock),

@@ -1,12 +1,12 @@
 /**
  * v6 targets: a call's route key and bucket key (spec §5, `docs/spec/routes-v6.md`), from the
- * catalog's classification. A route outside the spec's keys is None: no bucket, only the global
- * lock (no pre-check, no post-processing).
+ * catalog's route table. A route outside the spec's keys (v10's own) is None: no bucket, only the
+ * global lock (no pre-check, no post-processing).
  */
-import type { CallTarget } from '../../contracts/dialect.ts';
-import { catalogClassifier } from '../../routing/route-key.ts';
-import { bucketKeyOf, NO_BUCKET } from '../../routing/classify.ts';
-import type { OperationDefinition } from '../../routing/types.ts';
+import type { OperationDefinition } from '../../contracts/catalog.ts';
+import { NO_BUCKET, type CallTargets, type CallTarget } from '../../contracts/dialect.ts';
+import { bucketKeyOf, type RouteDefinition } from './classify.ts';
+import { classifierOf } from './route-key.ts';
 
 /** A v6 bucket: `RouteKey`, `RouteKey:<major id>` or `ChannelsIdMessagesId:<METHOD>:<channel id>`. */
 export interface V6Bucket {
@@ -25,18 +25,49 @@ const target = (routeKey: string, bucketKey: string): CallTarget<V6Bucket> =>
     ? NO_BUCKET_TARGET
     : { routeKey, bucket: { bucketKey }, exempt: false, webhookWithToken: false };
 
-/** A typed call: the catalog's key and its major parameter; a v10-only route is None here. */
-export function v6TargetOfOperation(operation: OperationDefinition, values: readonly string[]): CallTarget<V6Bucket> {
-  if (operation.v10Only) return NO_BUCKET_TARGET;
-  const majorId = operation.majorIndex >= 0 ? values[operation.majorIndex] : undefined;
-  return target(
-    operation.routeKey,
-    bucketKeyOf(operation.routeKey, operation.method, operation.bucketHoldsMethod, majorId),
-  );
+/** How a typed operation's bucket key is made, fixed by the catalog: planned at its first call. */
+interface V6OperationPlan {
+  /** Position of the major parameter among the path parameters, or -1. */
+  readonly majorIndex: number;
+  readonly holdsMethod: boolean;
 }
 
-/** A raw call: classified by its path. */
-export function v6TargetOfRequest(method: string, path: string): CallTarget<V6Bucket> {
-  const { routeKey, bucketKey } = catalogClassifier.classify(method, path);
-  return target(routeKey, bucketKey);
+/** The targets of calls under the route table `table` (one set per table). */
+const targetsByTable = new WeakMap<readonly RouteDefinition[], CallTargets<V6Bucket>>();
+
+export function v6Targets(table: readonly RouteDefinition[]): CallTargets<V6Bucket> {
+  const known = targetsByTable.get(table);
+  if (known) return known;
+  const routes = new Map(table.map((route) => [route.key, route]));
+  // null: a route beyond the spec's keys.
+  const plans = new WeakMap<OperationDefinition, V6OperationPlan | null>();
+  const planOf = (operation: OperationDefinition): V6OperationPlan | null => {
+    let plan = plans.get(operation);
+    if (plan === undefined) {
+      const route = routes.get(operation.routeKey);
+      const parameters = operation.path.filter((segment) => typeof segment !== 'string');
+      plan = route
+        ? {
+            majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
+            holdsMethod: route.bucketHoldsMethod,
+          }
+        : null;
+      plans.set(operation, plan);
+    }
+    return plan;
+  };
+  const targets: CallTargets<V6Bucket> = {
+    targetOfOperation: (operation, _path, values) => {
+      const plan = planOf(operation);
+      if (plan === null) return NO_BUCKET_TARGET;
+      const majorId = plan.majorIndex >= 0 ? values[plan.majorIndex] : undefined;
+      return target(operation.routeKey, bucketKeyOf(operation.routeKey, operation.method, plan.holdsMethod, majorId));
+    },
+    targetOfRequest: (method, path) => {
+      const { routeKey, bucketKey } = classifierOf(table).classify(method, path);
+      return target(routeKey, bucketKey);
+    },
+  };
+  targetsByTable.set(table, targets);
+  return targets;
 }

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { routeTable } from '../../../generated/index.ts';
 import { routeKeyOf } from '../../../src/index.ts';
-import type { PathSegment, RouteDefinition } from '../../../src/routing/types.ts';
+import type { PathSegment } from '../../../src/contracts/catalog.ts';
+import type { RouteDefinition } from '../../../src/dialects/v6/classify.ts';
 import { runs } from '../../support/property-runs.ts';
 
 const U64_MAX = 2n ** 64n - 1n;
