@@ -1,8 +1,8 @@
 /**
  * The root of tollgate's errors, their codes, and every error that is not one dialect's or one
  * store's own (the v10 rules': `dialects/v10/errors.ts`; Redis's data error: `redis/errors.ts`).
- * None of them carries the token, a webhook token or a full URL: they name the route key and
- * bucket key instead.
+ * None of them carries the token, a webhook token or a full URL: an error of a call names it by
+ * its `CallIdentity` (method, route, route key, bucket key, resource) instead.
  */
 
 import type { RESTError } from 'discord-api-types/v10';
@@ -70,30 +70,61 @@ export class RateLimitI64Error extends TollgateError {
   }
 }
 
+/**
+ * How every event and error names a call: the same fields, each by one rule (docs/design.md,
+ * "Glossary"). Computed once per call.
+ */
+export interface CallIdentity {
+  /** The request method, upper case. */
+  readonly method: string;
+  /** The method and route template (v10: `GET /channels/:id`); under v6, the method and route key (`GET ChannelsId`). */
+  readonly route: string;
+  /** The catalog's route key; a raw v10 call outside the catalog: its route; v6's Route None: `None`. */
+  readonly routeKey: string;
+  /** Where the call counts: its bucket key, or `None` (no bucket). */
+  readonly bucketKey: string;
+  /** The top-level resource it acts on (v10: `channels/<id>`), or '' where the dialect names none. */
+  readonly resource: string;
+}
+
+/** A call's identity as its own fields, copied onto an error. */
+function assignIdentity(error: CallIdentity, identity: CallIdentity): void {
+  const target = error as { -readonly [Key in keyof CallIdentity]: string };
+  target.method = identity.method;
+  target.route = identity.route;
+  target.routeKey = identity.routeKey;
+  target.bucketKey = identity.bucketKey;
+  target.resource = identity.resource;
+}
+
 export type WaitReason = 'bucket' | 'queue' | 'global' | 'retry-after' | 'server-error' | 'network-error';
 
 /** A wait longer than the caller allowed (`maxWait`): raised instead of sleeping. */
-export class RateLimitWaitError extends TollgateError {
+export class RateLimitWaitError extends TollgateError implements CallIdentity {
   readonly code = 'RATE_LIMIT_WAIT' as const;
   readonly reason: WaitReason;
   /** How long the wait would have been, in ms (for a queue wait: how long it had lasted). */
   readonly waitMs: number;
   readonly maxWaitMs: number;
-  readonly bucketKey: string;
-  constructor(reason: WaitReason, waitMs: number, maxWaitMs: number, bucketKey: string) {
+  declare readonly method: string;
+  declare readonly route: string;
+  declare readonly routeKey: string;
+  declare readonly bucketKey: string;
+  declare readonly resource: string;
+  constructor(reason: WaitReason, waitMs: number, maxWaitMs: number, call: CallIdentity) {
     super(
-      `Rate limit: a ${reason} wait of ${Math.ceil(waitMs)} ms on "${bucketKey}" exceeds the allowed ${maxWaitMs} ms`,
+      `Rate limit: a ${reason} wait of ${Math.ceil(waitMs)} ms on "${call.bucketKey}" exceeds the allowed ${maxWaitMs} ms`,
     );
     this.name = 'RateLimitWaitError';
     this.reason = reason;
     this.waitMs = waitMs;
     this.maxWaitMs = maxWaitMs;
-    this.bucketKey = bucketKey;
+    assignIdentity(this, call);
   }
 }
 
 /** A typed method's non-2xx response. `response` is the Response; its body was read into `body`. */
-export class HttpError extends TollgateError {
+export class HttpError extends TollgateError implements CallIdentity {
   readonly code = 'HTTP_ERROR' as const;
   readonly status: number;
   readonly response: Response;
@@ -103,19 +134,21 @@ export class HttpError extends TollgateError {
    * `RESTJSONErrorCodes`: 10008 is Unknown Message), `message`, and `errors` per body field.
    */
   readonly error: RESTError | undefined;
-  readonly method: string;
-  readonly routeKey: string;
-  constructor(method: string, routeKey: string, response: Response, body: unknown) {
+  declare readonly method: string;
+  declare readonly route: string;
+  declare readonly routeKey: string;
+  declare readonly bucketKey: string;
+  declare readonly resource: string;
+  constructor(call: CallIdentity, response: Response, body: unknown) {
     const error = asRestError(body);
     const detail = error ? `: ${error.message.slice(0, MAX_SHOWN_MESSAGE)} (code ${error.code})` : '';
-    super(`${method} ${routeKey} failed with status ${response.status}${detail}`);
+    super(`${call.method} ${call.routeKey} failed with status ${response.status}${detail}`);
     this.name = 'HttpError';
     this.status = response.status;
     this.response = response;
     this.body = body;
     this.error = error;
-    this.method = method;
-    this.routeKey = routeKey;
+    assignIdentity(this, call);
   }
 }
 
@@ -164,18 +197,18 @@ export class ClientClosedError extends TollgateError {
  * An attempt got no response within the client's `timeout`. Raised instead of ky's TimeoutError,
  * which carries the Request (and with it the Authorization header).
  */
-export class RequestTimeoutError extends TollgateError {
+export class RequestTimeoutError extends TollgateError implements CallIdentity {
   readonly code = 'REQUEST_TIMEOUT' as const;
-  readonly method: string;
-  readonly routeKey: string;
-  readonly bucketKey: string;
+  declare readonly method: string;
+  declare readonly route: string;
+  declare readonly routeKey: string;
+  declare readonly bucketKey: string;
+  declare readonly resource: string;
   readonly timeoutMs: number;
-  constructor(method: string, routeKey: string, bucketKey: string, timeoutMs: number) {
-    super(`${method} ${routeKey} got no response within ${timeoutMs} ms`);
+  constructor(call: CallIdentity, timeoutMs: number) {
+    super(`${call.method} ${call.routeKey} got no response within ${timeoutMs} ms`);
     this.name = 'TimeoutError';
-    this.method = method;
-    this.routeKey = routeKey;
-    this.bucketKey = bucketKey;
+    assignIdentity(this, call);
     this.timeoutMs = timeoutMs;
   }
 }
@@ -197,34 +230,28 @@ const NETWORK_CAUSES: Readonly<Record<string, string>> = {
  * resendable request is allowed. `cause` is the transport's own error (with no token text in
  * it). Raised instead of ky's NetworkError, which carries the Request.
  */
-export class NetworkError extends TollgateError {
+export class NetworkError extends TollgateError implements CallIdentity {
   readonly code = 'NETWORK' as const;
-  readonly method: string;
-  readonly routeKey: string;
-  readonly bucketKey: string;
+  declare readonly method: string;
+  declare readonly route: string;
+  declare readonly routeKey: string;
+  declare readonly bucketKey: string;
+  declare readonly resource: string;
   /** The transport's error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, …), when it gave one. */
   readonly transportCode: string | undefined;
   /** host:port of the request. */
   readonly host: string | undefined;
-  /**
-   * @param where the call's method and route template (v10; default: the method and route key),
-   *   the request's host:port, and the transport's error code when it gave one
-   */
+  /** @param where the request's host:port, and the transport's error code when it gave one */
   constructor(
-    method: string,
-    routeKey: string,
-    bucketKey: string,
+    call: CallIdentity,
     cause: unknown,
-    where?: { readonly route: string; readonly host: string; readonly code: string | undefined },
+    where?: { readonly host: string; readonly code: string | undefined },
   ) {
-    const call = where?.route ?? `${method} ${routeKey}`;
     const code = where?.code;
     const why = code === undefined ? '' : ` (${NETWORK_CAUSES[code] ?? 'error'}: ${code})`;
-    super(`${call}${where ? ` to ${where.host}` : ''}${why} failed on the network`, { cause });
+    super(`${call.route}${where ? ` to ${where.host}` : ''}${why} failed on the network`, { cause });
     this.name = 'NetworkError';
-    this.method = method;
-    this.routeKey = routeKey;
-    this.bucketKey = bucketKey;
+    assignIdentity(this, call);
     this.transportCode = code;
     this.host = where?.host;
   }

@@ -74,7 +74,14 @@ export {
   type WaitReason,
 } from './errors.ts';
 export { CdnBanError, InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from './dialects/v10/errors.ts';
-export type { LimiterEvents, RateLimitedEvent, RateLimitScope, ResponseEvent, WaitEvent } from './limiter/events.ts';
+export type {
+  CallIdentity,
+  LimiterEvents,
+  RateLimitedEvent,
+  RateLimitScope,
+  ResponseEvent,
+  WaitEvent,
+} from './limiter/events.ts';
 export type { InvalidRequestsEvent } from './contracts/dialect.ts';
 export type { V10Settings } from './dialects/v10/settings.ts';
 export type { V10Update } from './dialects/v10/rules.ts';

@@ -36,8 +36,8 @@ export interface RateLimitNote {
   readonly scope: RateLimitScope;
   /** The wait the answer asked for, in ms (0 when it named none). */
   readonly waitMs: number;
-  /** The bucket hash the answer named, if any. */
-  readonly bucket?: string | undefined;
+  /** The hash the answer named (v10's `X-RateLimit-Bucket`), if any. */
+  readonly hash?: string | undefined;
 }
 
 /**

@@ -56,9 +56,9 @@ export interface BucketRecord {
   reset: number;
 }
 
-/** A bucket as `buckets.get` shows it; v10 adds the hash the service named (`bucket`). */
+/** A bucket as `buckets.get` shows it; v10 adds the hash the service named (`hash`). */
 export interface BucketSnapshot extends Readonly<BucketRecord> {
-  readonly bucket?: string;
+  readonly hash?: string;
 }
 
 /** A change another holder of the store made that waiting calls may care about. */

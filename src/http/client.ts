@@ -9,7 +9,7 @@ import { sleep, type Clock } from '../clock.ts';
 import type { CallTargets, Dialect } from '../contracts/dialect.ts';
 import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { targetBucketKey } from '../limiter/call.ts';
+import { identityOf } from '../limiter/call.ts';
 import { EventHub } from '../limiter/events.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
@@ -240,10 +240,12 @@ class ClientCore<Resources extends object, Cdn> {
       response,
       operation.binaryResult && response.ok,
       timeoutMs,
-      () => new RequestTimeoutError(operation.method, operation.routeKey, targetBucketKey(target), timeoutMs!),
+      () => new RequestTimeoutError(identityOf(target, operation.method), timeoutMs!),
     ).catch((error: unknown) => {
       // A body that breaks off (the connection reset mid-read) fails the call as the network's fault.
-      throw error instanceof RequestTimeoutError ? error : this.#sender.networkFailure(error, operation.method, target);
+      throw error instanceof RequestTimeoutError
+        ? error
+        : this.#sender.networkFailure(error, identityOf(target, operation.method));
     });
     if (!response.ok) {
       // A path with a secret (a webhook or interaction token) must not reach the error: its
@@ -252,7 +254,7 @@ class ClientCore<Resources extends object, Cdn> {
       const shown = secret
         ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
         : response;
-      throw new HttpError(operation.method, operation.routeKey, shown, parsed);
+      throw new HttpError(identityOf(target, operation.method), shown, parsed);
     }
     return parsed;
   }

@@ -6,9 +6,15 @@
  */
 import ky, { isNetworkError, isTimeoutError, type Hooks, type KyInstance, type Options } from 'ky';
 import type { CallTarget } from '../contracts/dialect.ts';
-import { ClientClosedError, NetworkError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { targetBucketKey, type CallState } from '../limiter/call.ts';
-import { kyRetryOptions } from '../limiter/ky-hooks.ts';
+import {
+  ClientClosedError,
+  NetworkError,
+  RequestTimeoutError,
+  TollgateArgumentError,
+  type CallIdentity,
+} from '../errors.ts';
+import { type CallState } from '../limiter/call.ts';
+import { KY_RETRY, KY_RETRY_NONCE } from '../limiter/resend.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
@@ -46,7 +52,7 @@ export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | u
     // A redirect is returned, never followed: Authorization must not follow it to another origin.
     redirect: 'manual',
     throwHttpErrors: false,
-    retry: kyRetryOptions,
+    retry: KY_RETRY,
     hooks,
   });
   if (token === undefined) return { ky: instance };
@@ -133,7 +139,7 @@ export class Sender {
       if (options.signal !== undefined) kyOptions.signal = options.signal;
       if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
       // A nonce-safe create is resent after a network error or a timeout, as idempotent methods are.
-      if (call.resend === 'nonce') kyOptions.retry = NONCE_RETRY_OPTIONS;
+      if (call.resend === 'nonce') kyOptions.retry = KY_RETRY_NONCE;
       const instance = token === undefined ? lane.ky : lane.kyWithToken!;
       return await instance(this.#baseUrl + path, kyOptions);
     } catch (error) {
@@ -152,26 +158,18 @@ export class Sender {
     if (options.signal?.aborted) return options.signal.reason;
     if (isTimeoutError(error)) {
       const timeoutMs = timeoutOf(options.timeout ?? this.#timeoutMs) ?? 0;
-      return new RequestTimeoutError(call.method, call.routeKey, call.bucketKey, timeoutMs);
+      return new RequestTimeoutError(call.identity, timeoutMs);
     }
-    if (isNetworkError(error)) return this.networkFailure(error.cause, call.method, call.target);
+    if (isNetworkError(error)) return this.networkFailure(error.cause, call.identity);
     return scrubbed(error, this.#secrets);
   }
 
   /** A NetworkError for a call whose transport failed with `cause` (scrubbed of the token). */
-  networkFailure(cause: unknown, method: string, target: CallTarget): NetworkError {
+  networkFailure(cause: unknown, call: CallIdentity): NetworkError {
     const scrubbedCause = scrubbed(cause, this.#secrets);
-    const where = {
-      route: target.route ?? `${method} ${target.routeKey}`,
-      host: this.#host,
-      code: errorCodeOf(scrubbedCause),
-    };
-    return new NetworkError(method, target.routeKey, targetBucketKey(target), scrubbedCause, where);
+    return new NetworkError(call, scrubbedCause, { host: this.#host, code: errorCodeOf(scrubbedCause) });
   }
 }
-
-/** ky's retry settings for a nonce-safe create: POST joins the methods resent after a network error or timeout. */
-const NONCE_RETRY_OPTIONS = { ...kyRetryOptions, methods: [...kyRetryOptions.methods, 'post'] };
 
 /** A timeout option as ms, or undefined for none. */
 export const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);

@@ -245,7 +245,7 @@ export class BucketQueues {
   #reportBucketWait(entry: BucketEntry, waiter: Waiter<Outcome>, ms: number): void {
     if (ms > waiter.call.maxWaitMs) {
       entry.waiters.splice(entry.waiters.indexOf(waiter), 1);
-      waiter.fail(new RateLimitWaitError('bucket', ms, waiter.call.maxWaitMs, entry.bucket.bucketKey));
+      waiter.fail(new RateLimitWaitError('bucket', ms, waiter.call.maxWaitMs, waiter.call.identity));
       return;
     }
     waiter.reported = true;
@@ -260,7 +260,7 @@ export class BucketQueues {
       const index = entry.waiters.indexOf(waiter);
       if (index === -1) return;
       entry.waiters.splice(index, 1);
-      waiter.fail(new RateLimitWaitError('queue', this.#clock.now() - waiter.since, maxWaitMs, entry.bucket.bucketKey));
+      waiter.fail(new RateLimitWaitError('queue', this.#clock.now() - waiter.since, maxWaitMs, waiter.call.identity));
       this.#pump(entry);
     }, maxWaitMs);
     const { grant, fail } = waiter;

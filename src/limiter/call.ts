@@ -1,22 +1,13 @@
 /** One typed or raw call, carried on ky's `context` through every attempt. */
 import { NO_BUCKET, type CallTarget } from '../contracts/dialect.ts';
 import type { Reservation } from '../contracts/store.ts';
-
-/**
- * Whether a call may be sent again after an attempt that may have reached the service (a
- * timeout, a reset connection, a 5xx): by its method (GET, HEAD, PUT, DELETE, OPTIONS), or as a
- * nonce-safe create the service deduplicates (after a timeout, a network error or a 502/503/504
- * only), or never (POST, PATCH).
- */
-export type Resend = 'idempotent' | 'nonce' | 'never';
+import type { CallIdentity } from '../errors.ts';
+import { resendOf, resendsAfterStatus, type Resend } from './resend.ts';
 
 export interface CallState {
   readonly target: CallTarget;
-  /** The target's route key, as events and errors name it. */
-  readonly routeKey: string;
-  /** The target's bucket key, or `None` for a call without a bucket. */
-  readonly bucketKey: string;
-  readonly method: string;
+  /** How events and errors name the call, made once. */
+  readonly identity: CallIdentity;
   readonly signal: AbortSignal | undefined;
   readonly maxWaitMs: number;
   readonly resend: Resend;
@@ -24,8 +15,10 @@ export interface CallState {
   readonly transportRetryLimit: number;
   /** The reservation of the attempt in flight, until its response is processed. */
   reservation: Reservation | undefined;
-  headerResends: number;
-  transportRetries: number;
+  /** Resends after unparseable headers so far (a count; the client's `maxHeaderResends` bounds it). */
+  headerResendsMade: number;
+  /** Transport retries so far (a count; `transportRetryLimit` bounds it). */
+  transportRetriesMade: number;
   /** Attempts let through so far. */
   attempts: number;
   /** When the current attempt was let through (on the limiter's clock), when someone listens for responses. */
@@ -39,11 +32,6 @@ export interface CallOptions {
   readonly nonceEnforced?: boolean | undefined;
 }
 
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-
-/** The statuses after which a nonce-safe create is sent again: the request may not have been processed. */
-const NONCE_RESEND_STATUSES = new Set([502, 503, 504]);
-
 export function newCallState(
   target: CallTarget,
   method: string,
@@ -52,16 +40,14 @@ export function newCallState(
 ): CallState {
   return {
     target,
-    routeKey: target.routeKey,
-    bucketKey: targetBucketKey(target),
-    method,
+    identity: identityOf(target, method),
     signal,
     maxWaitMs: options.maxWaitMs,
-    resend: IDEMPOTENT.has(method) ? 'idempotent' : target.nonceSafe && options.nonceEnforced ? 'nonce' : 'never',
+    resend: resendOf(method, target.nonceSafe === true, options.nonceEnforced === true),
     transportRetryLimit: options.transportRetries,
     reservation: undefined,
-    headerResends: 0,
-    transportRetries: 0,
+    headerResendsMade: 0,
+    transportRetriesMade: 0,
     attempts: 0,
     attemptStartedAt: 0,
   };
@@ -69,9 +55,16 @@ export function newCallState(
 
 /** Whether a response with `status` (a 5xx) may be followed by another attempt of the call. */
 export function resendsAfter(call: CallState, status: number): boolean {
-  if (call.transportRetries >= call.transportRetryLimit) return false;
-  return call.resend === 'idempotent' ? status >= 500 : call.resend === 'nonce' && NONCE_RESEND_STATUSES.has(status);
+  return call.transportRetriesMade < call.transportRetryLimit && resendsAfterStatus(call.resend, status);
 }
 
-/** How events and errors name where a target counts: its bucket key, or `None`. */
-export const targetBucketKey = (target: CallTarget): string => target.bucket?.bucketKey ?? NO_BUCKET;
+/** How events and errors name a call to `target`: each field of `CallIdentity` by its one rule. */
+export function identityOf(target: CallTarget, method: string): CallIdentity {
+  return {
+    method,
+    route: target.route ?? `${method} ${target.routeKey}`,
+    routeKey: target.routeKey,
+    bucketKey: target.bucket?.bucketKey ?? NO_BUCKET,
+    resource: target.resource ?? '',
+  };
+}

@@ -4,17 +4,14 @@
  * event carries a token: routes are templates (`/webhooks/:id/:token`), resources name ids only.
  */
 import type { RateLimitScope } from '../contracts/dialect.ts';
-import type { WaitReason } from '../errors.ts';
+import type { CallIdentity, WaitReason } from '../errors.ts';
 import { TollgateArgumentError } from '../errors.ts';
 
-export type { RateLimitScope };
+export type { CallIdentity, RateLimitScope };
 
 /** Reported for every wait a call makes; never carries the token or the request path. */
-export interface WaitEvent {
+export interface WaitEvent extends CallIdentity {
   readonly reason: WaitReason;
-  readonly routeKey: string;
-  readonly bucketKey: string;
-  readonly method: string;
   /** The wait in ms: planned for bucket, global, retry-after and retry waits; as waited for queue waits. */
   readonly waitMs: number;
 }
@@ -22,28 +19,19 @@ export interface WaitEvent {
 export type WaitListener = (event: WaitEvent) => void;
 
 /** Every response an attempt got (429s and 5xx included). */
-export interface ResponseEvent {
-  readonly method: string;
-  /** The route template (v10: `GET /channels/:id`) or the route key (v6). */
-  readonly route: string;
+export interface ResponseEvent extends CallIdentity {
   readonly status: number;
   /** From the attempt being let through to its response's headers, in ms. */
   readonly durationMs: number;
   /** 1 for the first attempt, 2 for the first resend… */
   readonly attempt: number;
-  /** Where the call counts in the dialect in use (`None` for no bucket). */
-  readonly bucketKey: string;
 }
 
 /** Every 429. */
-export interface RateLimitedEvent {
-  readonly method: string;
+export interface RateLimitedEvent extends CallIdentity {
   readonly scope: RateLimitScope;
-  /** The bucket hash the answer named (v10), if any. */
-  readonly bucket: string | undefined;
-  readonly route: string;
-  /** The top-level resource (`channels/<id>`; v10), or '' when none is known. */
-  readonly resource: string;
+  /** The hash the answer named (v10's `X-RateLimit-Bucket`), if any. */
+  readonly hash: string | undefined;
   /** The wait the answer asked for, in ms (0 when it named none). */
   readonly waitMs: number;
   /** Whether the call will be sent again (false when it fails, or the wait is past its `maxWait`). */

@@ -50,8 +50,7 @@ export class GlobalGate {
   /** Waits until the gate opens, or fails at once when that is past the call's maxWait. */
   wait(call: CallState): Promise<void> {
     const ms = this.#closedUntil - this.#clock.now();
-    if (ms > call.maxWaitMs)
-      return Promise.reject(new RateLimitWaitError('global', ms, call.maxWaitMs, call.bucketKey));
+    if (ms > call.maxWaitMs) return Promise.reject(new RateLimitWaitError('global', ms, call.maxWaitMs, call.identity));
     // Behind a caller going through: no wait of known length.
     if (ms > 0) this.#onWait(call, ms);
     return new Promise<void>((resolve, reject) => {

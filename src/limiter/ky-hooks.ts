@@ -32,20 +32,9 @@ export interface CallLifecycle {
   afterResponse(call: CallState, response: Response): Promise<RetryCode | undefined>;
 }
 
-/** ky's own retry settings: only the transport retries; every wait happens in our hooks. */
-export const kyRetryOptions = {
-  limit: Number.MAX_SAFE_INTEGER, // bounded by the limiter: transportRetries and maxHeaderResends
-  methods: ['get', 'head', 'put', 'delete', 'options'],
-  statusCodes: [],
-  afterStatusCodes: [],
-  delay: () => 0,
-  // A timed-out attempt may have reached the service: only resendable calls get here (see `methods`).
-  retryOnTimeout: true,
-};
-
 /** ky's `context` for a call: the keys for users' own hooks, and the call state. */
 export function callContext(call: CallState): Record<string, unknown> {
-  return { routeKey: call.routeKey, bucketKey: call.bucketKey, [CALL]: call };
+  return { routeKey: call.identity.routeKey, bucketKey: call.identity.bucketKey, [CALL]: call };
 }
 
 function callOf(options: Readonly<NormalizedOptions>): CallState | undefined {

@@ -195,9 +195,9 @@ export class Limiter {
     this.#report.resending(call, end);
     if (call.reservation) await this.#release(call);
     if (end.kind !== 'limiter') {
-      if (end.kind === 'transport-error' && call.transportRetries >= call.transportRetryLimit) throw end.error;
-      call.transportRetries += 1;
-      const waitMs = transportBackoffMs(call.transportRetries);
+      if (end.kind === 'transport-error' && call.transportRetriesMade >= call.transportRetryLimit) throw end.error;
+      call.transportRetriesMade += 1;
+      const waitMs = transportBackoffMs(call.transportRetriesMade);
       await this.#wait(call, end.kind === 'server-error' ? 'server-error' : 'network-error', waitMs);
     }
     await this.#admit(call);
@@ -250,8 +250,8 @@ export class Limiter {
         // The processing yielded an error (6.4): nothing of it is kept. A half-read record (a
         // limit without its reset) would read as a window already over.
         await this.#release(call);
-        call.headerResends += 1;
-        if (call.headerResends > this.#maxHeaderResends) throw verdict.error;
+        call.headerResendsMade += 1;
+        if (call.headerResendsMade > this.#maxHeaderResends) throw verdict.error;
         return 'RATE_LIMIT_HEADER_UNPARSEABLE';
     }
   }
@@ -262,7 +262,7 @@ export class Limiter {
     if (!reservation || call.target.bucket === null) return;
     call.reservation = undefined;
     const result = await this.#store.settle(call.target.bucket, { ...reservation, answeredAt }, update);
-    this.#queues.wake(call.bucketKey);
+    this.#queues.wake(call.identity.bucketKey);
     this.#reportInvalid(result);
   }
 
@@ -280,12 +280,12 @@ export class Limiter {
     if (!reservation || call.target.bucket === null) return;
     call.reservation = undefined;
     await this.#store.release(call.target.bucket, reservation);
-    this.#queues.wake(call.bucketKey);
+    this.#queues.wake(call.identity.bucketKey);
   }
 
   // ── Waits of one call ──────────────────────────────────────────────────────────────────────
   async #wait(call: CallState, reason: WaitReason, ms: number): Promise<void> {
-    if (ms > call.maxWaitMs) throw new RateLimitWaitError(reason, ms, call.maxWaitMs, call.bucketKey);
+    if (ms > call.maxWaitMs) throw new RateLimitWaitError(reason, ms, call.maxWaitMs, call.identity);
     this.#report.waiting(call, reason, ms);
     const closing = this.#closing.signal;
     await sleep(this.#clock, ms, call.signal ? AbortSignal.any([call.signal, closing]) : closing);

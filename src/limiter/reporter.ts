@@ -14,11 +14,8 @@ import type { CallObserver } from './observer.ts';
 const NO_EVENTS: EventSink<LimiterEvents> = { has: () => false, emit: () => {} };
 /** Verdicts that send the call again. */
 const RESENDING: ReadonlySet<Verdict['action']> = new Set(['retry', 'wait-retry', 'wait-global', 'resend']);
-/** The route template (v10) or route key (v6) events name. */
-const routeOf = (call: CallState): string => call.target.route ?? call.routeKey;
 /** A call in words, for debug events. */
-const describe = (call: CallState): string =>
-  `${call.target.route ?? `${call.method} ${call.routeKey}`} [${call.bucketKey}]`;
+const describe = (call: CallState): string => `${call.identity.route} [${call.identity.bucketKey}]`;
 
 export class CallReporter {
   readonly #clock: Clock;
@@ -59,7 +56,7 @@ export class CallReporter {
     this.#observer?.waited(call, reason, waitMs);
     const events = this.#events;
     if (events.has('wait')) {
-      events.emit('wait', { reason, routeKey: call.routeKey, bucketKey: call.bucketKey, method: call.method, waitMs });
+      events.emit('wait', { ...call.identity, reason, waitMs });
     }
     if (events.has('debug')) events.emit('debug', `${describe(call)} waits ${Math.ceil(waitMs)} ms (${reason})`);
   }
@@ -69,22 +66,18 @@ export class CallReporter {
     const events = this.#events;
     if (events.has('response')) {
       events.emit('response', {
-        method: call.method,
-        route: routeOf(call),
+        ...call.identity,
         status,
         durationMs: this.#clock.now() - call.attemptStartedAt,
         attempt: call.attempts,
-        bucketKey: call.bucketKey,
       });
     }
     const limit = verdict.rateLimit;
     if (limit && events.has('rateLimited')) {
       events.emit('rateLimited', {
-        method: call.method,
+        ...call.identity,
         scope: limit.scope,
-        bucket: limit.bucket,
-        route: routeOf(call),
-        resource: call.target.resource ?? '',
+        hash: limit.hash,
         waitMs: limit.waitMs,
         retried: RESENDING.has(verdict.action) && limit.waitMs <= call.maxWaitMs,
       });

@@ -38,7 +38,7 @@ const templateOfRoute = (route: string): string => {
   const at = route.indexOf(' ');
   return (at === -1 ? route : route.slice(at + 1)).replace(/:([A-Za-z]\w*)/g, '{$1}');
 };
-const templateOf = (call: CallState): string => templateOfRoute(call.target.route ?? call.routeKey);
+const templateOf = (call: CallState): string => templateOfRoute(call.identity.route);
 
 export class Telemetry implements CallObserver {
   readonly #api: typeof Api;
@@ -100,9 +100,9 @@ export class Telemetry implements CallObserver {
   /** A call begins: its span, a child of whatever span is active. */
   startCall(call: CallState): void {
     const template = templateOf(call);
-    const span = this.#tracer.startSpan(`${call.method} ${template}`, {
+    const span = this.#tracer.startSpan(`${call.identity.method} ${template}`, {
       kind: this.#api.SpanKind.INTERNAL,
-      attributes: { 'http.request.method': call.method, 'url.template': template },
+      attributes: { 'http.request.method': call.identity.method, 'url.template': template },
     });
     this.#traces.set(call, { span, template, attempt: undefined, waiting: false });
   }
@@ -141,11 +141,11 @@ export class Telemetry implements CallObserver {
     const api = this.#api;
     const parent = api.trace.setSpan(api.context.active(), trace.span);
     trace.attempt = this.#tracer.startSpan(
-      `${call.method} ${template}`,
+      `${call.identity.method} ${template}`,
       {
         kind: api.SpanKind.CLIENT,
         attributes: {
-          'http.request.method': call.method,
+          'http.request.method': call.identity.method,
           'url.template': template,
           'server.address': this.#server.address,
           'server.port': this.#server.port,
@@ -162,7 +162,7 @@ export class Telemetry implements CallObserver {
     if (!trace || !span) return;
     trace.attempt = undefined;
     const attributes: Api.Attributes = {
-      'http.request.method': call.method,
+      'http.request.method': call.identity.method,
       'url.template': trace.template,
       'server.address': this.#server.address,
     };

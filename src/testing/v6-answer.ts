@@ -3,6 +3,7 @@
  * dispatches to them so each API's rules read on their own; `dialect: 'discord'` only changes
  * how the same decision is written.
  */
+import { NO_ROUTE_KEY } from './classify.ts';
 import type { Exchange } from './exchange.ts';
 import type { LimitEnforcer } from './limits.ts';
 import { discordBucketHeaders, send, recordedStatus, sendAnswer, sendSlowly } from './responses.ts';
@@ -13,7 +14,7 @@ type Dialect = 'spec' | 'discord' | undefined;
 /** The v6 service: `None` routes unlimited, then the global limit, faults, and the bucket's decision. */
 export async function answerV6(limits: LimitEnforcer, dialect: Dialect, exchange: Exchange): Promise<void> {
   const { request, response, routeKey, bucketKey, fault, record } = exchange;
-  if (routeKey === 'None') {
+  if (routeKey === NO_ROUTE_KEY) {
     // A catalog operation outside the spec's keys (v10's own routes): served, without limits or headers.
     const answer = await exchange.answer();
     record(recordedStatus(answer));

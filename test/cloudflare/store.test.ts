@@ -99,7 +99,7 @@ describe('DurableObjectStore: one object per token', () => {
     const other = keyedView<V10Update>(second, TOKEN, new ManualClock(77), SETTINGS);
     expect(await other.admit(MESSAGES)).toMatchObject({ kind: 'sleep' });
     // `reset` in seconds on the object's clock (1 000 000 ms, plus the window's 1000).
-    expect(await other.get(MESSAGES)).toEqual({ limit: 5, remaining: 0, reset: 1001, bucket: 'abc' });
+    expect(await other.get(MESSAGES)).toEqual({ limit: 5, remaining: 0, reset: 1001, hash: 'abc' });
   });
 });
 

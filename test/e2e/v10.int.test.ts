@@ -69,7 +69,7 @@ describe('the v10 service as it is today', () => {
     expect(e2e.service.maxPerWindow(`reactions channels/${CHANNEL}`)).toBeLessThanOrEqual(3);
     expect(
       await e2e.client.buckets.get(`PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/${CHANNEL}`),
-    ).toMatchObject({ limit: 3, bucket: 'reactions' });
+    ).toMatchObject({ limit: 3, hash: 'reactions' });
   });
 
   it('V13: the global limit is paced ahead (no global 429); exempt webhooks are neither counted nor held, and go without Authorization', async () => {

@@ -153,10 +153,13 @@ describe('binary results', () => {
   });
 });
 
+/** The gateway call, as errors name it. */
+const GATEWAY = { method: 'GET', route: 'GET Gateway', routeKey: 'Gateway', bucketKey: 'Gateway', resource: '' };
+
 it("an error body that is not the service's JSON error leaves `error` unset", () => {
-  const error = new HttpError('GET', 'Gateway', new Response(null, { status: 502 }), '<html>Bad gateway</html>');
+  const error = new HttpError(GATEWAY, new Response(null, { status: 502 }), '<html>Bad gateway</html>');
   expect([error.error, error.message]).toEqual([undefined, 'GET Gateway failed with status 502']);
-  const long = new HttpError('GET', 'Gateway', new Response(null, { status: 400 }), {
+  const long = new HttpError(GATEWAY, new Response(null, { status: 400 }), {
     code: 50035,
     message: 'x'.repeat(500),
   });

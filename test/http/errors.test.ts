@@ -4,19 +4,28 @@ import * as tollgate from '../../src/index.ts';
 import { StoreDataError, StoreUnavailableError } from '../../src/redis/index.ts';
 import { TollgateError, TollgateArgumentError, HttpError, NetworkError } from '../../src/index.ts';
 
+/** A call as errors name it. */
+const CALL: tollgate.CallIdentity = {
+  method: 'GET',
+  route: 'GET ChannelsId',
+  routeKey: 'ChannelsId',
+  bucketKey: 'ChannelsId:1',
+  resource: '',
+};
+
 const samples: [string, Error][] = [
   ['RateLimitUtf8Error', new tollgate.RateLimitUtf8Error('x-ratelimit-limit')],
   ['RateLimitI64Error', new tollgate.RateLimitI64Error('x-ratelimit-limit', 'x')],
-  ['RateLimitWaitError', new tollgate.RateLimitWaitError('bucket', 10, 1, 'ChannelsId:1')],
-  ['HttpError', new HttpError('GET', 'ChannelsId', new Response(null, { status: 404 }), undefined)],
+  ['RateLimitWaitError', new tollgate.RateLimitWaitError('bucket', 10, 1, CALL)],
+  ['HttpError', new HttpError(CALL, new Response(null, { status: 404 }), undefined)],
   ['TollgateArgumentError', new TollgateArgumentError('bad')],
   ['ClientClosedError', new tollgate.ClientClosedError()],
-  ['RequestTimeoutError', new tollgate.RequestTimeoutError('GET', 'ChannelsId', 'ChannelsId:1', 1000)],
+  ['RequestTimeoutError', new tollgate.RequestTimeoutError(CALL, 1000)],
   ['CdnBanError', new tollgate.CdnBanError(1000)],
   ['TokenInvalidError', new tollgate.TokenInvalidError()],
   ['WebhookGoneError', new tollgate.WebhookGoneError('webhooks/1/token')],
   ['InvalidRequestGuardError', new tollgate.InvalidRequestGuardError(9000, 9000, 1000)],
-  ['NetworkError', new NetworkError('GET', 'ChannelsId', 'ChannelsId:1', new Error('x'))],
+  ['NetworkError', new NetworkError(CALL, new Error('x'))],
   ['PaginationError', new tollgate.PaginationError('x')],
   ['StoreUnavailableError', new StoreUnavailableError('x')],
   ['StoreDataError', new StoreDataError('x')],

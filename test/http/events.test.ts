@@ -56,10 +56,12 @@ describe('client.on', () => {
       {
         method: 'GET',
         route: 'GET /channels/:id',
+        routeKey: 'ChannelsId',
+        bucketKey: `GET /channels/:id channels/${CHANNEL}`,
+        resource: `channels/${CHANNEL}`,
         status: 503,
         durationMs: 40,
         attempt: 1,
-        bucketKey: `GET /channels/:id channels/${CHANNEL}`,
       },
       expect.objectContaining({ status: 200, attempt: 2, durationMs: 40 }),
     ]);
@@ -79,14 +81,16 @@ describe('client.on', () => {
     expect(limited).toEqual([
       {
         method: 'GET',
-        scope: 'user',
-        bucket: 'abc123',
         route: 'GET /channels/:id/messages',
+        routeKey: 'ChannelsIdMessages',
+        bucketKey: `GET /channels/:id/messages channels/${CHANNEL}`,
         resource: `channels/${CHANNEL}`,
+        scope: 'user',
+        hash: 'abc123',
         waitMs: 1250,
         retried: true,
       },
-      expect.objectContaining({ scope: 'global', waitMs: 1000, retried: true, bucket: undefined }),
+      expect.objectContaining({ scope: 'global', waitMs: 1000, retried: true, hash: undefined }),
     ]);
     await client.close();
   });

@@ -78,9 +78,9 @@ async function run(
     const options = { context: Limiter.context(state) } as never;
     Promise.resolve(beforeRequest![0]!({ request, options, retryCount: 0 })).then(
       () => {
-        call.decision = service.count(state.bucketKey, 'Bot model');
+        call.decision = service.count(state.identity.bucketKey, 'Bot model');
         if (!call.decision.global && call.decision.limited)
-          violations.push(`over the limit on ${state.bucketKey} at ${clock.now()}`);
+          violations.push(`over the limit on ${state.identity.bucketKey} at ${clock.now()}`);
       },
       () => {
         call.ended = true; // aborted while waiting
@@ -97,7 +97,7 @@ async function run(
     const response = new Response(null, { status: 200, headers: decision.headers });
     const options = { context: Limiter.context(call.state) } as never;
     const verdict = await afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
-    if (verdict !== undefined) violations.push(`a retry on ${call.state.bucketKey}`);
+    if (verdict !== undefined) violations.push(`a retry on ${call.state.identity.bucketKey}`);
     call.ended = true;
   };
   const sent = () => calls.filter((call) => call.decision !== undefined && !call.ended);
@@ -120,7 +120,7 @@ async function run(
     await clock.advance(windowMs + 1000);
   }
   expect(violations).toEqual([]);
-  expect(calls.filter((call) => !call.ended).map((call) => call.state.bucketKey)).toEqual([]);
+  expect(calls.filter((call) => !call.ended).map((call) => call.state.identity.bucketKey)).toEqual([]);
   await limiter.close();
   expect(clock.pendingTimers).toBe(0);
 }

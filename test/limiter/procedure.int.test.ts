@@ -134,9 +134,11 @@ describe('pre-check rows through the client', () => {
     expect(events).toEqual([
       {
         reason: 'bucket',
+        method: 'GET',
+        route: 'GET ChannelsId',
         routeKey: 'ChannelsId',
         bucketKey: `ChannelsId:${CHANNEL_A}`,
-        method: 'GET',
+        resource: '',
         waitMs: expectedSleep,
       },
     ]);

@@ -190,7 +190,7 @@ async function run(
     await clock.advance(windowMs + 1100);
   }
   expect(violations).toEqual([]);
-  expect(calls.filter((call) => !call.ended).map((call) => call.state.bucketKey)).toEqual([]);
+  expect(calls.filter((call) => !call.ended).map((call) => call.state.identity.bucketKey)).toEqual([]);
   await limiter.close();
   expect(clock.pendingTimers).toBe(0);
 }

@@ -95,7 +95,7 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
       windowLeftMs: 1000,
       hash: 'react',
     });
-    expect(await v.get(PUT_REACTION)).toMatchObject({ limit: 3, remaining: 1, bucket: 'react' });
+    expect(await v.get(PUT_REACTION)).toMatchObject({ limit: 3, remaining: 1, hash: 'react' });
     expect(await kind(v, DELETE_REACTION)).toBe('grant');
     expect(await kind(v, PUT_REACTION)).toBe('sleep'); // one count: 1 left, taken by the DELETE
     expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant'); // another channel: its own count
@@ -388,7 +388,7 @@ describe('v10 on Redis: what processes (stores) on one token share', () => {
     const probe = await a.admit(PUT_REACTION);
     if (probe.kind !== 'grant') throw new Error('expected a grant');
     await a.settle(PUT_REACTION, probe.reservation, { limit: 2, remaining: 1, windowLeftMs: 1000, hash: 'react' });
-    expect(await b.get(PUT_REACTION)).toMatchObject({ limit: 2, remaining: 1, bucket: 'react' });
+    expect(await b.get(PUT_REACTION)).toMatchObject({ limit: 2, remaining: 1, hash: 'react' });
     expect((await b.admit(PUT_REACTION)).kind).toBe('grant');
     expect((await a.admit(PUT_REACTION)).kind).toBe('sleep');
   });

@@ -51,7 +51,7 @@ export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.n
     const note: RateLimitNote = {
       scope: SCOPE_OF_ROW[row429(read, body, fields)],
       waitMs: waitOf(verdict),
-      bucket: fields.hash,
+      hash: fields.hash,
     };
     return { ...verdict, rateLimit: note } satisfies Verdict;
   };

@@ -191,7 +191,7 @@ export class MemoryV10View implements StoreView<V10Bucket, V10Update> {
       limit: record.limit,
       remaining: record.remaining,
       reset: record.windowEnd / 1000,
-      ...(hash !== undefined && { bucket: hash }),
+      ...(hash !== undefined && { hash }),
     };
   }
 

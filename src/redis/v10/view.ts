@@ -203,7 +203,7 @@ export class RedisV10View implements StoreView<V10Bucket, V10Update> {
       limit: Number(limit),
       remaining: Number(remaining),
       reset: Number(end) / 1000,
-      ...(hash !== '' && { bucket: hash }),
+      ...(hash !== '' && { hash }),
     };
   }
 
