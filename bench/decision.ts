@@ -76,7 +76,7 @@ async function measure(): Promise<DecisionResult[]> {
   bench.add('hook pair: beforeRequest + afterResponse (async shell)', async () => {
     for (let i = 0; i < BATCH; i++) {
       const call = limiter.newCall(TARGET, 'GET');
-      const options = { context: Limiter.context(call) } as never;
+      const options = { context: call.context } as never;
       await beforeRequest({ request, options, retryCount: 0 });
       await afterResponse({ request, options, response: response as never, retryCount: 0 });
     }
@@ -95,7 +95,7 @@ async function measure(): Promise<DecisionResult[]> {
     for (let i = 0; i < BATCH; i++) {
       const call = traced.newCall(TARGET, 'GET');
       telemetry.startCall(call);
-      const options = { context: Limiter.context(call) } as never;
+      const options = { context: call.context } as never;
       await tracedHooks.beforeRequest![0]!({ request, options, retryCount: 0 });
       await tracedHooks.afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
       telemetry.endCall(call);

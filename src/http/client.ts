@@ -15,12 +15,20 @@ import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
-import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
+import type {
+  AuditLogOptions,
+  OperationInput,
+  PageQueryInput,
+  QueryInput,
+  RequestOptions,
+  RequestOptionsWithQuery,
+} from '../sdk.ts';
 import { userAgentOf } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
-import { laneKy, Sender, timeoutOf, type Lane } from './sender.ts';
+import { planCall, timeoutOf } from './plan.ts';
+import { laneKy, Sender, type Lane } from './sender.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
   checkCallOptions,
@@ -92,7 +100,8 @@ class ClientCore<Resources extends object, Cdn> {
     const clock = options.clock ?? dialect.defaultClock;
     this.#clock = clock;
     const store = options.store ?? new MemoryStore();
-    const judgeOptions = { bodyTimeoutMs: this.#timeoutMs || DEFAULT_TIMEOUT_MS };
+    // A 429's body is read within the client's timeout, and without one under `timeout: false`.
+    const judgeOptions = { bodyTimeoutMs: timeoutOf(this.#timeoutMs) };
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
     if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
@@ -133,7 +142,6 @@ class ClientCore<Resources extends object, Cdn> {
     this.#sender = new Sender({
       baseUrl: this.#baseUrl,
       token: options.token,
-      timeoutMs: this.#timeoutMs,
       main: this.#main,
       anonymous: this.#anonymous,
       telemetry,
@@ -216,26 +224,33 @@ class ClientCore<Resources extends object, Cdn> {
     if (input?.params !== undefined) checkNoParams(label, input.params);
     const { path, values } = buildPath(operation.path, args);
     const target = this.#targets.targetOfOperation(operation, path, values, this.#clock.now());
-    const {
-      reason,
-      body: bodyOption,
-      ...requestOptions
-    } = (options ?? {}) as RequestOptionsWithQuery<QueryInput> & { reason?: string; body?: unknown };
+    const given = options as (RequestOptionsWithQuery<QueryInput> & AuditLogOptions & { body?: unknown }) | undefined;
     // A body that came after the query is given in the options (catalog `bodyIn: 'options'`).
-    const given = operation.bodyInOptions ? bodyOption : input?.body;
-    const nonce = this.#dialect.resendSafeBody?.(target, given);
-    const body = encodeBody(label, operation, nonce ? nonce.body : given);
+    const bodyGiven = operation.bodyInOptions ? given?.body : input?.body;
+    const nonce = this.#dialect.resendSafeBody?.(target, bodyGiven);
+    const body = encodeBody(label, operation, nonce ? nonce.body : bodyGiven);
     if (operation.queryRequired && input?.query === undefined)
       throw new TollgateArgumentError(`${label} needs a query`);
-    const response = await this.#sender.send(operation.method, path, target, {
-      ...requestOptions,
-      ...body,
-      headers: withReason(requestOptions.headers, reason),
-      query: input?.query ?? options?.query,
-      authenticated: !operation.unauthenticated && !target.exempt,
-      nonceEnforced: nonce?.enforced ?? false,
-    });
-    const timeoutMs = timeoutOf(options?.timeout ?? this.#timeoutMs);
+    const plan = planCall(
+      {
+        method: operation.method,
+        path,
+        target,
+        authenticated: !operation.unauthenticated && !target.exempt,
+        nonceEnforced: nonce?.enforced ?? false,
+        headers: withReason(given?.headers, given?.reason),
+        json: body.json,
+        body: body.body,
+        query: input?.query ?? given?.query,
+        signal: given?.signal,
+        timeout: given?.timeout,
+        maxWait: given?.maxWait,
+        transportRetries: given?.transportRetries,
+      },
+      this.#timeoutMs,
+    );
+    const response = await this.#sender.send(plan);
+    const timeoutMs = plan.timeoutMs;
     const parsed = await readBody(
       response,
       operation.binaryResult && response.ok,
@@ -292,6 +307,24 @@ class ClientCore<Resources extends object, Cdn> {
     if (options.json !== undefined) checkJson('request', options.json);
     const upper = method.toUpperCase();
     const target = this.#targets.targetOfRequest(upper, path, this.#clock.now());
-    return this.#sender.send(upper, path, target, { ...options, authenticated: !target.exempt, nonceEnforced: false });
+    const plan = planCall(
+      {
+        method: upper,
+        path,
+        target,
+        authenticated: !target.exempt,
+        nonceEnforced: false,
+        headers: options.headers,
+        json: options.json,
+        body: options.body,
+        query: options.query,
+        signal: options.signal,
+        timeout: options.timeout,
+        maxWait: options.maxWait,
+        transportRetries: options.transportRetries,
+      },
+      this.#timeoutMs,
+    );
+    return this.#sender.send(plan);
   }
 }

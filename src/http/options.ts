@@ -35,7 +35,7 @@ export interface ClientOptions {
   readonly maxHeaderResends?: number;
   /** Transport retries for network errors and 5xx responses, idempotent methods only. Default: 2. */
   readonly transportRetries?: number;
-  /** Per-attempt timeout (ms) for the response headers, and again for a typed method's body; false for none. Default: 15000. */
+  /** Per-attempt timeout (ms) for the response headers, and again for a typed method's body and for a 429's; false for none. Default: 15000. */
   readonly timeout?: number | false;
   /** Headers sent with every request (Authorization is set from `token`; never set it here). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -250,7 +250,18 @@ export function checkNoParams(label: string, params: unknown): void {
 /** The service keeps at most 512 characters of an audit-log reason. */
 const MAX_REASON_LENGTH = 512;
 
-/** A call's options: an object of known keys, a real AbortSignal, a reason the service keeps whole. */
+/** The per-call options given as numbers, each checked by the same schema as the client's option of that name. */
+const CALL_NUMBERS = [
+  ['maxWait', maxWait],
+  ['timeout', timeout],
+  ['transportRetries', transportRetries],
+] as const;
+
+/**
+ * A call's options, every one checked here, once, in the client's message style (`<label>: <what
+ * is wrong>`): an object of known keys, a real AbortSignal, a reason the service keeps whole, and
+ * `maxWait`, `timeout` and `transportRetries` by the client options' own schemas.
+ */
 export function checkCallOptions(label: string, options: unknown, known: ReadonlySet<string> = OPTION_KEYS): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -259,37 +270,19 @@ export function checkCallOptions(label: string, options: unknown, known: Readonl
   for (const key of Object.keys(options)) {
     if (!known.has(key)) throw new TollgateArgumentError(`${label}: unknown option "${key}"`);
   }
-  const {
-    signal,
-    reason,
-    timeout: callTimeout,
-    transportRetries: callRetries,
-  } = options as {
-    signal?: unknown;
-    reason?: unknown;
-    timeout?: unknown;
-    transportRetries?: unknown;
-  };
-  if (signal !== undefined && !(signal instanceof AbortSignal))
+  const given = options as Readonly<Record<string, unknown>>;
+  if (given.signal !== undefined && !(given.signal instanceof AbortSignal))
     throw new TollgateArgumentError(`${label}: signal must be an AbortSignal`);
+  const reason = given.reason;
   if (
     reason !== undefined &&
     !(typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH)
   ) {
     throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
   }
-  for (const [value, schema] of [
-    [callTimeout, timeout],
-    [callRetries, transportRetries],
-  ] as const) {
+  for (const [key, schema] of CALL_NUMBERS) {
+    const value = given[key];
     const checked = value === undefined ? undefined : schema.safeParse(value);
     if (checked && !checked.success) throw new TollgateArgumentError(`${label}: ${checked.error.issues[0]!.message}`);
-  }
-}
-
-/** A call's `maxWait`, checked as it is sent. */
-export function checkMaxWait(value: unknown): void {
-  if (value !== undefined && !maxWait.safeParse(value).success) {
-    throw new TollgateArgumentError('maxWait must be a number of milliseconds, not negative');
   }
 }

@@ -5,7 +5,6 @@
  * the token).
  */
 import ky, { isNetworkError, isTimeoutError, type Hooks, type KyInstance, type Options } from 'ky';
-import type { CallTarget } from '../contracts/dialect.ts';
 import {
   ClientClosedError,
   NetworkError,
@@ -14,12 +13,11 @@ import {
   type CallIdentity,
 } from '../errors.ts';
 import { type CallState } from '../limiter/call.ts';
-import { KY_RETRY, KY_RETRY_NONCE } from '../limiter/resend.ts';
-import { Limiter } from '../limiter/limiter.ts';
+import { KY_RETRY, kyRetryOf } from '../limiter/resend.ts';
+import type { Limiter } from '../limiter/limiter.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
-import { toSearchParams } from './encode.ts';
-import { checkMaxWait, type RawRequestOptions } from './options.ts';
+import type { CallPlan } from './plan.ts';
 
 /**
  * One budget: a limiter, and the ky instance whose hooks it is; with a token, the same instance
@@ -59,13 +57,9 @@ export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | u
   return { ky: instance, kyWithToken: instance.extend({ headers: { authorization: token } }) };
 }
 
-/** What `send` takes: a call's options, how its body went, and whether it carries the token. */
-export type SendOptions = RawRequestOptions & { readonly authenticated: boolean; readonly nonceEnforced: boolean };
-
 export interface SenderOptions {
   readonly baseUrl: string;
   readonly token: string | undefined;
-  readonly timeoutMs: number | false;
   /** The token's lane. */
   readonly main: Lane;
   /** V13: the IP's lane, for calls a client with a token sends without it (absent when both are one). */
@@ -77,7 +71,6 @@ export interface SenderOptions {
 export class Sender {
   readonly #baseUrl: string;
   readonly #token: string | undefined;
-  readonly #timeoutMs: number | false;
   readonly #main: Lane;
   readonly #anonymous: Lane | undefined;
   readonly #telemetry: Telemetry | undefined;
@@ -90,7 +83,6 @@ export class Sender {
   constructor(options: SenderOptions) {
     this.#baseUrl = options.baseUrl;
     this.#token = options.token;
-    this.#timeoutMs = options.timeoutMs;
     this.#main = options.main;
     this.#anonymous = options.anonymous;
     this.#telemetry = options.telemetry;
@@ -104,46 +96,46 @@ export class Sender {
    * the token. The token option is the one way to authenticate: a call that would carry the token
    * may not set Authorization itself (its 401 would mark the token invalid).
    */
-  #headersOf(method: string, options: SendOptions, token: string | undefined): Headers | undefined {
-    if (options.headers === undefined) return undefined;
-    const headers = new Headers(options.headers);
+  #headersOf(plan: CallPlan, token: string | undefined): Headers | undefined {
+    if (plan.headers === undefined) return undefined;
+    const headers = new Headers(plan.headers);
     if (token !== undefined && headers.has('authorization')) {
       throw new TollgateArgumentError(
-        `${method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
+        `${plan.method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
       );
     }
     return headers;
   }
 
-  async send(method: string, path: string, target: CallTarget, options: SendOptions): Promise<Response> {
+  /** Sends `plan` through its lane's ky instance, whose hooks are the lane's limiter. */
+  async send(plan: CallPlan): Promise<Response> {
     if (this.#isClosed()) throw new ClientClosedError();
-    checkMaxWait(options.maxWait);
-    const token = options.authenticated ? this.#token : undefined;
-    const headers = this.#headersOf(method, options, token);
+    const token = plan.authenticated ? this.#token : undefined;
+    const headers = this.#headersOf(plan, token);
     // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
-    const lane = !options.authenticated && !target.exempt && this.#anonymous ? this.#anonymous : this.#main;
-    const call = lane.limiter.newCall(target, method, options.signal, {
-      maxWaitMs: options.maxWait,
-      transportRetries: options.transportRetries,
-      nonceEnforced: options.nonceEnforced,
+    const lane = !plan.authenticated && !plan.target.exempt && this.#anonymous ? this.#anonymous : this.#main;
+    const call = lane.limiter.newCall(plan.target, plan.method, plan.signal, {
+      maxWaitMs: plan.maxWaitMs,
+      transportRetries: plan.transportRetries,
+      resend: plan.resend,
     });
     this.#telemetry?.startCall(call);
     let failure: unknown;
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
-      const kyOptions: Options = { method, context: Limiter.context(call) };
+      const kyOptions: Options = { method: plan.method, context: call.context };
       if (headers !== undefined) kyOptions.headers = headers;
-      if (options.json !== undefined) kyOptions.json = options.json;
-      if (options.body !== undefined) kyOptions.body = options.body;
-      if (options.query !== undefined) kyOptions.searchParams = toSearchParams(options.query);
-      if (options.signal !== undefined) kyOptions.signal = options.signal;
-      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-      // A nonce-safe create is resent after a network error or a timeout, as idempotent methods are.
-      if (call.resend === 'nonce') kyOptions.retry = KY_RETRY_NONCE;
+      if (plan.json !== undefined) kyOptions.json = plan.json;
+      if (plan.body !== undefined) kyOptions.body = plan.body;
+      if (plan.searchParams !== undefined) kyOptions.searchParams = plan.searchParams;
+      if (plan.signal !== undefined) kyOptions.signal = plan.signal;
+      if (plan.ownTimeout !== undefined) kyOptions.timeout = plan.ownTimeout;
+      const retry = kyRetryOf(call.resend);
+      if (retry !== undefined) kyOptions.retry = retry;
       const instance = token === undefined ? lane.ky : lane.kyWithToken!;
-      return await instance(this.#baseUrl + path, kyOptions);
+      return await instance(this.#baseUrl + plan.path, kyOptions);
     } catch (error) {
-      failure = this.#failure(error, call, options);
+      failure = this.#failure(error, call, plan);
       throw failure;
     } finally {
       this.#telemetry?.endCall(call, failure);
@@ -153,13 +145,10 @@ export class Sender {
   }
 
   /** What a failed call raises: the caller's abort reason, or our own errors (ky's hold the Request and its Authorization), scrubbed. */
-  #failure(error: unknown, call: CallState, options: SendOptions): unknown {
+  #failure(error: unknown, call: CallState, plan: CallPlan): unknown {
     // The caller's own abort (AbortSignal.timeout included) ends the call with its reason.
-    if (options.signal?.aborted) return options.signal.reason;
-    if (isTimeoutError(error)) {
-      const timeoutMs = timeoutOf(options.timeout ?? this.#timeoutMs) ?? 0;
-      return new RequestTimeoutError(call.identity, timeoutMs);
-    }
+    if (plan.signal?.aborted) return plan.signal.reason;
+    if (isTimeoutError(error)) return new RequestTimeoutError(call.identity, plan.timeoutMs ?? 0);
     if (isNetworkError(error)) return this.networkFailure(error.cause, call.identity);
     return scrubbed(error, this.#secrets);
   }
@@ -170,9 +159,6 @@ export class Sender {
     return new NetworkError(call, scrubbedCause, { host: this.#host, code: errorCodeOf(scrubbedCause) });
   }
 }
-
-/** A timeout option as ms, or undefined for none. */
-export const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
 
 /** host:port, with the scheme's default port written out. */
 function hostOf(baseUrl: string): string {

@@ -8,6 +8,8 @@ export interface CallState {
   readonly target: CallTarget;
   /** How events and errors name the call, made once. */
   readonly identity: CallIdentity;
+  /** ky's `context` for every attempt (the limiter's hooks find the call in it), made once. */
+  readonly context: Record<string, unknown>;
   readonly signal: AbortSignal | undefined;
   readonly maxWaitMs: number;
   readonly resend: Resend;
@@ -28,8 +30,8 @@ export interface CallState {
 export interface CallOptions {
   readonly maxWaitMs?: number | undefined;
   readonly transportRetries?: number | undefined;
-  /** A nonce-safe create whose body enforces its nonce (see `Resend`). */
-  readonly nonceEnforced?: boolean | undefined;
+  /** Default: by the method alone (`resendOf`). */
+  readonly resend?: Resend | undefined;
 }
 
 export function newCallState(
@@ -37,13 +39,16 @@ export function newCallState(
   method: string,
   signal: AbortSignal | undefined,
   options: Required<Pick<CallOptions, 'maxWaitMs' | 'transportRetries'>> & CallOptions,
+  /** ky's context for the call (the limiter's: `callContext`); default: an empty one. */
+  contextOf: (call: CallState) => Record<string, unknown> = () => ({}),
 ): CallState {
-  return {
+  const call: Omit<CallState, 'context'> & { context: Record<string, unknown> } = {
     target,
     identity: identityOf(target, method),
+    context: {},
     signal,
     maxWaitMs: options.maxWaitMs,
-    resend: resendOf(method, target.nonceSafe === true, options.nonceEnforced === true),
+    resend: options.resend ?? resendOf(method, false),
     transportRetryLimit: options.transportRetries,
     reservation: undefined,
     headerResendsMade: 0,
@@ -51,6 +56,8 @@ export function newCallState(
     attempts: 0,
     attemptStartedAt: 0,
   };
+  call.context = contextOf(call);
+  return call;
 }
 
 /** Whether a response with `status` (a 5xx) may be followed by another attempt of the call. */

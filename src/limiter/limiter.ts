@@ -87,17 +87,19 @@ export class Limiter {
     });
   }
 
+  /** A call to `target`; its `context` is what it gives ky on every attempt. */
   newCall(target: CallTarget, method: string, signal?: AbortSignal, options: CallOptions = {}): CallState {
-    return newCallState(target, method, signal, {
-      ...options,
-      maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
-      transportRetries: options.transportRetries ?? this.#transportRetries,
-    });
-  }
-
-  /** ky's `context` for a call: the keys for users' own hooks, and the call state. */
-  static context(call: CallState): Record<string, unknown> {
-    return callContext(call);
+    return newCallState(
+      target,
+      method,
+      signal,
+      {
+        resend: options.resend,
+        maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
+        transportRetries: options.transportRetries ?? this.#transportRetries,
+      },
+      callContext,
+    );
   }
 
   hooks(): Hooks {

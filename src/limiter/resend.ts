@@ -18,9 +18,12 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(IDEMPOTENT_METHODS);
 /** The statuses after which a nonce-safe create is sent again: the request may not have been processed. */
 const NONCE_RESEND_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
-/** A call's resend rule: by its method, else a nonce-safe create whose body enforces its nonce. */
-export function resendOf(method: string, nonceSafe: boolean, nonceEnforced: boolean): Resend {
-  return IDEMPOTENT.has(method) ? 'idempotent' : nonceSafe && nonceEnforced ? 'nonce' : 'never';
+/**
+ * A call's resend rule: by its method, else a create whose body the service deduplicates by its
+ * nonce (the dialect's `resendSafeBody` said it enforces one), else never.
+ */
+export function resendOf(method: string, nonceEnforced: boolean): Resend {
+  return IDEMPOTENT.has(method) ? 'idempotent' : nonceEnforced ? 'nonce' : 'never';
 }
 
 /** Whether a response with `status` (a 5xx) may be followed by another attempt, under `resend`. */
@@ -44,4 +47,8 @@ export const KY_RETRY = {
 } satisfies RetryOptions;
 
 /** ky's retry settings for a call whose rule is `nonce`: POST joins the methods resent after a network error or a timeout. */
-export const KY_RETRY_NONCE = { ...KY_RETRY, methods: [...KY_RETRY.methods, 'post'] } satisfies RetryOptions;
+const KY_RETRY_NONCE = { ...KY_RETRY, methods: [...KY_RETRY.methods, 'post'] } satisfies RetryOptions;
+
+/** The retry settings a call gives ky in place of its instance's (`KY_RETRY`), or undefined to keep them. */
+export const kyRetryOf = (resend: Resend): RetryOptions | undefined =>
+  resend === 'nonce' ? KY_RETRY_NONCE : undefined;

@@ -163,7 +163,7 @@ describe('client calls reject before sending', () => {
     [
       'typed: negative maxWait',
       () => client.gateway.get(undefined, { maxWait: -1 }),
-      /maxWait must be a number of milliseconds, not negative/,
+      /gateway\.get: maxWait must not be negative/,
     ],
     ['typed: slash in an invite code', () => client.invites.get('a/b'), /must not contain a slash/],
     ['request: method', () => client.request('G E T', '/gateway'), /request: method must be an HTTP method name/],

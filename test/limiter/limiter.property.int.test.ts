@@ -75,7 +75,7 @@ async function run(
     );
     const call: Call = { state, abort, ended: false };
     calls.push(call);
-    const options = { context: Limiter.context(state) } as never;
+    const options = { context: state.context } as never;
     Promise.resolve(beforeRequest![0]!({ request, options, retryCount: 0 })).then(
       () => {
         call.decision = service.count(state.identity.bucketKey, 'Bot model');
@@ -95,7 +95,7 @@ async function run(
       return;
     }
     const response = new Response(null, { status: 200, headers: decision.headers });
-    const options = { context: Limiter.context(call.state) } as never;
+    const options = { context: call.state.context } as never;
     const verdict = await afterResponse![0]!({ request, options, response: response as never, retryCount: 0 });
     if (verdict !== undefined) violations.push(`a retry on ${call.state.identity.bucketKey}`);
     call.ended = true;

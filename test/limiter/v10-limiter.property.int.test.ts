@@ -87,7 +87,7 @@ async function run(
 
   /** Steps 1–2 of an attempt: the limiter admits the call, then the service counts it. */
   const send = (call: Call, method: string, path: string, exempt: boolean) => {
-    const options = { context: Limiter.context(call.state) } as never;
+    const options = { context: call.state.context } as never;
     Promise.resolve(beforeRequest![0]!({ request, options, retryCount: 0 })).then(
       () => {
         const decision = service.count(classifyV10(method, path, clock.now()), exempt ? '' : token);
@@ -124,7 +124,7 @@ async function run(
   const respond = async (call: Call) => {
     const decision = call.decision!;
     answered.add(call.route);
-    const options = { context: Limiter.context(call.state) } as never;
+    const options = { context: call.state.context } as never;
     let response: Response;
     if (decision.kind === 'global') {
       const seconds = decision.retryAfterMs / 1000;

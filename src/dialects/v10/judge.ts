@@ -35,7 +35,7 @@ const SCOPE_OF_ROW: Readonly<Record<Row429, RateLimitScope>> = {
   route: 'user',
 };
 
-export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.now): Judge {
+export function v10Judge(bodyTimeoutMs: number | undefined, wallClock: () => number = Date.now): Judge {
   const judge = (target: CallTarget, response: Response, body: RateLimitBody | undefined): Verdict => {
     const read: HeaderReader = (name) => response.headers.get(name);
     const wallNowMs = wallClock();
@@ -58,7 +58,10 @@ export function v10Judge(bodyTimeoutMs: number, wallClock: () => number = Date.n
   // Only a 429's body is read: any other answer is judged at once, without a turn of the event loop.
   return (target, response) =>
     response.status === 429 && response.body !== null
-      ? readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out')).then(
+      ? (bodyTimeoutMs === undefined
+          ? response.text()
+          : readTextWithin(response.body, bodyTimeoutMs, () => new Error('429 body timed out'))
+        ).then(
           (text) => judge(target, response, text.length <= MAX_BODY_CHARS ? parseRateLimitBody(text) : undefined),
           () => judge(target, response, undefined),
         )
