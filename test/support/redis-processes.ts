@@ -71,20 +71,40 @@ export interface RedisSentinelProcesses {
   stop(): Promise<void>;
 }
 
-/** Ports nobody listens on now: each found by listening on port 0, all held until every one is known. */
+/**
+ * Where `freePorts` looks: below the kernel's ephemeral range (32768–60999 by default), which
+ * outgoing connections take their local ports from, so a port found free is not taken by another
+ * file's connection before the server that is to listen on it starts; each vitest worker
+ * (VITEST_POOL_ID) searches a block of its own, so two files running side by side never pick one.
+ */
+const PORT_BASE = 20_000;
+const PORT_BLOCK = 1_500;
+const poolId = Number(process.env.VITEST_POOL_ID ?? '1');
+let nextInBlock = 0;
+
+/** Whether nothing listens on `port` now (held open until `release`). */
+function listenOn(port: number): Promise<Server | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, HOST, () => resolve(server));
+  });
+}
+
+/** Ports nobody listens on now, from this worker's block: all held until every one is known. */
 export async function freePorts(count: number): Promise<number[]> {
   const servers: Server[] = [];
   try {
     const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
+    const block = PORT_BASE + ((Number.isFinite(poolId) ? poolId : 1) % 8) * PORT_BLOCK;
+    for (let tried = 0; ports.length < count && tried < PORT_BLOCK; tried++) {
+      const port = block + (nextInBlock++ % PORT_BLOCK);
+      const server = await listenOn(port);
+      if (!server) continue;
       servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, HOST, () => resolve());
-      });
-      ports.push((server.address() as { port: number }).port);
+      ports.push(port);
     }
+    if (ports.length < count) throw new Error(`no ${count} free ports in ${block}–${block + PORT_BLOCK - 1}`);
     return ports;
   } finally {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
