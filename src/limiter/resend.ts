@@ -39,8 +39,8 @@ export function resendsAfterStatus(resend: Resend, status: number): boolean {
 export const KY_RETRY = {
   limit: Number.MAX_SAFE_INTEGER, // bounded by the limiter: transportRetries and maxHeaderResends
   methods: IDEMPOTENT_METHODS.map((method) => method.toLowerCase()),
-  statusCodes: [],
-  afterStatusCodes: [],
+  // No statusCodes: ky retries on a status only for an HTTPError, which throwHttpErrors: false
+  // never raises (the limiter's afterResponse decides); ky copies every array it is given, per call.
   delay: () => 0,
   // A timed-out attempt may have reached the service: only resendable calls get here (see `methods`).
   retryOnTimeout: true,
