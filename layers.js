@@ -25,6 +25,10 @@ export const LAYERS = {
   'src/secrets.ts': { role: 'what no error may carry: the token, scrubbed', imports: [] },
   'src/package-info.ts': { role: "the package's identity, and the User-Agent made of it", imports: [] },
   'src/runtime-check.ts': { role: 'one clear error on a runtime too old for tollgate', imports: [] },
+  'src/option-shapes.ts': {
+    role: 'the zod shapes options are checked by, in one message style',
+    imports: [],
+  },
   'src/contracts/': {
     role: "the seams, no implementations: Dialect, Store, and the catalog's shapes",
     imports: ['src/clock.ts'],
@@ -39,7 +43,7 @@ export const LAYERS = {
   },
   'src/dialects/': {
     role: 'v6 and v10: rules by spec row, policy, judge, targets, memory views',
-    imports: ['src/contracts/', 'src/routing/', 'src/body.ts', ...LEAVES],
+    imports: ['src/contracts/', 'src/routing/', 'src/body.ts', 'src/option-shapes.ts', ...LEAVES],
   },
   'src/stores/': {
     role: 'MemoryStore, and the fallback view of a shared store',
@@ -78,6 +82,7 @@ export const LAYERS = {
       'src/body.ts',
       'src/secrets.ts',
       'src/package-info.ts',
+      'src/option-shapes.ts',
       ...LEAVES,
     ],
   },

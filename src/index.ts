@@ -84,6 +84,8 @@ export type {
 } from './limiter/events.ts';
 export type { InvalidRequestsEvent } from './contracts/dialect.ts';
 export type { V10Settings } from './dialects/v10/settings.ts';
+export type { V10Events, V10Options } from './dialects/v10/options.ts';
+export type { DialectEvents, DialectOptions } from './dialects/options.ts';
 export type { V10Update } from './dialects/v10/rules.ts';
 export type { V10BucketRecord } from './dialects/v10/memory-view.ts';
 export type { V10Bucket } from './dialects/v10/route.ts';

@@ -82,6 +82,12 @@ export interface InvalidRequestsEvent {
   readonly level: number;
 }
 
+/** The client's emitter, as a dialect sees it: events by name, its own among them. */
+export interface DialectEventSink {
+  on(name: string, listener: (event: never) => void): void;
+  emit(name: string, event: unknown): void;
+}
+
 /** A body made safe to send again: the service deduplicates it (v10: `nonce` with `enforce_nonce`). */
 export interface ResendSafeBody {
   readonly body: unknown;
@@ -140,10 +146,11 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object, Cata
    */
   viewRequest(settings: unknown): ViewRequest<B>;
   /**
-   * What to do with the store's invalid-request count each time a call reports it (v10: warn at
-   * V15's levels); absent where the dialect counts none.
+   * Wires the dialect's own events once per client (v10: V15's `invalidRequests`, and its
+   * `onInvalidRequests` option as a listener) and returns what to do with the store's
+   * invalid-request count each time a call reports it; absent where the dialect counts none.
    */
-  watchInvalidRequests?(options: Options, warn: (event: InvalidRequestsEvent) => void): (count: number) => void;
+  watchInvalidRequests?(options: Options, events: DialectEventSink): (count: number) => void;
   /** A body this call may send again without a duplicate (v10's message create); undefined: none. */
   resendSafeBody?(target: CallTarget<B>, body: unknown): ResendSafeBody | undefined;
 }

@@ -1,6 +1,8 @@
 /**
  * The dialects a client can speak, by API version: looked up once per client. Adding a dialect is
- * a folder beside these and a row here (and, for Redis, a row of its views in src/redis/store.ts).
+ * a folder beside these, a row here, rows in `options.ts` (its options, their shapes and its
+ * events, if it has any) and, for Redis, a row of its views in src/redis/store.ts: nothing in
+ * src/http/.
  */
 import type { Dialect } from '../contracts/dialect.ts';
 import type { BucketRef } from '../contracts/store.ts';

@@ -6,7 +6,7 @@
  */
 import { readBody } from '../body.ts';
 import { sleep, type Clock } from '../clock.ts';
-import type { CallTargets, Dialect } from '../contracts/dialect.ts';
+import type { CallTargets, Dialect, DialectEventSink } from '../contracts/dialect.ts';
 import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { identityOf } from '../limiter/call.ts';
@@ -104,8 +104,7 @@ class ClientCore<Resources extends object, Cdn> {
     const judgeOptions = { bodyTimeoutMs: timeoutOf(this.#timeoutMs) };
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
-    if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
-    const onInvalidCount = dialect.watchInvalidRequests?.(options, (event) => events.emit('invalidRequests', event));
+    const onInvalidCount = dialect.watchInvalidRequests?.(options, events as unknown as DialectEventSink);
     const userAgent = `${userAgentOf(sdk.package)} ${options.userAgentAppendix ?? ''}`.trim();
     const telemetry = options.telemetry
       ? new Telemetry(

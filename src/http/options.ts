@@ -3,17 +3,19 @@
  * the options' types (`satisfies` keeps each list and its type in step), never kept by hand.
  */
 import { z } from 'zod';
+import { isFunction, listener, milliseconds, whole } from '../option-shapes.ts';
 import { cdnOptionsSchema, type CdnOptions } from '../cdn/index.ts';
 import type { Clock } from '../clock.ts';
-import type { InvalidRequestsEvent } from '../contracts/dialect.ts';
 import type { Store } from '../contracts/store.ts';
 import { API_VERSIONS, type ApiVersion } from '../dialects/index.ts';
+import { DIALECT_OPTION_SHAPES, type DialectOptions } from '../dialects/options.ts';
 import { TollgateArgumentError } from '../errors.ts';
 import type { WaitEvent } from '../limiter/events.ts';
 import type { TelemetryOption } from '../telemetry/telemetry.ts';
 import type { AuditLogOptions, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
 
-export interface ClientOptions {
+/** `createClient`'s options: the client's own, and those of the dialects (`DialectOptions`: v10's). */
+export interface ClientOptions extends DialectOptions {
   /**
    * The API version and so the rate-limit rules (V1). Default: from `baseUrl` (`…/v8`–`/v10`:
    * v10; `…/api`, `…/v6`, `…/v7`: v6), else v10. A base URL of the other version is an error.
@@ -43,16 +45,6 @@ export interface ClientOptions {
   readonly userAgentAppendix?: string;
   /** Called for every rate-limit or retry wait: bucket key, reason, wait in ms. Never sees the token. */
   readonly onWait?: (event: WaitEvent) => void;
-  /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
-  readonly globalLimit?: number;
-  /** v10, V8: ms added after a window's end before sending again. Default 50. */
-  readonly resetMargin?: number;
-  /** v10, V13: ms added to the 1 s global window; each request already counts from its answer's arrival. Default 10. */
-  readonly globalMargin?: number;
-  /** v10, V15: invalid requests (401, 403, non-shared 429) in 10 minutes at which nothing more is sent. Default 9000 (the service bans at 10 000). */
-  readonly invalidRequestLimit?: number;
-  /** v10, V15: told when the invalid-request count reaches 50 % and 80 % of `invalidRequestLimit`. */
-  readonly onInvalidRequests?: (event: InvalidRequestsEvent) => void;
   /**
    * OpenTelemetry spans and metrics (needs the optional peer `@opentelemetry/api`): your
    * `{ tracerProvider, meterProvider }` (either may be left out: the global one), or `true` for
@@ -71,25 +63,6 @@ export interface RawRequestOptions extends RequestOptionsWithQuery<QueryInput> {
   readonly body?: BodyInit;
 }
 
-/** A number of ms in [min, max]: every message names the range. */
-const milliseconds = (what: string, min: number, max: number, orFalse = false) => {
-  const span = max === Number.MAX_SAFE_INTEGER ? `, ${min} or more` : ` from ${min} to ${max}`;
-  const range = `a number of milliseconds${span}${orFalse ? ', or false for none' : ''}`;
-  return z
-    .number({ error: `${what} must be ${range}` })
-    .min(min, min === 0 ? `${what} must not be negative (${range})` : `${what} must be at least ${min} (${range})`)
-    .max(max, `${what} must be at most ${max} (${range})`);
-};
-/** A whole number in [min, max], with `unit` in the messages, which all name the range. */
-const whole = (what: string, min: number, max: number, unit = '') => {
-  const range = `a whole number${unit} from ${min} to ${max}`;
-  return z
-    .number({ error: `${what} must be ${range}` })
-    .int(`${what} must be ${range}`)
-    .min(min, `${what} must be at least ${min} (${range})`)
-    .max(max, `${what} must be at most ${max} (${range})`);
-};
-const isFunction = (value: unknown) => typeof value === 'function';
 const MAX_TIMER_MS = 2_147_483_647;
 const maxWait = milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER);
 const timeout = z.union([z.literal(false), milliseconds('timeout', 1, MAX_TIMER_MS, true)], {
@@ -155,19 +128,7 @@ const clientOptionShapes = {
     .max(256, 'userAgentAppendix must be at most 256 characters')
     .refine((value) => value === '' || HEADER_TEXT.test(value), 'userAgentAppendix must be printable Latin-1 text')
     .optional(),
-  onWait: z.custom<(event: WaitEvent) => void>(isFunction, 'onWait must be a function').optional(),
-  globalLimit: whole('globalLimit', 1, 100_000, ' of requests per second').optional(),
-  resetMargin: milliseconds('resetMargin', 0, 60_000).optional(),
-  globalMargin: milliseconds('globalMargin', 0, 60_000).optional(),
-  invalidRequestLimit: z
-    .number({ error: 'invalidRequestLimit must be a whole number from 1 to 10000' })
-    .int('invalidRequestLimit must be a whole number from 1 to 10000')
-    .min(1, 'invalidRequestLimit must be a whole number from 1 to 10000')
-    .max(10_000, 'invalidRequestLimit above 10000 would let the service ban the IP first')
-    .optional(),
-  onInvalidRequests: z
-    .custom<(event: InvalidRequestsEvent) => void>(isFunction, 'onInvalidRequests must be a function')
-    .optional(),
+  onWait: listener<(event: WaitEvent) => void>('onWait').optional(),
   telemetry: z
     .custom<TelemetryOption>(
       (value) =>
@@ -183,6 +144,7 @@ const clientOptionShapes = {
     )
     .optional(),
   cdn: cdnOptionsSchema.optional(),
+  ...DIALECT_OPTION_SHAPES,
 } satisfies { readonly [Key in keyof Required<ClientOptions>]: z.ZodType<ClientOptions[Key]> };
 
 const clientOptionsSchema = z.strictObject(clientOptionShapes);

@@ -3,9 +3,9 @@
  * read-only bucket view, `close`), and what the generated SDK brings to it. The two meet once,
  * in `src/index.ts`: the core never imports `generated/`.
  */
-import type { InvalidRequestsEvent } from '../contracts/dialect.ts';
 import type { BucketRecord } from '../contracts/store.ts';
 import type { ApiVersion } from '../dialects/index.ts';
+import type { DialectEvents } from '../dialects/options.ts';
 import type { LimiterEvents } from '../limiter/events.ts';
 import type { OperationCaller } from '../sdk.ts';
 import type { CdnOptions } from '../cdn/index.ts';
@@ -17,11 +17,8 @@ export interface BucketView {
   get(bucketKey: string): Promise<Readonly<BucketRecord> | undefined>;
 }
 
-/** What a client tells its listeners (`client.on`): the limiter's events and V15's warnings. */
-export interface ClientEvents extends LimiterEvents {
-  /** v10, V15: the invalid-request count reached a warning level (as `onInvalidRequests`). */
-  readonly invalidRequests: InvalidRequestsEvent;
-}
+/** What a client tells its listeners (`client.on`): the limiter's events and the dialects' (v10: `invalidRequests`). */
+export interface ClientEvents extends LimiterEvents, DialectEvents {}
 
 export type ClientListener<Name extends keyof ClientEvents> = (event: ClientEvents[Name]) => void;
 

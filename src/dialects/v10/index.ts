@@ -9,7 +9,8 @@ import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
 import { classifyV10, parseBucketKey, planV10Route, type V10Bucket, type V10RoutePlan } from './route.ts';
-import { v10Settings, type V10Options, type V10Settings } from './settings.ts';
+import type { V10Options } from './options.ts';
+import { v10Settings, type V10Settings } from './settings.ts';
 
 /** The service's public API, current version (v10). */
 export const DEFAULT_BASE_URL = 'https://discord.com/api/v10';
@@ -72,9 +73,12 @@ export const v10: Dialect<V10Bucket, V10Options> = {
   judge: (options) => v10Judge(options.bodyTimeoutMs),
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),
   viewRequest: (settings) => v10ViewRequest(settings as V10Settings),
-  watchInvalidRequests: (options, warn) => {
+  watchInvalidRequests: (options, events) => {
+    if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
     // One per client: its lanes read one store-wide count, so a level is told once.
-    const warnings = new InvalidRequestWarnings(v10Settings(options).invalidRequestLimit, warn);
+    const warnings = new InvalidRequestWarnings(v10Settings(options).invalidRequestLimit, (event) =>
+      events.emit('invalidRequests', event),
+    );
     return (count) => warnings.report(count);
   },
   // A create the service deduplicates by nonce can be resent safely once it enforces one.

@@ -3,20 +3,13 @@
  * its margin, V15's guard) and what a token's view runs on, with the rules' defaults.
  */
 import type { Reservation } from '../../contracts/store.ts';
+import type { V10Options } from './options.ts';
 import {
   DEFAULT_GLOBAL_LIMIT,
   DEFAULT_GLOBAL_MARGIN_MS,
   DEFAULT_INVALID_REQUEST_LIMIT,
   DEFAULT_RESET_MARGIN_MS,
 } from './rules.ts';
-
-/** `createClient`'s options that the v10 dialect reads (documented there). */
-export interface V10Options {
-  readonly globalLimit?: number | undefined;
-  readonly resetMargin?: number | undefined;
-  readonly globalMargin?: number | undefined;
-  readonly invalidRequestLimit?: number | undefined;
-}
 
 /** What a token's v10 view runs on. */
 export interface V10Settings {
