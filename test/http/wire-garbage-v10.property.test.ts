@@ -1,4 +1,4 @@
-/** Garbage from the wire never breaks a v10 call: the property of wire-garbage.ts, v10's half of the cases. */
-import { wireGarbageProperty } from './wire-garbage.ts';
+/** Garbage from the wire never breaks a v10 call: the property of wire-garbage/run.ts, v10's half of the cases. */
+import { wireGarbageProperty } from './wire-garbage/run.ts';
 
 wireGarbageProperty('v10');

@@ -14,6 +14,10 @@ export class ManualClock implements Clock {
   #now: number;
   #timers: Timer[] = [];
   #order = 0;
+  /** Bumped by every timer set or fired: a driver's sign of progress. */
+  activity = 0;
+  /** Misuse seen: each timer asked for a wait that never ends (NaN, Infinity, not a number). */
+  readonly problems: string[] = [];
 
   readonly #idle: () => Promise<void>;
 
@@ -31,6 +35,12 @@ export class ManualClock implements Clock {
   }
 
   setTimeout(callback: () => void, ms: number): () => void {
+    this.activity++;
+    if (typeof ms !== 'number' || Number.isNaN(ms) || ms === Number.POSITIVE_INFINITY) {
+      // Such a timer never fires: recorded in `problems`, not stored (a driver then reports the hang).
+      this.problems.push(`clock.setTimeout(…, ${String(ms)}): a wait that never ends`);
+      return () => {};
+    }
     const timer = { at: this.#now + Math.max(0, ms), order: this.#order++, callback };
     this.#timers.push(timer);
     return () => {
@@ -40,6 +50,25 @@ export class ManualClock implements Clock {
 
   get pendingTimers(): number {
     return this.#timers.length;
+  }
+
+  /**
+   * Fires the earliest pending timer (ties in the order they were set) and moves `now` to its due
+   * time, without waiting for anything; false when none is pending.
+   */
+  fireNext(): boolean {
+    if (this.#timers.length === 0) return false;
+    let next = 0;
+    for (let index = 1; index < this.#timers.length; index++) {
+      const timer = this.#timers[index]!;
+      const best = this.#timers[next]!;
+      if (timer.at < best.at || (timer.at === best.at && timer.order < best.order)) next = index;
+    }
+    const [timer] = this.#timers.splice(next, 1);
+    this.#now = Math.max(this.#now, timer!.at);
+    this.activity++;
+    timer!.callback();
+    return true;
   }
 
   /** Moves time forward by `ms`, firing due timers in order and letting I/O settle after each. */
@@ -53,6 +82,7 @@ export class ManualClock implements Clock {
       if (!next) break;
       this.#timers = this.#timers.filter((timer) => timer !== next);
       this.#now = Math.max(this.#now, next.at);
+      this.activity++;
       next.callback();
       await this.#idle();
     }
