@@ -20,7 +20,9 @@ export const INTEGRATION_FILES = 'test/**/*.int.test.ts';
  * the cores busy (the catalog's compiler runs, the properties), while most integration files
  * wait on real time (windows, Sentinel failovers, child processes) and use little of them. What
  * the integration files assert does not depend on the machine's speed (no 429, no window over
- * its limit), so sharing the cores slows them without changing their outcome.
+ * its limit), so sharing the cores slows them without changing their outcome. `npm run
+ * test:unit` runs the unit project alone with a worker per core (`--maxWorkers=100%`): its files
+ * all want a core, and a third worker only makes them take turns (85 s against 94 s here).
  */
 const WORKERS = 3;
 
