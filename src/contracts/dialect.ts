@@ -82,10 +82,10 @@ export interface InvalidRequestsEvent {
   readonly level: number;
 }
 
-/** The client's emitter, as a dialect sees it: events by name, its own among them. */
-export interface DialectEventSink {
-  on(name: string, listener: (event: never) => void): void;
-  emit(name: string, event: unknown): void;
+/** The client's emitter, as a dialect sees it: its own events (`Events`), by name. */
+export interface DialectEventSink<Events> {
+  on<Name extends keyof Events>(name: Name, listener: (event: Events[Name]) => void): unknown;
+  emit<Name extends keyof Events>(name: Name, event: Events[Name]): void;
 }
 
 /** A body made safe to send again: the service deduplicates it (v10: `nonce` with `enforce_nonce`). */
@@ -111,9 +111,10 @@ export interface CallTargets<B extends BucketRef = BucketRef> {
 /**
  * An API version's rules as a plug-in of the limiter. `Options` are the `createClient` options
  * this dialect reads (each dialect ignores the others'), `CatalogData` what it reads of the
- * catalog; a client is built from one dialect, looked up once in `DIALECTS`.
+ * catalog, `Events` the events it tells a client's listeners; a client is built from one dialect,
+ * looked up once in `DIALECTS`.
  */
-export interface Dialect<B extends BucketRef = BucketRef, Options = object, CatalogData = unknown> {
+export interface Dialect<B extends BucketRef = BucketRef, Options = object, CatalogData = unknown, Events = object> {
   /** Its key in `DIALECTS` (`v10`, `v6`). */
   readonly api: string;
   /** The service's public base URL for this version. */
@@ -150,7 +151,7 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object, Cata
    * `onInvalidRequests` option as a listener) and returns what to do with the store's
    * invalid-request count each time a call reports it; absent where the dialect counts none.
    */
-  watchInvalidRequests?(options: Options, events: DialectEventSink): (count: number) => void;
+  watchInvalidRequests?(options: Options, events: DialectEventSink<Events>): (count: number) => void;
   /** A body this call may send again without a duplicate (v10's message create); undefined: none. */
   resendSafeBody?(target: CallTarget<B>, body: unknown): ResendSafeBody | undefined;
 }

@@ -11,7 +11,7 @@ import { v6 } from './v6/index.ts';
 
 // Each row keeps its own bucket and options types; the client reads every dialect's options.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's options type is its own
-export const DIALECTS = { v10, v6 } as const satisfies Record<string, Dialect<BucketRef, any>>;
+export const DIALECTS = { v10, v6 } as const satisfies Record<string, Dialect<BucketRef, any, any, any>>;
 
 export type ApiVersion = keyof typeof DIALECTS;
 

@@ -6,7 +6,8 @@
  */
 import { readBody } from '../body.ts';
 import { sleep, type Clock } from '../clock.ts';
-import type { CallTargets, Dialect, DialectEventSink } from '../contracts/dialect.ts';
+import type { CallTargets, Dialect } from '../contracts/dialect.ts';
+import type { BucketRef } from '../contracts/store.ts';
 import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { identityOf } from '../limiter/call.ts';
@@ -91,7 +92,7 @@ class ClientCore<Resources extends object, Cdn> {
   #closed = false;
 
   constructor(sdk: GeneratedSdk<Resources, Cdn>, options: CheckedClientOptions, api: ApiVersion) {
-    const dialect: Dialect = DIALECTS[api];
+    const dialect: Dialect<BucketRef, ClientOptions, unknown, ClientEvents> = DIALECTS[api];
     this.#dialect = dialect;
     this.#targets = dialect.targets(sdk.dialectData[api]);
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
@@ -104,7 +105,7 @@ class ClientCore<Resources extends object, Cdn> {
     const judgeOptions = { bodyTimeoutMs: timeoutOf(this.#timeoutMs) };
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
-    const onInvalidCount = dialect.watchInvalidRequests?.(options, events as unknown as DialectEventSink);
+    const onInvalidCount = dialect.watchInvalidRequests?.(options, events);
     const userAgent = `${userAgentOf(sdk.package)} ${options.userAgentAppendix ?? ''}`.trim();
     const telemetry = options.telemetry
       ? new Telemetry(

@@ -9,7 +9,7 @@ import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
 import { classifyV10, parseBucketKey, planV10Route, type V10Bucket, type V10RoutePlan } from './route.ts';
-import type { V10Options } from './options.ts';
+import type { V10Events, V10Options } from './options.ts';
 import { v10Settings, type V10Settings } from './settings.ts';
 
 /** The service's public API, current version (v10). */
@@ -60,7 +60,7 @@ const V10_TARGETS: CallTargets<V10Bucket> = {
   targetOfRequest: (method, path, nowMs) => targetOf(classifyV10(method, path, nowMs)),
 };
 
-export const v10: Dialect<V10Bucket, V10Options> = {
+export const v10: Dialect<V10Bucket, V10Options, unknown, V10Events> = {
   api: 'v10',
   defaultBaseUrl: DEFAULT_BASE_URL,
   // V1: the service answers v8 and v9 under today's rules.
