@@ -25,7 +25,7 @@ import { keyedView } from '../support/keyed-view.ts';
 import { ManualClock, settle } from '../support/manual-clock.ts';
 
 const TOKEN = 'Bot object-token-5e1c';
-const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 20, invalidRequestLimit: 3 };
+const SETTINGS: V10Settings = { globalLimit: 50, resetMarginMs: 50, globalMarginMs: 20, invalidRequestLimit: 3 };
 const MESSAGES = 'POST /channels/:id/messages channels/1';
 const WEBHOOK = 'POST /webhooks/:id/:token webhooks/7/token';
 const WINDOW: V10Update = { limit: 5, remaining: 4, windowLeftMs: 1000, resetMs: 1000, hash: 'abc' };

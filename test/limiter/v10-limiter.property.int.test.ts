@@ -71,7 +71,7 @@ async function run(
   const limiter = new Limiter({
     clock,
     store: target.store.view(
-      v10ViewRequest({ globalLimit, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 }),
+      v10ViewRequest({ globalLimit, resetMarginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 }),
       token,
       clock,
     ),

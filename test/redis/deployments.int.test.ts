@@ -24,7 +24,7 @@ import { v10ViewRequest } from '../../src/dialects/v10/index.ts';
 const deployments = redisDeploymentsForFile();
 const [single, sentinel, cluster] = deployments;
 const FUTURE = Math.floor(Date.now() / 1000) + 3600;
-const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
+const SETTINGS: V10Settings = { globalLimit: 50, resetMarginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
 
 type State = 'lazy' | 'connecting' | 'ready' | 'reconnecting';
 

@@ -17,7 +17,7 @@ import { keyedView } from '../support/keyed-view.ts';
 const deployments = redisDeploymentsForFile();
 /** The `[shards]` lines: shown when a test fails, or with TOLLGATE_TEST_LOG=1. */
 const log = testLog();
-const SETTINGS: V10Settings = { globalLimit: 1, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 2 };
+const SETTINGS: V10Settings = { globalLimit: 1, resetMarginMs: 50, globalMarginMs: 50, invalidRequestLimit: 2 };
 const ROUTE = 'GET /channels/:id channels/1';
 const OTHER_ROUTE = 'GET /channels/:id channels/2';
 

@@ -176,7 +176,7 @@ describe.each(deployments.map((deployment) => [deployment.kind, deployment] as c
 
     it('v10: every key expires, the learned route map included: Redis holds live state only', async () => {
       const store = await deployment.store('contract');
-      const settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 };
+      const settings = { globalLimit: 50, resetMarginMs: 50, globalMarginMs: 10, invalidRequestLimit: 9000 };
       const view = keyedView(store, 'Bot v10 ttl', systemClock, settings);
       const key = 'GET /channels/:id channels/1';
       const probe = await view.admit(key);

@@ -249,7 +249,7 @@ function stepOf<S>(update: fc.Arbitrary<S>, dialect: 'v6' | 'v10'): fc.Arbitrary
 const v10Settings: fc.Arbitrary<V10Settings> = fc.record({
   // Small limits now and then, so the pace (V13) and the guard (V15) are reached.
   globalLimit: fc.oneof(fc.integer({ min: 2, max: 6 }), fc.constant(50)),
-  marginMs: fc.constantFrom(0, 50),
+  resetMarginMs: fc.constantFrom(0, 50),
   globalMarginMs: fc.constantFrom(0, 10),
   invalidRequestLimit: fc.oneof(fc.integer({ min: 2, max: 6 }), fc.constant(9000)),
 });

@@ -12,7 +12,7 @@ import { connectedStore, redisStoresForFile } from '../support/redis.ts';
 import { redisDeploymentsForFile } from '../support/redis-deployments.ts';
 import { keyedView, type KeyedView } from '../support/keyed-view.ts';
 
-const SETTINGS: V10Settings = { globalLimit: 50, marginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
+const SETTINGS: V10Settings = { globalLimit: 50, resetMarginMs: 50, globalMarginMs: 50, invalidRequestLimit: 100 };
 const PUT_REACTION = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
 const DELETE_REACTION = 'DELETE /channels/:id/messages/:id/reactions/:reaction/@me channels/1';
 const ON_OTHER_CHANNEL = 'PUT /channels/:id/messages/:id/reactions/:reaction/@me channels/2';

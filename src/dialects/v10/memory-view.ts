@@ -104,7 +104,7 @@ export class MemoryV10View implements StoreView<V10Bucket, V10Update> {
     const decision = reserveV10(
       this.#state(effective),
       now,
-      this.#settings.marginMs,
+      this.#settings.resetMarginMs,
       this.#firstContacts.get(resource) ?? 0,
     );
     if (decision.kind !== 'grant') return decision;
@@ -204,7 +204,7 @@ export class MemoryV10View implements StoreView<V10Bucket, V10Update> {
   #shed(now: number): void {
     this.#nextShedAt = now + SHED_INTERVAL_MS;
     for (const [key, state] of this.#buckets) {
-      if (isIdleV10(state, now, this.#settings.marginMs)) this.#buckets.delete(key);
+      if (isIdleV10(state, now, this.#settings.resetMarginMs)) this.#buckets.delete(key);
     }
     for (const [key, until] of this.#routeHolds) if (until <= now) this.#routeHolds.delete(key);
   }

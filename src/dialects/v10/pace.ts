@@ -6,7 +6,7 @@
 import { GLOBAL_WINDOW_MS, INVALID_WINDOW_MS } from './rules.ts';
 
 /**
- * V13: at most `limit` requests of a token in any `GLOBAL_WINDOW_MS + marginMs`, as the service
+ * V13: at most `limit` requests of a token in any `GLOBAL_WINDOW_MS + globalMarginMs`, as the service
  * counts them: at their arrival there, which the client cannot see. A request in flight holds its
  * place until it is answered; an answered one counts from its answer, the latest it can have
  * arrived. So the next window's requests arrive a window after the last one's, however long
@@ -21,9 +21,9 @@ export class GlobalPace {
   /** Answered requests' answer times, in order. */
   readonly #entries: SortedTimes;
 
-  constructor(limit: number, marginMs: number) {
+  constructor(limit: number, globalMarginMs: number) {
     this.#limit = limit;
-    this.#windowMs = GLOBAL_WINDOW_MS + marginMs;
+    this.#windowMs = GLOBAL_WINDOW_MS + globalMarginMs;
     this.#entries = new SortedTimes(this.#windowMs);
   }
 

@@ -64,13 +64,13 @@ const UNCOUNTED: Reservation = { counted: false, reset: 0 };
 const FIRST_CONTACT: Reservation = { counted: false, reset: 0, firstContact: true };
 
 /**
- * Tries to take a reservation at `now`; `marginMs` is V8's margin after a window's end;
+ * Tries to take a reservation at `now`; `resetMarginMs` is V8's margin after a window's end;
  * `probesElsewhere`: first requests of not-yet-hashed routes of the same resource in flight.
  */
 export function reserveV10(
   state: V10BucketState,
   now: number,
-  marginMs: number,
+  resetMarginMs: number,
   probesElsewhere = 0,
 ): V10ReserveDecision {
   const record = state.record;
@@ -82,7 +82,7 @@ export function reserveV10(
   // V14: a route that answered without headers has no per-route limit.
   if (record.limit === 0) return grant(state, UNCOUNTED);
 
-  const windowOver = now >= record.windowEnd + marginMs;
+  const windowOver = now >= record.windowEnd + resetMarginMs;
   if (windowOver && state.openedWindow !== record.window) {
     record.remaining = Math.max(0, record.limit - state.inFlight);
     state.openedWindow = record.window;
@@ -100,7 +100,7 @@ export function reserveV10(
     return decision;
   }
   // V8: hold the key until the window ends plus the margin.
-  return { kind: 'sleep', ms: record.windowEnd + marginMs - now, reset: record.windowEnd };
+  return { kind: 'sleep', ms: record.windowEnd + resetMarginMs - now, reset: record.windowEnd };
 }
 
 function probe(state: V10BucketState): V10ReserveDecision {
@@ -174,10 +174,10 @@ export function giveBackV10(state: V10BucketState, reservation: Reservation): vo
 }
 
 /** Nothing needs the bucket any more: nothing in flight, no hold, and its window (plus margin) is over. */
-export function isIdleV10(state: V10BucketState, now: number, marginMs: number): boolean {
+export function isIdleV10(state: V10BucketState, now: number, resetMarginMs: number): boolean {
   return (
     state.inFlight === 0 &&
     state.holdUntil <= now &&
-    (state.record === undefined || now >= state.record.windowEnd + marginMs)
+    (state.record === undefined || now >= state.record.windowEnd + resetMarginMs)
   );
 }

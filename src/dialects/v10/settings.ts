@@ -16,7 +16,7 @@ export interface V10Settings {
   /** V13: requests per second per token. */
   readonly globalLimit: number;
   /** V8: margin after a window's end. */
-  readonly marginMs: number;
+  readonly resetMarginMs: number;
   /** V13: margin on the 1 s global window (each request counts from its answer, see GlobalPace). */
   readonly globalMarginMs: number;
   /** V15: invalid requests in 10 minutes at which nothing more is sent. */
@@ -26,7 +26,7 @@ export interface V10Settings {
 /** The settings a token's view runs on, from `createClient`'s options and V8/V13/V15's defaults. */
 export const v10Settings = (options: V10Options): V10Settings => ({
   globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
-  marginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
+  resetMarginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
   globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
   invalidRequestLimit: options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
 });

@@ -98,7 +98,7 @@ export class RedisV10View implements StoreView<V10Bucket, V10Update> {
         String(this.#context.leaseMs),
         randomUUID(),
         String(this.#settings.globalLimit),
-        String(this.#settings.marginMs),
+        String(this.#settings.resetMarginMs),
         String(this.#settings.globalMarginMs),
       ),
       this.#groupScript<GuardReply>('tollgateGuardV10', String(limit)),
