@@ -47,7 +47,7 @@ export function routeKeyOf(method: string, path: string): string {
   return findRouteKey(method, path);
 }
 
-export { apiOfBaseUrl } from './http/client.ts';
+export { apiOfBaseUrl } from './dialects/index.ts';
 export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';
 export { V6_BASE_URL } from './dialects/v6/index.ts';
 export type {

@@ -17,3 +17,11 @@ export type ApiVersion = keyof typeof DIALECTS;
 
 /** The API versions, in the order `DIALECTS` lists them. */
 export const API_VERSIONS = Object.keys(DIALECTS) as ApiVersion[];
+
+/** V1: the dialect a base URL's version names (`/api` alone is v6), or undefined when it names none. */
+export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
+  const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const version = /\/v(\d+)$/.exec(path)?.[1];
+  if (version === undefined && !/\/api$/.test(path)) return undefined;
+  return API_VERSIONS.find((api) => DIALECTS[api].speaks(version === undefined ? undefined : Number(version)));
+}

@@ -8,9 +8,8 @@ import { readBody } from '../body.ts';
 import { sleep, type Clock } from '../clock.ts';
 import type { CallTargets, Dialect } from '../contracts/dialect.ts';
 import type { BucketRef } from '../contracts/store.ts';
-import { API_VERSIONS, DIALECTS, type ApiVersion } from '../dialects/index.ts';
+import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { identityOf } from '../limiter/call.ts';
 import { EventHub } from '../limiter/events.ts';
 import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
@@ -27,16 +26,16 @@ import type {
 import { userAgentOf } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { checkJson, encodeBody, toSearchParams, withReason } from './encode.ts';
+import { encodeBody, toSearchParams, withReason } from './encode.ts';
 import { planCall, timeoutOf } from './plan.ts';
 import { laneKy, Sender, type Lane } from './sender.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
   checkCallOptions,
+  checkRawRequest,
   checkNoParams,
   checkClientOptions,
   optionKeysOf,
-  RAW_OPTION_KEYS,
   type CheckedClientOptions,
   type ClientOptions,
   type RawRequestOptions,
@@ -46,15 +45,6 @@ export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
 export type { BucketView, ClientEvents, ClientSurface, GeneratedSdk } from './types.ts';
 
-/** V1: the dialect a base URL's version names (`/api` alone is v6), or undefined when it names none. */
-export function apiOfBaseUrl(baseUrl: string): ApiVersion | undefined {
-  const path = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  const version = /\/v(\d+)$/.exec(path)?.[1];
-  if (version === undefined && !/\/api$/.test(path)) return undefined;
-  return API_VERSIONS.find((api) => DIALECTS[api].speaks(version === undefined ? undefined : Number(version)));
-}
-
-const METHOD = /^[A-Z]+$/;
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** A client of the generated SDK `sdk`: its typed methods and the core's surface. */
@@ -255,12 +245,10 @@ class ClientCore<Resources extends object, Cdn> {
       response,
       operation.binaryResult && response.ok,
       timeoutMs,
-      () => new RequestTimeoutError(identityOf(target, operation.method), timeoutMs!),
+      () => new RequestTimeoutError(plan.identity, timeoutMs!),
     ).catch((error: unknown) => {
       // A body that breaks off (the connection reset mid-read) fails the call as the network's fault.
-      throw error instanceof RequestTimeoutError
-        ? error
-        : this.#sender.networkFailure(error, identityOf(target, operation.method));
+      throw error instanceof RequestTimeoutError ? error : this.#sender.networkFailure(error, plan.identity);
     });
     if (!response.ok) {
       // A path with a secret (a webhook or interaction token) must not reach the error: its
@@ -269,7 +257,7 @@ class ClientCore<Resources extends object, Cdn> {
       const shown = secret
         ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
         : response;
-      throw new HttpError(identityOf(target, operation.method), shown, parsed);
+      throw new HttpError(plan.identity, shown, parsed);
     }
     return parsed;
   }
@@ -290,39 +278,10 @@ class ClientCore<Resources extends object, Cdn> {
   }
 
   async #request(method: string, path: string, options: RawRequestOptions = {}): Promise<Response> {
-    if (typeof method !== 'string' || !METHOD.test(method.toUpperCase())) {
-      throw new TollgateArgumentError(`request: method must be an HTTP method name, got ${JSON.stringify(method)}`);
-    }
-    if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) {
-      // An absolute URL would carry the token to another origin.
-      throw new TollgateArgumentError('request: path must be relative to the base URL and start with a single "/"');
-    }
-    if (URL.parse(this.#baseUrl + path)?.origin !== this.#origin) {
-      throw new TollgateArgumentError("request: path must stay on the base URL's origin");
-    }
-    checkCallOptions('request', options, RAW_OPTION_KEYS);
-    if (options.json !== undefined && options.body !== undefined) {
-      throw new TollgateArgumentError('request: pass either json or body, not both');
-    }
-    if (options.json !== undefined) checkJson('request', options.json);
-    const upper = method.toUpperCase();
+    const upper = checkRawRequest(method, path, options, this.#baseUrl, this.#origin);
     const target = this.#targets.targetOfRequest(upper, path, this.#clock.now());
     const plan = planCall(
-      {
-        method: upper,
-        path,
-        target,
-        authenticated: !target.exempt,
-        nonceEnforced: false,
-        headers: options.headers,
-        json: options.json,
-        body: options.body,
-        query: options.query,
-        signal: options.signal,
-        timeout: options.timeout,
-        maxWait: options.maxWait,
-        transportRetries: options.transportRetries,
-      },
+      { ...options, method: upper, path, target, authenticated: !target.exempt, nonceEnforced: false },
       this.#timeoutMs,
     );
     return this.#sender.send(plan);

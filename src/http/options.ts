@@ -10,6 +10,7 @@ import type { Store } from '../contracts/store.ts';
 import { API_VERSIONS, type ApiVersion } from '../dialects/index.ts';
 import { DIALECT_OPTION_SHAPES, type DialectOptions } from '../dialects/options.ts';
 import { TollgateArgumentError } from '../errors.ts';
+import { checkJson } from './encode.ts';
 import type { WaitEvent } from '../limiter/events.ts';
 import type { TelemetryOption } from '../telemetry/telemetry.ts';
 import type { AuditLogOptions, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
@@ -247,4 +248,36 @@ export function checkCallOptions(label: string, options: unknown, known: Readonl
     const checked = value === undefined ? undefined : schema.safeParse(value);
     if (checked && !checked.success) throw new TollgateArgumentError(`${label}: ${checked.error.issues[0]!.message}`);
   }
+}
+
+const METHOD = /^[A-Z]+$/;
+
+/**
+ * `client.request`'s arguments: a method name, a path that stays on the base URL's origin (an
+ * absolute URL would carry the token elsewhere), its options, and a JSON body that is JSON. The
+ * method, upper case.
+ */
+export function checkRawRequest(
+  method: unknown,
+  path: unknown,
+  options: RawRequestOptions,
+  baseUrl: string,
+  origin: string,
+): string {
+  if (typeof method !== 'string' || !METHOD.test(method.toUpperCase())) {
+    throw new TollgateArgumentError(`request: method must be an HTTP method name, got ${JSON.stringify(method)}`);
+  }
+  if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) {
+    // An absolute URL would carry the token to another origin.
+    throw new TollgateArgumentError('request: path must be relative to the base URL and start with a single "/"');
+  }
+  if (URL.parse(baseUrl + path)?.origin !== origin) {
+    throw new TollgateArgumentError("request: path must stay on the base URL's origin");
+  }
+  checkCallOptions('request', options, RAW_OPTION_KEYS);
+  if (options.json !== undefined && options.body !== undefined) {
+    throw new TollgateArgumentError('request: pass either json or body, not both');
+  }
+  if (options.json !== undefined) checkJson('request', options.json);
+  return method.toUpperCase();
 }

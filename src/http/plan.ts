@@ -4,52 +4,44 @@
  * nothing below the client reshapes a call's options.
  */
 import type { CallTarget } from '../contracts/dialect.ts';
+import type { CallIdentity } from '../errors.ts';
+import { identityOf } from '../limiter/call.ts';
 import { resendOf, type Resend } from '../limiter/resend.ts';
 import type { QueryInput } from '../sdk.ts';
 import { toSearchParams } from './encode.ts';
-
-export interface CallPlan {
-  /** Upper case. */
-  readonly method: string;
-  /** Relative to the base URL. */
-  readonly path: string;
-  readonly target: CallTarget;
-  /** Sent with the client's token; false: without Authorization (V13: in the IP's lane, unless exempt). */
-  readonly authenticated: boolean;
-  readonly headers: HeadersInit | undefined;
-  /** A JSON body (serialised by ky), or undefined. */
-  readonly json: unknown;
-  readonly body: BodyInit | undefined;
-  readonly searchParams: URLSearchParams | undefined;
-  readonly signal: AbortSignal | undefined;
-  /** Per attempt, and again for a typed method's body: ms, or undefined for none. */
-  readonly timeoutMs: number | undefined;
-  /** The call's own timeout, when it has one (ky's instance holds the client's). */
-  readonly ownTimeout: number | false | undefined;
-  /** Longest single wait, ms; undefined: the client's `maxWait`. */
-  readonly maxWaitMs: number | undefined;
-  /** Transport retries allowed; undefined: the client's `transportRetries`. */
-  readonly transportRetries: number | undefined;
-  /** Whether it may be sent again after an attempt that may have reached the service. */
-  readonly resend: Resend;
-}
 
 /** What a call gives its plan: the client's checked options and what the call itself decided. */
 export interface PlanInput {
   readonly method: string;
   readonly path: string;
   readonly target: CallTarget;
+  /** Sent with the client's token; false: without Authorization (V13: in the IP's lane, unless exempt). */
   readonly authenticated: boolean;
   /** The service deduplicates this body by its nonce (v10's message create, `enforce_nonce`). */
   readonly nonceEnforced: boolean;
   readonly headers?: HeadersInit | undefined;
+  /** A JSON body (serialised by ky). */
   readonly json?: unknown;
   readonly body?: BodyInit | undefined;
   readonly query?: QueryInput | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The call's own timeout (ky's instance holds the client's). */
   readonly timeout?: number | false | undefined;
+  /** Longest single wait, ms; undefined: the client's `maxWait`. */
   readonly maxWait?: number | undefined;
+  /** Transport retries allowed; undefined: the client's `transportRetries`. */
   readonly transportRetries?: number | undefined;
+}
+
+/** A call's plan: what it was given, and what is derived from that once. */
+export interface CallPlan extends PlanInput {
+  readonly searchParams: URLSearchParams | undefined;
+  /** Per attempt, and again for a typed method's body: ms, or undefined for none (the call's `timeout`, else the client's). */
+  readonly timeoutMs: number | undefined;
+  /** Whether it may be sent again after an attempt that may have reached the service. */
+  readonly resend: Resend;
+  /** How events and errors name it. */
+  readonly identity: CallIdentity;
 }
 
 /** A timeout option as ms, or undefined for none. */
@@ -58,19 +50,10 @@ export const timeoutOf = (timeout: number | false): number | undefined => (timeo
 /** The plan of a call, under the client's `timeout`. */
 export function planCall(input: PlanInput, clientTimeout: number | false): CallPlan {
   return {
-    method: input.method,
-    path: input.path,
-    target: input.target,
-    authenticated: input.authenticated,
-    headers: input.headers,
-    json: input.json,
-    body: input.body,
+    ...input,
     searchParams: input.query === undefined ? undefined : toSearchParams(input.query),
-    signal: input.signal,
     timeoutMs: timeoutOf(input.timeout ?? clientTimeout),
-    ownTimeout: input.timeout,
-    maxWaitMs: input.maxWait,
-    transportRetries: input.transportRetries,
     resend: resendOf(input.method, input.nonceEnforced),
+    identity: identityOf(input.target, input.method),
   };
 }

@@ -115,9 +115,10 @@ export class Sender {
     // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
     const lane = !plan.authenticated && !plan.target.exempt && this.#anonymous ? this.#anonymous : this.#main;
     const call = lane.limiter.newCall(plan.target, plan.method, plan.signal, {
-      maxWaitMs: plan.maxWaitMs,
+      maxWaitMs: plan.maxWait,
       transportRetries: plan.transportRetries,
       resend: plan.resend,
+      identity: plan.identity,
     });
     this.#telemetry?.startCall(call);
     let failure: unknown;
@@ -129,7 +130,7 @@ export class Sender {
       if (plan.body !== undefined) kyOptions.body = plan.body;
       if (plan.searchParams !== undefined) kyOptions.searchParams = plan.searchParams;
       if (plan.signal !== undefined) kyOptions.signal = plan.signal;
-      if (plan.ownTimeout !== undefined) kyOptions.timeout = plan.ownTimeout;
+      if (plan.timeout !== undefined) kyOptions.timeout = plan.timeout;
       const retry = kyRetryOf(call.resend);
       if (retry !== undefined) kyOptions.retry = retry;
       const instance = token === undefined ? lane.ky : lane.kyWithToken!;

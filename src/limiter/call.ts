@@ -32,6 +32,8 @@ export interface CallOptions {
   readonly transportRetries?: number | undefined;
   /** Default: by the method alone (`resendOf`). */
   readonly resend?: Resend | undefined;
+  /** Default: made from the target and the method (`identityOf`). */
+  readonly identity?: CallIdentity | undefined;
 }
 
 export function newCallState(
@@ -44,7 +46,7 @@ export function newCallState(
 ): CallState {
   const call: Omit<CallState, 'context'> & { context: Record<string, unknown> } = {
     target,
-    identity: identityOf(target, method),
+    identity: options.identity ?? identityOf(target, method),
     context: {},
     signal,
     maxWaitMs: options.maxWaitMs,

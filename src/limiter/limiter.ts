@@ -95,6 +95,7 @@ export class Limiter {
       signal,
       {
         resend: options.resend,
+        identity: options.identity,
         maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
         transportRetries: options.transportRetries ?? this.#transportRetries,
       },
