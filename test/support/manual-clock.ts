@@ -57,17 +57,21 @@ export class ManualClock implements Clock {
    * time, without waiting for anything; false when none is pending.
    */
   fireNext(): boolean {
-    if (this.#timers.length === 0) return false;
-    let next = 0;
-    for (let index = 1; index < this.#timers.length; index++) {
-      const timer = this.#timers[index]!;
-      const best = this.#timers[next]!;
-      if (timer.at < best.at || (timer.at === best.at && timer.order < best.order)) next = index;
+    return this.#fireEarliest(Number.POSITIVE_INFINITY);
+  }
+
+  /** Fires the earliest timer due by `until` (ties in the order they were set); false when none is. */
+  #fireEarliest(until: number): boolean {
+    let next: Timer | undefined;
+    for (const timer of this.#timers) {
+      if (timer.at > until) continue;
+      if (!next || timer.at < next.at || (timer.at === next.at && timer.order < next.order)) next = timer;
     }
-    const [timer] = this.#timers.splice(next, 1);
-    this.#now = Math.max(this.#now, timer!.at);
+    if (!next) return false;
+    this.#timers = this.#timers.filter((timer) => timer !== next);
+    this.#now = Math.max(this.#now, next.at);
     this.activity++;
-    timer!.callback();
+    next.callback();
     return true;
   }
 
@@ -75,17 +79,7 @@ export class ManualClock implements Clock {
   async advance(ms: number): Promise<void> {
     const target = this.#now + ms;
     await this.#idle();
-    for (let fired = 0; fired < 100_000; fired++) {
-      const next = this.#timers
-        .filter((timer) => timer.at <= target)
-        .sort((a, b) => a.at - b.at || a.order - b.order)[0];
-      if (!next) break;
-      this.#timers = this.#timers.filter((timer) => timer !== next);
-      this.#now = Math.max(this.#now, next.at);
-      this.activity++;
-      next.callback();
-      await this.#idle();
-    }
+    for (let fired = 0; fired < 100_000 && this.#fireEarliest(target); fired++) await this.#idle();
     this.#now = target;
     await this.#idle();
   }
