@@ -11,7 +11,6 @@ import type { BucketRef } from '../contracts/store.ts';
 import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { EventHub } from '../limiter/events.ts';
-import { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../routing/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
@@ -28,7 +27,7 @@ import { Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { encodeBody, toSearchParams, withReason } from './encode.ts';
 import { planCall, timeoutOf } from './plan.ts';
-import { laneKy, Sender, type Lane } from './sender.ts';
+import { newLane, Sender, type Lane, type LaneParts } from './sender.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
   checkCallOptions,
@@ -45,7 +44,8 @@ export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
 export type { BucketView, ClientEvents, ClientSurface, GeneratedSdk } from './types.ts';
 
-const DEFAULT_TIMEOUT_MS = 15_000;
+/** A call's timeout when the client names none; a relay reads a 429's body within it. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** A client of the generated SDK `sdk`: its typed methods and the core's surface. */
 export function createClientWith<Resources extends object, Cdn>(
@@ -112,21 +112,18 @@ class ClientCore<Resources extends object, Cdn> {
       headers: { 'user-agent': userAgent, ...options.headers },
       timeoutMs: this.#timeoutMs,
     };
-    const lane = (token: string | undefined): Lane => {
-      const limiter = new Limiter({
-        observer: telemetry,
-        clock,
-        store: dialect.view(store, token, clock, options),
-        judge: dialect.judge(judgeOptions),
-        sharedBuckets: dialect.sharedBuckets,
-        onInvalidCount,
-        events,
-        maxWaitMs: options.maxWait,
-        maxHeaderResends: options.maxHeaderResends,
-        transportRetries: options.transportRetries,
-      });
-      return { limiter, ...laneKy(kySettings, limiter.hooks(), token) };
+    const parts: LaneParts = {
+      dialect,
+      store,
+      clock,
+      options,
+      judge: dialect.judge(judgeOptions),
+      events,
+      onInvalidCount,
+      observer: telemetry,
+      ky: kySettings,
     };
+    const lane = (token: string | undefined): Lane => newLane(parts, token);
     this.#main = lane(options.token);
     if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = lane(undefined);
     this.#sender = new Sender({

@@ -31,6 +31,8 @@ export interface PlanInput {
   readonly maxWait?: number | undefined;
   /** Transport retries allowed; undefined: the client's `transportRetries`. */
   readonly transportRetries?: number | undefined;
+  /** One attempt, every answer returned as it came (`createRelay`). */
+  readonly relayed?: boolean | undefined;
 }
 
 /** A call's plan: what it was given, and what is derived from that once. */

@@ -14,7 +14,13 @@ import {
 } from '../errors.ts';
 import { type CallState } from '../limiter/call.ts';
 import { KY_RETRY, kyRetryOf } from '../limiter/resend.ts';
-import type { Limiter } from '../limiter/limiter.ts';
+import type { BucketRef, Store } from '../contracts/store.ts';
+import type { Dialect, Judge } from '../contracts/dialect.ts';
+import type { Clock } from '../clock.ts';
+import type { DialectOptions } from '../dialects/options.ts';
+import type { EventSink, LimiterEvents } from '../limiter/events.ts';
+import { Limiter } from '../limiter/limiter.ts';
+import type { CallObserver } from '../limiter/observer.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
 import type { CallPlan } from './plan.ts';
@@ -35,6 +41,47 @@ export interface LaneKySettings {
   /** The User-Agent and the client's own headers. */
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number | false;
+  /**
+   * A relay's lane: ky makes one attempt and never clones the request (a streamed body is not
+   * buffered for a retry that will not come); whoever relays the call sends it again, if anyone.
+   */
+  readonly relayed?: boolean;
+}
+
+/** What every lane of one client (or one relay) is made of, besides its token. */
+export interface LaneParts {
+  readonly dialect: Dialect<BucketRef, DialectOptions, unknown, never>;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly options: DialectOptions & {
+    readonly maxWait?: number | undefined;
+    readonly maxHeaderResends?: number | undefined;
+    readonly transportRetries?: number | undefined;
+  };
+  /** The dialect's judge, made once. */
+  readonly judge: Judge;
+  readonly events: EventSink<LimiterEvents>;
+  readonly onInvalidCount: ((count: number) => void) | undefined;
+  readonly observer: CallObserver | undefined;
+  readonly ky: LaneKySettings;
+}
+
+/** The lane of `token` (undefined: the IP's): a limiter on the store's view for it, and its ky. */
+export function newLane(parts: LaneParts, token: string | undefined): Lane {
+  const { dialect, clock, options } = parts;
+  const limiter = new Limiter({
+    observer: parts.observer,
+    clock,
+    store: dialect.view(parts.store, token, clock, options),
+    judge: parts.judge,
+    sharedBuckets: dialect.sharedBuckets,
+    onInvalidCount: parts.onInvalidCount,
+    events: parts.events,
+    maxWaitMs: options.maxWait,
+    maxHeaderResends: options.maxHeaderResends,
+    transportRetries: options.transportRetries,
+  });
+  return { limiter, ...laneKy(parts.ky, limiter.hooks(), token) };
 }
 
 /**
@@ -50,7 +97,7 @@ export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | u
     // A redirect is returned, never followed: Authorization must not follow it to another origin.
     redirect: 'manual',
     throwHttpErrors: false,
-    retry: KY_RETRY,
+    retry: settings.relayed ? 0 : KY_RETRY,
     hooks,
   });
   if (token === undefined) return { ky: instance };
@@ -119,6 +166,7 @@ export class Sender {
       transportRetries: plan.transportRetries,
       resend: plan.resend,
       identity: plan.identity,
+      relayed: plan.relayed,
     });
     this.#telemetry?.startCall(call);
     let failure: unknown;

@@ -13,6 +13,12 @@ export interface CallState {
   readonly signal: AbortSignal | undefined;
   readonly maxWaitMs: number;
   readonly resend: Resend;
+  /**
+   * A relayed call (`createRelay`): one attempt, whose answer goes back as it came, whatever it is,
+   * once the limiter has learnt from it. Whoever relays it (@discordjs/rest, a bot behind the
+   * proxy) decides whether to send it again.
+   */
+  readonly relayed: boolean;
   /** Transport retries this call may make (network errors, timeouts, 5xx), if `resend` allows any. */
   readonly transportRetryLimit: number;
   /** The reservation of the attempt in flight, until its response is processed. */
@@ -34,6 +40,8 @@ export interface CallOptions {
   readonly resend?: Resend | undefined;
   /** Default: made from the target and the method (`identityOf`). */
   readonly identity?: CallIdentity | undefined;
+  /** One attempt, every answer returned (see `CallState.relayed`). Default false. */
+  readonly relayed?: boolean | undefined;
 }
 
 export function newCallState(
@@ -50,8 +58,9 @@ export function newCallState(
     context: {},
     signal,
     maxWaitMs: options.maxWaitMs,
-    resend: options.resend ?? resendOf(method, false),
-    transportRetryLimit: options.transportRetries,
+    resend: options.relayed ? 'never' : (options.resend ?? resendOf(method, false)),
+    relayed: options.relayed ?? false,
+    transportRetryLimit: options.relayed ? 0 : options.transportRetries,
     reservation: undefined,
     headerResendsMade: 0,
     transportRetriesMade: 0,

@@ -96,6 +96,7 @@ export class Limiter {
       {
         resend: options.resend,
         identity: options.identity,
+        relayed: options.relayed,
         maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
         transportRetries: options.transportRetries ?? this.#transportRetries,
       },
@@ -232,27 +233,31 @@ export class Limiter {
         return undefined;
       case 'retry':
         await this.#settle(call, verdict.update, answeredAt);
-        return 'RATE_LIMITED';
+        return call.relayed ? undefined : 'RATE_LIMITED';
       case 'wait-global':
         await this.#release(call);
         await this.#store.lockGlobal(verdict.waitMs);
         if (verdict.invalid) await this.#noteInvalid();
         this.#gate.hold(verdict.waitMs);
         // The wait itself happens at step 1 of the retry, where every caller waits alike.
-        return 'GLOBAL_RATE_LIMIT';
+        return call.relayed ? undefined : 'GLOBAL_RATE_LIMIT';
       case 'fail':
         if (verdict.update) await this.#settle(call, verdict.update, answeredAt);
         else await this.#release(call);
         if (verdict.invalid) await this.#noteInvalid();
+        // A relayed call's answer is its error: whoever relays it reads the status.
+        if (call.relayed) return undefined;
         throw verdict.error;
       case 'wait-retry':
         await this.#settle(call, verdict.update, answeredAt);
+        if (call.relayed) return undefined;
         await this.#wait(call, 'retry-after', verdict.waitMs);
         return 'RATE_LIMITED';
       case 'resend':
         // The processing yielded an error (6.4): nothing of it is kept. A half-read record (a
         // limit without its reset) would read as a window already over.
         await this.#release(call);
+        if (call.relayed) return undefined;
         call.headerResendsMade += 1;
         if (call.headerResendsMade > this.#maxHeaderResends) throw verdict.error;
         return 'RATE_LIMIT_HEADER_UNPARSEABLE';

@@ -79,7 +79,7 @@ export class CallReporter {
         scope: limit.scope,
         hash: limit.hash,
         waitMs: limit.waitMs,
-        retried: RESENDING.has(verdict.action) && limit.waitMs <= call.maxWaitMs,
+        retried: !call.relayed && RESENDING.has(verdict.action) && limit.waitMs <= call.maxWaitMs,
       });
     }
     if (events.has('debug')) events.emit('debug', `${describe(call)}: ${status} → ${verdict.action}`);
