@@ -12,6 +12,7 @@ import { PACKAGE_URL, PACKAGE_VERSION } from '../generated/package.ts';
 import { cdnBasesOf, type CdnOptions } from './cdn/index.ts';
 import { routeKeyFinder } from './dialects/v6/route-key.ts';
 import { createClientWith, type ClientOptions, type ClientSurface, type GeneratedSdk } from './http/client.ts';
+import { createRelayWith, type Relay, type RelayOptions } from './http/relay.ts';
 
 /** The CDN URL helpers on `options.baseUrl` (default: the service's CDN): `cdn.userAvatar(userId, hash, { size: 256 })` → `https://cdn.discordapp.com/avatars/…/….webp?size=256`. Throws TollgateArgumentError for a malformed base URL or an unknown option. */
 export function createCdn(options?: CdnOptions): Cdn {
@@ -36,6 +37,15 @@ export function createClient(options?: ClientOptions): TollgateClient {
   return createClientWith(SDK, options);
 }
 
+/**
+ * A relay: `fetch`, limited. Each request (an absolute URL under `apiRoot`, with its own
+ * Authorization) waits for its place in the lane of its token, is sent once, and its answer comes
+ * back as it came. What `tollgate/discordjs` and the proxy stand on; see docs/discordjs.md.
+ */
+export function createRelay(options?: RelayOptions): Relay {
+  return createRelayWith(SDK.dialectData.v10, options);
+}
+
 const findRouteKey = routeKeyFinder(routeTable);
 
 /**
@@ -48,6 +58,9 @@ export function routeKeyOf(method: string, path: string): string {
 }
 
 export { apiOfBaseUrl } from './dialects/index.ts';
+export type { Relay, RelayInit, RelayOptions } from './http/relay.ts';
+export { DEFAULT_API_ROOT, DEFAULT_RELAY_MAX_WAIT_MS } from './http/relay.ts';
+export { GENERATED_HEADER, SENT_HEADER } from './dialects/v10/answers.ts';
 export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';
 export { V6_BASE_URL } from './dialects/v6/index.ts';
 export type {

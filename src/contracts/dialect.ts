@@ -152,6 +152,11 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object, Cata
    * invalid-request count each time a call reports it; absent where the dialect counts none.
    */
   watchInvalidRequests?(options: Options, events: DialectEventSink<Events>): (count: number) => void;
+  /**
+   * The answer the service would give a relayed request the limiter refused with `error` (a wait
+   * over its bound, a token known dead), or undefined where the error stays one (`createRelay`).
+   */
+  refusalAnswer?(error: unknown): Response | undefined;
   /** A body this call may send again without a duplicate (v10's message create); undefined: none. */
   resendSafeBody?(target: CallTarget<B>, body: unknown): ResendSafeBody | undefined;
 }

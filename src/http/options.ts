@@ -77,7 +77,7 @@ const hasAuthorization = (headers: Readonly<Record<string, string>>) =>
   Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 
 /** `createClient`'s options: one entry per key of `ClientOptions`. */
-const clientOptionShapes = {
+export const clientOptionShapes = {
   api: z
     .enum(API_VERSIONS as [ApiVersion, ...ApiVersion[]], {
       error: `api must be ${API_VERSIONS.map((api) => `'${api}'`).join(' or ')}`,

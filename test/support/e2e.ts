@@ -3,7 +3,15 @@
  * and one manual clock shared by both. Virtual time only moves when no request is in flight, so
  * what the service counts per window does not depend on how fast the machine is.
  */
-import { createClient, type ClientOptions, type TollgateClient, type WaitEvent } from '../../src/index.ts';
+import {
+  createClient,
+  createRelay,
+  type ClientOptions,
+  type Relay,
+  type RelayOptions,
+  type TollgateClient,
+  type WaitEvent,
+} from '../../src/index.ts';
 import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
 import { ManualClock, settle } from './manual-clock.ts';
 
@@ -15,6 +23,8 @@ export interface E2E {
   readonly events: WaitEvent[];
   client: TollgateClient;
   newClient(options?: Partial<ClientOptions>): TollgateClient;
+  /** A relay to the service (its API root: the base URL without the version), on the harness's clock and transport. */
+  newRelay(options?: RelayOptions): Relay;
   /** Advances virtual time in steps until every promise settled (bounded). */
   drive<T>(promises: Promise<T>[], stepMs?: number, maxSteps?: number): Promise<PromiseSettledResult<T>[]>;
   stop(): Promise<void>;
@@ -67,12 +77,25 @@ export async function startE2E(
     clients.push(client);
     return client;
   };
+  const relays: Relay[] = [];
+  const newRelay = (relayOptions: RelayOptions = {}) => {
+    const relay = createRelay({
+      apiRoot: service.baseUrl.replace(/\/v\d+$/, ''),
+      clock,
+      fetch: countingFetch,
+      onWait: (event) => events.push(event),
+      ...relayOptions,
+    });
+    relays.push(relay);
+    return relay;
+  };
   const e2e: E2E = {
     clock,
     service,
     events,
     client: newClient(),
     newClient,
+    newRelay,
     async drive(promises, stepMs = 100, maxSteps = 3000) {
       let done = false;
       const all = Promise.allSettled(promises).then((results) => {
@@ -85,7 +108,7 @@ export async function startE2E(
       return all;
     },
     async stop() {
-      await Promise.all(clients.map((client) => client.close()));
+      await Promise.all([...clients, ...relays].map((each) => each.close()));
       await service.stop();
       await transport.close?.();
     },

@@ -5,6 +5,7 @@ import type { ViewRequest } from '../../contracts/store.ts';
 import type { OperationDefinition } from '../../contracts/catalog.ts';
 import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
+import { refusalAnswerOf } from './answers.ts';
 import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
@@ -71,6 +72,7 @@ export const v10: Dialect<V10Bucket, V10Options, unknown, V10Events> = {
   targets: () => V10_TARGETS,
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs),
+  refusalAnswer: refusalAnswerOf,
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),
   viewRequest: (settings) => v10ViewRequest(settings as V10Settings),
   watchInvalidRequests: (options, events) => {

@@ -1,0 +1,245 @@
+/**
+ * A relay: a fetch that obeys Discord's limits, for requests someone else makes and retries
+ * (@discordjs/rest through `tollgate/discordjs`, a bot behind the proxy). Each request is one
+ * relayed call through the same limiter as a client's, in the lane of the token its Authorization
+ * names (or the IP's, without one): it waits for its place, goes once, and its answer comes back
+ * as it came, once the limiter has learnt from it. A wait the limiter refuses (longer than
+ * `maxWait`, a token or webhook known dead, the invalid-request guard) comes back as the answer
+ * the service would give, made by tollgate and marked so (v10's `answers.ts`), and nothing is sent.
+ */
+import { z } from 'zod';
+import { ClientClosedError, TollgateArgumentError } from '../errors.ts';
+import type { Clock } from '../clock.ts';
+import type { BucketRef, Store } from '../contracts/store.ts';
+import type { CallTargets, Dialect } from '../contracts/dialect.ts';
+import { DIALECT_OPTION_SHAPES, type DialectOptions } from '../dialects/options.ts';
+import { DIALECTS } from '../dialects/index.ts';
+import { EventHub, type WaitEvent } from '../limiter/events.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { whole } from '../option-shapes.ts';
+import { clientOptionShapes } from './options.ts';
+import { planCall } from './plan.ts';
+import { newLane, Sender, type LaneParts } from './sender.ts';
+import type { ClientEvents } from './types.ts';
+import { DEFAULT_TIMEOUT_MS } from './client.ts';
+
+/** The API root a relay sends to by default: Discord's, without a version. */
+export const DEFAULT_API_ROOT = 'https://discord.com/api';
+
+/** How many tokens' lanes a relay keeps by default. */
+export const DEFAULT_MAX_TOKENS = 1000;
+
+/** How long a relayed request waits for its place by default, in ms: then a 429 made by tollgate answers. */
+export const DEFAULT_RELAY_MAX_WAIT_MS = 5000;
+
+export interface RelayOptions extends DialectOptions {
+  /**
+   * Where the limits are kept: `MemoryStore` (the default; this process alone), `RedisStore`, or
+   * `DurableObjectStore`. Every process relaying for the same bot shares one.
+   */
+  readonly store?: Store;
+  /** The fetch that sends (default: the global one). */
+  readonly fetch?: typeof fetch;
+  /** Time (default: monotonic); tests inject their own. */
+  readonly clock?: Clock;
+  /**
+   * The API root requests go to, without a version (default `https://discord.com/api`). A
+   * request under any other root is refused: its token would go somewhere unlimited.
+   */
+  readonly apiRoot?: string;
+  /**
+   * The longest a request waits for its place, in ms (default 5000). A longer wait is answered at
+   * once by a 429 tollgate makes, with `Retry-After`; nothing is sent. Keep it well under the
+   * relayer's own timeout (@discordjs/rest's is 15 s), so a wait never becomes an abort.
+   */
+  readonly maxWait?: number;
+  /** Tokens whose lanes are kept (default 1000); the least recently used idle one goes first. */
+  readonly maxTokens?: number;
+  /** Each wait before a request is sent. */
+  readonly onWait?: (event: WaitEvent) => void;
+}
+
+/** What a relayed request carries: fetch's `RequestInit`, of which a relay reads these. */
+export interface RelayInit {
+  readonly method?: string | undefined;
+  readonly headers?: HeadersInit | undefined;
+  readonly body?: BodyInit | null | undefined;
+  readonly signal?: AbortSignal | null | undefined;
+}
+
+/** `fetch`, limited: `relay(url, init)`; `close()` ends every wait and lane. */
+export interface Relay {
+  (url: string | URL, init?: RelayInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+const relayOptionsSchema = z.strictObject({
+  store: clientOptionShapes.store,
+  fetch: clientOptionShapes.fetch,
+  clock: clientOptionShapes.clock,
+  maxWait: clientOptionShapes.maxWait,
+  onWait: clientOptionShapes.onWait,
+  apiRoot: z
+    .string({ error: 'apiRoot must be an absolute http(s) URL such as "https://discord.com/api"' })
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), {
+      error: 'apiRoot must be an absolute http(s) URL such as "https://discord.com/api"',
+    })
+    .refine((value) => !/\/v\d+\/*$/.test(value), { error: 'apiRoot must not name a version (requests do)' })
+    .optional(),
+  maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
+  ...DIALECT_OPTION_SHAPES,
+});
+
+/** A relay for v10, the service of today, under the catalog's data for it (`src/index.ts` hands it over). */
+export function createRelayWith(catalogData: unknown, options: RelayOptions = {}): Relay {
+  const parsed = relayOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) =>
+      issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    );
+    throw new TollgateArgumentError(`createRelay: ${problems.join('; ')}`);
+  }
+  const core = new RelayCore(catalogData, parsed.data);
+  return Object.assign((url: string | URL, init?: RelayInit) => core.send(url, init), {
+    close: () => core.close(),
+  });
+}
+
+/** A token's lane, its Sender, and how many of its requests are under way (an idle one may go). */
+interface TokenLane {
+  readonly sender: Sender;
+  readonly close: () => Promise<void>;
+  inFlight: number;
+}
+
+class RelayCore {
+  readonly #dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents>;
+  readonly #targets: CallTargets;
+  readonly #apiRoot: string;
+  readonly #clock: Clock;
+  readonly #maxTokens: number;
+  readonly #parts: LaneParts;
+  /** The IP's lane: requests without Authorization (V13). */
+  readonly #ip: TokenLane;
+  /** By Authorization, least recently used first. */
+  readonly #tokens = new Map<string, TokenLane>();
+  #closed = false;
+
+  constructor(catalogData: unknown, options: RelayOptions) {
+    const dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents> = DIALECTS.v10;
+    this.#dialect = dialect;
+    this.#targets = dialect.targets(catalogData);
+    this.#apiRoot = (options.apiRoot ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
+    this.#clock = options.clock ?? dialect.defaultClock;
+    this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const events = new EventHub<ClientEvents>();
+    if (options.onWait) events.on('wait', options.onWait);
+    this.#parts = {
+      dialect,
+      store: options.store ?? new MemoryStore(),
+      clock: this.#clock,
+      options: { ...options, maxWait: options.maxWait ?? DEFAULT_RELAY_MAX_WAIT_MS, transportRetries: 0 },
+      // A 429's body is read within a client's default timeout: a relay has no deadline of its own.
+      judge: dialect.judge({ bodyTimeoutMs: DEFAULT_TIMEOUT_MS }),
+      events,
+      onInvalidCount: dialect.watchInvalidRequests?.(options, events),
+      observer: undefined,
+      // The relayer's own headers go as they came: no User-Agent of tollgate's, no timeout.
+      ky: { fetch: options.fetch, headers: {}, timeoutMs: false, relayed: true },
+    };
+    this.#ip = this.#newLane(undefined);
+  }
+
+  async send(url: string | URL, init: RelayInit = {}): Promise<Response> {
+    if (this.#closed) throw new ClientClosedError();
+    const { sendPath, routePath } = this.#split(String(url));
+    const method = (init.method ?? 'GET').toUpperCase();
+    if (!/^[A-Z]+$/.test(method))
+      throw new TollgateArgumentError(`relay: ${JSON.stringify(init.method)} is not a method`);
+    const headers = new Headers(init.headers);
+    const authorization = headers.get('authorization');
+    headers.delete('authorization');
+    const target = this.#targets.targetOfRequest(method, routePath, this.#clock.now());
+    const lane = authorization === null ? this.#ip : this.#laneOf(authorization);
+    const plan = planCall(
+      {
+        method,
+        path: sendPath,
+        target,
+        authenticated: authorization !== null,
+        nonceEnforced: false,
+        headers,
+        body: init.body ?? undefined,
+        signal: init.signal ?? undefined,
+        relayed: true,
+      },
+      false,
+    );
+    lane.inFlight += 1;
+    try {
+      return await lane.sender.send(plan);
+    } catch (error) {
+      // Nothing was sent: the answer the service would have given, marked as tollgate's.
+      const answer = this.#dialect.refusalAnswer?.(error);
+      if (answer) return answer;
+      throw error;
+    } finally {
+      lane.inFlight -= 1;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const lanes = [this.#ip, ...this.#tokens.values()];
+    this.#tokens.clear();
+    await Promise.all(lanes.map((lane) => lane.close()));
+  }
+
+  /** The path sent (under the API root, version and query kept) and the path classified (without the version). */
+  #split(url: string): { sendPath: string; routePath: string } {
+    const root = this.#apiRoot;
+    if (!url.startsWith(`${root}/`) || URL.parse(url)?.origin !== new URL(root).origin) {
+      throw new TollgateArgumentError(
+        `relay: ${url.split('?')[0]} is not under the API root ${root} (set apiRoot to relay to another)`,
+      );
+    }
+    const sendPath = url.slice(root.length);
+    const pathname = sendPath.split(/[?#]/, 1)[0]!;
+    const routePath = pathname.replace(/^\/v\d+(?=\/|$)/, '') || '/';
+    return { sendPath, routePath };
+  }
+
+  /** The lane of a token, made on its first request; the least recently used idle one goes past `maxTokens`. */
+  #laneOf(authorization: string): TokenLane {
+    const found = this.#tokens.get(authorization);
+    if (found) {
+      this.#tokens.delete(authorization);
+      this.#tokens.set(authorization, found);
+      return found;
+    }
+    const lane = this.#newLane(authorization);
+    this.#tokens.set(authorization, lane);
+    if (this.#tokens.size > this.#maxTokens) {
+      for (const [key, candidate] of this.#tokens) {
+        if (candidate.inFlight > 0 || candidate === lane) continue;
+        this.#tokens.delete(key);
+        void candidate.close();
+        break;
+      }
+    }
+    return lane;
+  }
+
+  #newLane(token: string | undefined): TokenLane {
+    const lane = newLane(this.#parts, token);
+    const sender = new Sender({
+      baseUrl: this.#apiRoot,
+      token,
+      main: lane,
+      anonymous: undefined,
+      telemetry: undefined,
+      isClosed: () => this.#closed,
+    });
+    return { sender, close: () => lane.limiter.close(), inFlight: 0 };
+  }
+}
