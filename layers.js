@@ -102,6 +102,10 @@ export const LAYERS = {
       ...LEAVES,
     ],
   },
+  'src/discordjs/': {
+    role: "makeRequest (tollgate/discordjs): @discordjs/rest's requests through a relay",
+    imports: ['src/index.ts'],
+  },
   'src/testing/': {
     role: "the reference service (tollgate/testing): the package's public entry and the catalog's data, its own classification",
     imports: ['src/index.ts', 'src/contracts/', 'src/runtime-check.ts', 'catalog/', ...LEAVES],

@@ -32,6 +32,7 @@ export const DEFAULT_MAX_TOKENS = 1000;
 /** How long a relayed request waits for its place by default, in ms: then a 429 made by tollgate answers. */
 export const DEFAULT_RELAY_MAX_WAIT_MS = 5000;
 
+/** `createRelay`'s options: where the limits are kept, how requests are sent, and v10's own (`globalLimit`…). */
 export interface RelayOptions extends DialectOptions {
   /**
    * Where the limits are kept: `MemoryStore` (the default; this process alone), `RedisStore`, or

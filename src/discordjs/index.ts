@@ -1,0 +1,78 @@
+/**
+ * tollgate/discordjs: a discord.js bot's requests through tollgate's limiter, with one line.
+ *
+ *   new Client({ intents, rest: { makeRequest: makeRequest({ store: new RedisStore({ url }) }) } })
+ *
+ * @discordjs/rest calls `makeRequest(url, init)` once per attempt; each goes through a relay
+ * (`createRelay`), in the lane of the token its Authorization names, sharing the store's limits
+ * with every other process on it. REST keeps everything else: its own queues, retries, timeout,
+ * `rejectOnRateLimit`, events and errors (docs/discordjs.md).
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createRelay, type Relay, type RelayOptions } from '../index.ts';
+
+export type MakeRequestOptions = RelayOptions;
+
+/** What @discordjs/rest hands `makeRequest` (undici's RequestInit, of which these are read). */
+export interface DiscordjsRequestInit {
+  readonly method?: string | undefined;
+  readonly headers?: Iterable<readonly string[]> | Record<string, string | readonly string[] | undefined> | undefined;
+  readonly body?: unknown;
+  readonly signal?: AbortSignal | null | undefined;
+}
+
+/**
+ * The Response as @discordjs/rest types it (`ResponseLike`): a fetch Response, its body typed as
+ * Node's web stream, which it is, whether or not the DOM's types are in the program too.
+ */
+export type DiscordjsResponse = Omit<Response, 'body'> & { readonly body: NodeReadableStream<Uint8Array> | null };
+
+/** The function for `RESTOptions.makeRequest`; `close()` ends its waits when the bot shuts down. */
+export interface TollgateMakeRequest {
+  (url: string, init: DiscordjsRequestInit): Promise<DiscordjsResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * A `makeRequest` for @discordjs/rest (and so for discord.js's `Client` and @discordjs/core) on
+ * `options`: the relay's (`store`, `maxWait`, `apiRoot`, v10's `globalLimit`…). Keep `maxWait`
+ * well under REST's `timeout` (15 s by default): a longer wait is answered by a 429 tollgate
+ * makes, which REST waits out and sends again, rather than an abort.
+ */
+export function makeRequest(options?: MakeRequestOptions): TollgateMakeRequest {
+  const relay: Relay = createRelay(options);
+  return Object.assign(
+    (url: string, init: DiscordjsRequestInit) =>
+      relay(url, {
+        method: init.method,
+        headers: headersOf(init.headers),
+        body: bodyOf(init.body),
+        signal: init.signal,
+      }) as Promise<DiscordjsResponse>,
+    { close: () => relay.close() },
+  );
+}
+
+/** REST's headers: a plain object (a value may be a list, as undici allows), Headers, or pairs. */
+function headersOf(headers: DiscordjsRequestInit['headers']): Headers {
+  const flat = new Headers();
+  if (headers === undefined) return flat;
+  if (Symbol.iterator in headers) {
+    for (const [name, value] of headers as Iterable<readonly string[]>) {
+      if (name !== undefined && value !== undefined) flat.append(name, value);
+    }
+    return flat;
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') flat.append(name, value);
+    else if (value !== undefined) for (const each of value) flat.append(name, each);
+  }
+  return flat;
+}
+
+/** The body as fetch takes it: a Node stream (REST's `passThroughBody` allows one) streams as it is, never buffered. */
+function bodyOf(body: unknown): BodyInit | null | undefined {
+  if (body instanceof Readable) return Readable.toWeb(body) as ReadableStream<Uint8Array>;
+  return body as BodyInit | null | undefined;
+}
