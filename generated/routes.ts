@@ -350,6 +350,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.edit': {
     name: 'channels.edit',
@@ -364,6 +365,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.replace': {
     name: 'channels.replace',
@@ -378,6 +380,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.delete': {
     name: 'channels.delete',
@@ -392,6 +395,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.invites.list': {
     name: 'channels.invites.list',
@@ -406,6 +410,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.invites.create': {
     name: 'channels.invites.create',
@@ -420,6 +425,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.list': {
     name: 'channels.messages.list',
@@ -434,6 +440,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.create': {
     name: 'channels.messages.create',
@@ -448,6 +455,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.bulkDelete': {
     name: 'channels.messages.bulkDelete',
@@ -462,6 +470,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.get': {
     name: 'channels.messages.get',
@@ -481,6 +490,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.edit': {
     name: 'channels.messages.edit',
@@ -500,6 +510,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.delete': {
     name: 'channels.messages.delete',
@@ -519,6 +530,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.ack': {
     name: 'channels.messages.ack',
@@ -539,6 +551,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.reactions.deleteAll': {
     name: 'channels.messages.reactions.deleteAll',
@@ -559,6 +572,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.reactions.create': {
     name: 'channels.messages.reactions.create',
@@ -581,6 +595,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.reactions.deleteOwn': {
     name: 'channels.messages.reactions.deleteOwn',
@@ -603,6 +618,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.reactions.deleteUser': {
     name: 'channels.messages.reactions.deleteUser',
@@ -625,6 +641,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.reactions.list': {
     name: 'channels.messages.reactions.list',
@@ -646,6 +663,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.reactions.deleteEmoji': {
     name: 'channels.messages.reactions.deleteEmoji',
@@ -667,6 +685,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.permissions.edit': {
     name: 'channels.permissions.edit',
@@ -686,6 +705,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.permissions.delete': {
     name: 'channels.permissions.delete',
@@ -705,6 +725,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.pins.list': {
     name: 'channels.pins.list',
@@ -719,6 +740,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.pins.add': {
     name: 'channels.pins.add',
@@ -733,6 +755,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.pins.remove': {
     name: 'channels.pins.remove',
@@ -747,6 +770,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.typing.trigger': {
     name: 'channels.typing.trigger',
@@ -761,6 +785,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.webhooks.list': {
     name: 'channels.webhooks.list',
@@ -775,6 +800,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.webhooks.create': {
     name: 'channels.webhooks.create',
@@ -789,6 +815,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.search': {
     name: 'channels.messages.search',
@@ -803,6 +830,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.get': {
     name: 'guilds.get',
@@ -817,6 +845,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.edit': {
     name: 'guilds.edit',
@@ -831,6 +860,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.delete': {
     name: 'guilds.delete',
@@ -845,6 +875,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.bans.list': {
     name: 'guilds.bans.list',
@@ -859,6 +890,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.bans.get': {
     name: 'guilds.bans.get',
@@ -873,6 +905,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.bans.create': {
     name: 'guilds.bans.create',
@@ -887,6 +920,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.bans.remove': {
     name: 'guilds.bans.remove',
@@ -901,6 +935,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.channels.list': {
     name: 'guilds.channels.list',
@@ -929,6 +964,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.channels.editPositions': {
     name: 'guilds.channels.editPositions',
@@ -943,6 +979,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.embed.get': {
     name: 'guilds.embed.get',
@@ -957,6 +994,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.embed.edit': {
     name: 'guilds.embed.edit',
@@ -971,6 +1009,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.emojis.list': {
     name: 'guilds.emojis.list',
@@ -985,6 +1024,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.emojis.create': {
     name: 'guilds.emojis.create',
@@ -999,6 +1039,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.emojis.get': {
     name: 'guilds.emojis.get',
@@ -1013,6 +1054,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.emojis.edit': {
     name: 'guilds.emojis.edit',
@@ -1027,6 +1069,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.emojis.delete': {
     name: 'guilds.emojis.delete',
@@ -1041,6 +1084,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.integrations.list': {
     name: 'guilds.integrations.list',
@@ -1055,6 +1099,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.integrations.create': {
     name: 'guilds.integrations.create',
@@ -1069,6 +1114,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.integrations.edit': {
     name: 'guilds.integrations.edit',
@@ -1088,6 +1134,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.integrations.delete': {
     name: 'guilds.integrations.delete',
@@ -1107,6 +1154,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.integrations.sync': {
     name: 'guilds.integrations.sync',
@@ -1127,6 +1175,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.invites.list': {
     name: 'guilds.invites.list',
@@ -1141,6 +1190,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.list': {
     name: 'guilds.members.list',
@@ -1155,6 +1205,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.get': {
     name: 'guilds.members.get',
@@ -1169,6 +1220,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.add': {
     name: 'guilds.members.add',
@@ -1183,6 +1235,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.edit': {
     name: 'guilds.members.edit',
@@ -1197,6 +1250,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.remove': {
     name: 'guilds.members.remove',
@@ -1211,6 +1265,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.roles.add': {
     name: 'guilds.members.roles.add',
@@ -1232,6 +1287,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.roles.remove': {
     name: 'guilds.members.roles.remove',
@@ -1253,6 +1309,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.me.nick.edit': {
     name: 'guilds.members.me.nick.edit',
@@ -1267,6 +1324,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.me.edit': {
     name: 'guilds.members.me.edit',
@@ -1281,6 +1339,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.messages.search': {
     name: 'guilds.messages.search',
@@ -1295,6 +1354,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.prune.count': {
     name: 'guilds.prune.count',
@@ -1309,6 +1369,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.prune.begin': {
     name: 'guilds.prune.begin',
@@ -1323,6 +1384,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.regions.list': {
     name: 'guilds.regions.list',
@@ -1337,6 +1399,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.list': {
     name: 'guilds.roles.list',
@@ -1351,6 +1414,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.create': {
     name: 'guilds.roles.create',
@@ -1365,6 +1429,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.editPositions': {
     name: 'guilds.roles.editPositions',
@@ -1379,6 +1444,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.get': {
     name: 'guilds.roles.get',
@@ -1393,6 +1459,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.edit': {
     name: 'guilds.roles.edit',
@@ -1407,6 +1474,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.delete': {
     name: 'guilds.roles.delete',
@@ -1421,6 +1489,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.webhooks.list': {
     name: 'guilds.webhooks.list',
@@ -1435,6 +1504,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.crosspost': {
     name: 'channels.messages.crosspost',
@@ -1455,6 +1525,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.followers.create': {
     name: 'channels.followers.create',
@@ -1469,6 +1540,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.recipients.add': {
     name: 'channels.recipients.add',
@@ -1483,6 +1555,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.recipients.remove': {
     name: 'channels.recipients.remove',
@@ -1497,6 +1570,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.pins.list': {
     name: 'channels.messages.pins.list',
@@ -1511,6 +1585,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.pins.add': {
     name: 'channels.messages.pins.add',
@@ -1531,6 +1606,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.pins.remove': {
     name: 'channels.messages.pins.remove',
@@ -1551,6 +1627,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.voiceStatus.edit': {
     name: 'channels.voiceStatus.edit',
@@ -1565,6 +1642,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.threadMembers.get': {
     name: 'channels.threadMembers.get',
@@ -1584,6 +1662,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threadMembers.add': {
     name: 'channels.threadMembers.add',
@@ -1603,6 +1682,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threadMembers.remove': {
     name: 'channels.threadMembers.remove',
@@ -1622,6 +1702,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threadMembers.me.add': {
     name: 'channels.threadMembers.me.add',
@@ -1636,6 +1717,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threadMembers.me.leave': {
     name: 'channels.threadMembers.me.leave',
@@ -1650,6 +1732,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threadMembers.list': {
     name: 'channels.threadMembers.list',
@@ -1664,6 +1747,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threads.create': {
     name: 'channels.threads.create',
@@ -1678,6 +1762,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.polls.answers.list': {
     name: 'channels.polls.answers.list',
@@ -1699,6 +1784,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.polls.expire': {
     name: 'channels.polls.expire',
@@ -1719,6 +1805,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.soundboardSounds.send': {
     name: 'channels.soundboardSounds.send',
@@ -1733,6 +1820,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threads.archived.list': {
     name: 'channels.threads.archived.list',
@@ -1753,6 +1841,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threads.archived.listJoinedPrivate': {
     name: 'channels.threads.archived.listJoinedPrivate',
@@ -1767,6 +1856,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.messages.threads.create': {
     name: 'channels.messages.threads.create',
@@ -1787,6 +1877,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'channels.threads.archived.private.list': {
     name: 'channels.threads.archived.private.list',
@@ -1801,6 +1892,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threads.archived.public.list': {
     name: 'channels.threads.archived.public.list',
@@ -1815,6 +1907,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'channels.threads.search': {
     name: 'channels.threads.search',
@@ -1829,6 +1922,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.preview.get': {
     name: 'guilds.preview.get',
@@ -1843,6 +1937,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.vanityUrl.get': {
     name: 'guilds.vanityUrl.get',
@@ -1857,6 +1952,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.auditLogs.get': {
     name: 'guilds.auditLogs.get',
@@ -1871,6 +1967,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.activeThreads.list': {
     name: 'guilds.activeThreads.list',
@@ -1885,6 +1982,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.members.search': {
     name: 'guilds.members.search',
@@ -1899,6 +1997,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.widget.get': {
     name: 'guilds.widget.get',
@@ -1913,6 +2012,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.widget.edit': {
     name: 'guilds.widget.edit',
@@ -1927,6 +2027,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.widgetJson.get': {
     name: 'guilds.widgetJson.get',
@@ -1969,6 +2070,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.bulkBan.create': {
     name: 'guilds.bulkBan.create',
@@ -1983,6 +2085,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.roles.memberCounts.get': {
     name: 'guilds.roles.memberCounts.get',
@@ -1997,6 +2100,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.voiceStates.get': {
     name: 'guilds.voiceStates.get',
@@ -2011,6 +2115,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.voiceStates.edit': {
     name: 'guilds.voiceStates.edit',
@@ -2025,6 +2130,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.voiceStates.me.get': {
     name: 'guilds.voiceStates.me.get',
@@ -2039,6 +2145,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.voiceStates.me.edit': {
     name: 'guilds.voiceStates.me.edit',
@@ -2053,6 +2160,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.stickers.list': {
     name: 'guilds.stickers.list',
@@ -2067,6 +2175,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.stickers.create': {
     name: 'guilds.stickers.create',
@@ -2081,6 +2190,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.stickers.get': {
     name: 'guilds.stickers.get',
@@ -2095,6 +2205,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.stickers.edit': {
     name: 'guilds.stickers.edit',
@@ -2109,6 +2220,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.stickers.delete': {
     name: 'guilds.stickers.delete',
@@ -2123,6 +2235,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.welcomeScreen.get': {
     name: 'guilds.welcomeScreen.get',
@@ -2137,6 +2250,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.welcomeScreen.edit': {
     name: 'guilds.welcomeScreen.edit',
@@ -2151,6 +2265,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.soundboardSounds.list': {
     name: 'guilds.soundboardSounds.list',
@@ -2165,6 +2280,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.soundboardSounds.create': {
     name: 'guilds.soundboardSounds.create',
@@ -2179,6 +2295,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.soundboardSounds.get': {
     name: 'guilds.soundboardSounds.get',
@@ -2198,6 +2315,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.soundboardSounds.edit': {
     name: 'guilds.soundboardSounds.edit',
@@ -2217,6 +2335,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.soundboardSounds.delete': {
     name: 'guilds.soundboardSounds.delete',
@@ -2236,6 +2355,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.scheduledEvents.list': {
     name: 'guilds.scheduledEvents.list',
@@ -2250,6 +2370,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.scheduledEvents.create': {
     name: 'guilds.scheduledEvents.create',
@@ -2264,6 +2385,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.scheduledEvents.get': {
     name: 'guilds.scheduledEvents.get',
@@ -2283,6 +2405,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.scheduledEvents.edit': {
     name: 'guilds.scheduledEvents.edit',
@@ -2302,6 +2425,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.scheduledEvents.delete': {
     name: 'guilds.scheduledEvents.delete',
@@ -2321,6 +2445,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.scheduledEvents.users.list': {
     name: 'guilds.scheduledEvents.users.list',
@@ -2341,6 +2466,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.autoModeration.rules.list': {
     name: 'guilds.autoModeration.rules.list',
@@ -2355,6 +2481,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.autoModeration.rules.create': {
     name: 'guilds.autoModeration.rules.create',
@@ -2369,6 +2496,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.autoModeration.rules.get': {
     name: 'guilds.autoModeration.rules.get',
@@ -2389,6 +2517,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.autoModeration.rules.edit': {
     name: 'guilds.autoModeration.rules.edit',
@@ -2409,6 +2538,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.autoModeration.rules.delete': {
     name: 'guilds.autoModeration.rules.delete',
@@ -2429,6 +2559,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.onboarding.get': {
     name: 'guilds.onboarding.get',
@@ -2443,6 +2574,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.onboarding.replace': {
     name: 'guilds.onboarding.replace',
@@ -2457,6 +2589,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'guilds.incidentActions.replace': {
     name: 'guilds.incidentActions.replace',
@@ -2471,6 +2604,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.memberVerification.get': {
     name: 'guilds.memberVerification.get',
@@ -2485,6 +2619,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.memberVerification.edit': {
     name: 'guilds.memberVerification.edit',
@@ -2499,6 +2634,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.templates.list': {
     name: 'guilds.templates.list',
@@ -2513,6 +2649,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.templates.create': {
     name: 'guilds.templates.create',
@@ -2527,6 +2664,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.templates.sync': {
     name: 'guilds.templates.sync',
@@ -2541,6 +2679,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.templates.edit': {
     name: 'guilds.templates.edit',
@@ -2555,6 +2694,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.templates.delete': {
     name: 'guilds.templates.delete',
@@ -2569,6 +2709,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'gateway.get': {
     name: 'gateway.get',
@@ -2597,6 +2738,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.create': {
     name: 'guilds.create',
@@ -2611,6 +2753,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'invites.get': {
     name: 'invites.get',
@@ -2639,6 +2782,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'users.get': {
     name: 'users.get',
@@ -2653,6 +2797,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'users.me.get': {
     name: 'users.me.get',
@@ -2681,6 +2826,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'users.me.channels.list': {
     name: 'users.me.channels.list',
@@ -2695,6 +2841,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'users.me.channels.create': {
     name: 'users.me.channels.create',
@@ -2709,6 +2856,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'users.me.connections.list': {
     name: 'users.me.connections.list',
@@ -2751,6 +2899,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'voice.regions.list': {
     name: 'voice.regions.list',
@@ -2765,6 +2914,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'webhooks.get': {
     name: 'webhooks.get',
@@ -2779,6 +2929,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'webhooks.edit': {
     name: 'webhooks.edit',
@@ -2793,6 +2944,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'webhooks.delete': {
     name: 'webhooks.delete',
@@ -2807,6 +2959,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'webhooks.getWithToken': {
     name: 'webhooks.getWithToken',
@@ -2877,6 +3030,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bot'],
   },
   'interactions.callback.create': {
     name: 'interactions.callback.create',
@@ -3252,6 +3406,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'stickerPacks.list': {
     name: 'stickerPacks.list',
@@ -3280,6 +3435,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.emojis.list': {
     name: 'applications.emojis.list',
@@ -3294,6 +3450,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.emojis.create': {
     name: 'applications.emojis.create',
@@ -3308,6 +3465,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.emojis.get': {
     name: 'applications.emojis.get',
@@ -3327,6 +3485,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.emojis.edit': {
     name: 'applications.emojis.edit',
@@ -3346,6 +3505,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.emojis.delete': {
     name: 'applications.emojis.delete',
@@ -3365,6 +3525,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'stageInstances.create': {
     name: 'stageInstances.create',
@@ -3379,6 +3540,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'stageInstances.get': {
     name: 'stageInstances.get',
@@ -3393,6 +3555,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'stageInstances.edit': {
     name: 'stageInstances.edit',
@@ -3407,6 +3570,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'stageInstances.delete': {
     name: 'stageInstances.delete',
@@ -3421,6 +3585,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: true,
+    refusedTokens: ['bearer'],
   },
   'soundboardDefaultSounds.list': {
     name: 'soundboardDefaultSounds.list',
@@ -3435,6 +3600,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.roleConnections.metadata.list': {
     name: 'applications.roleConnections.metadata.list',
@@ -3449,6 +3615,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.roleConnections.metadata.replace': {
     name: 'applications.roleConnections.metadata.replace',
@@ -3463,6 +3630,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.guilds.commands.permissions.list': {
     name: 'applications.guilds.commands.permissions.list',
@@ -3505,6 +3673,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.guilds.commands.permissions.get': {
     name: 'applications.guilds.commands.permissions.get',
@@ -3563,6 +3732,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bot'],
   },
   'users.me.applications.roleConnection.replace': {
     name: 'users.me.applications.roleConnection.replace',
@@ -3577,6 +3747,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bot'],
   },
   'users.me.applications.roleConnection.delete': {
     name: 'users.me.applications.roleConnection.delete',
@@ -3591,6 +3762,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bot'],
   },
   'applications.entitlements.list': {
     name: 'applications.entitlements.list',
@@ -3619,6 +3791,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.entitlements.get': {
     name: 'applications.entitlements.get',
@@ -3691,6 +3864,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'skus.subscriptions.list': {
     name: 'skus.subscriptions.list',
@@ -3705,6 +3879,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'skus.subscriptions.get': {
     name: 'skus.subscriptions.get',
@@ -3724,6 +3899,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guildTemplates.get': {
     name: 'guildTemplates.get',
@@ -3752,6 +3928,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'guilds.newMemberWelcome.get': {
     name: 'guilds.newMemberWelcome.get',
@@ -3766,6 +3943,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'webhooks.platform.execute': {
     name: 'webhooks.platform.execute',
@@ -3785,6 +3963,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: true,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'webhooks.github.execute': {
     name: 'webhooks.github.execute',
@@ -3827,6 +4006,7 @@ export const operations = {
     binaryResult: true,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'invites.targetUsers.replace': {
     name: 'invites.targetUsers.replace',
@@ -3841,6 +4021,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'invites.targetUsers.jobStatus.get': {
     name: 'invites.targetUsers.jobStatus.get',
@@ -3855,6 +4036,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.me.get': {
     name: 'applications.me.get',
@@ -3869,6 +4051,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.me.edit': {
     name: 'applications.me.edit',
@@ -3883,6 +4066,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.activityInstances.get': {
     name: 'applications.activityInstances.get',
@@ -3902,6 +4086,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.identities.list': {
     name: 'applications.identities.list',
@@ -3922,6 +4107,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.users.identityProfile.get': {
     name: 'applications.users.identityProfile.get',
@@ -3944,6 +4130,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.users.identityProfile.edit': {
     name: 'applications.users.identityProfile.edit',
@@ -3966,6 +4153,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.get': {
     name: 'applications.get',
@@ -3980,6 +4168,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.edit': {
     name: 'applications.edit',
@@ -3994,6 +4183,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'applications.attachment.create': {
     name: 'applications.attachment.create',
@@ -4027,6 +4217,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'users.applicationIdentities.delete': {
     name: 'users.applicationIdentities.delete',
@@ -4049,6 +4240,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'users.me.applications.entitlements.list': {
     name: 'users.me.applications.entitlements.list',
@@ -4063,6 +4255,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bot'],
   },
   'oauth2.applications.me.get': {
     name: 'oauth2.applications.me.get',
@@ -4077,6 +4270,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'oauth2.me.get': {
     name: 'oauth2.me.get',
@@ -4105,6 +4299,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'oauth2.token.create': {
     name: 'oauth2.token.create',
@@ -4119,6 +4314,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: true,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'oauth2.token.revoke': {
     name: 'oauth2.token.revoke',
@@ -4133,6 +4329,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: true,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'oauth2.keys.get': {
     name: 'oauth2.keys.get',
@@ -4175,6 +4372,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.join': {
     name: 'lobbies.join',
@@ -4203,6 +4401,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.edit': {
     name: 'lobbies.edit',
@@ -4217,6 +4416,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.channelLinking.edit': {
     name: 'lobbies.channelLinking.edit',
@@ -4273,6 +4473,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.members.add': {
     name: 'lobbies.members.add',
@@ -4287,6 +4488,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.members.remove': {
     name: 'lobbies.members.remove',
@@ -4301,6 +4503,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.members.invites.create': {
     name: 'lobbies.members.invites.create',
@@ -4321,6 +4524,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'lobbies.messages.list': {
     name: 'lobbies.messages.list',
@@ -4369,6 +4573,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'partnerSdk.dms.messages.moderationMetadata.replace': {
     name: 'partnerSdk.dms.messages.moderationMetadata.replace',
@@ -4391,6 +4596,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'partnerSdk.provisionalAccounts.unmerge.create': {
     name: 'partnerSdk.provisionalAccounts.unmerge.create',
@@ -4419,6 +4625,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
   'partnerSdk.token.create': {
     name: 'partnerSdk.token.create',
@@ -4447,6 +4654,7 @@ export const operations = {
     binaryResult: false,
     unauthenticated: false,
     auditLogReason: false,
+    refusedTokens: ['bearer'],
   },
 } as const satisfies Record<string, OperationDefinition>;
 /** How each paged list is walked, by its operation name (`listAll`, `listPages`). */

@@ -7,7 +7,7 @@
  */
 import './runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 import { createCdnHelpers, type Cdn } from '../generated/cdn.ts';
-import { createResources, routeTable, type Resources } from '../generated/index.ts';
+import { createResources, operations, routeTable, type Resources } from '../generated/index.ts';
 import { PACKAGE_URL, PACKAGE_VERSION } from '../generated/package.ts';
 import { cdnBasesOf, type CdnOptions } from './cdn/index.ts';
 import { routeKeyFinder } from './dialects/v6/route-key.ts';
@@ -24,7 +24,7 @@ export const cdn: Cdn = createCdn();
 
 const SDK: GeneratedSdk<Resources, Cdn> = {
   createResources,
-  dialectData: { v6: routeTable },
+  dialectData: { v6: routeTable, v10: operations },
   createCdn,
   package: { version: PACKAGE_VERSION, url: PACKAGE_URL },
 };

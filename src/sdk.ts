@@ -12,6 +12,7 @@ export type {
   PaginationDefinition,
   PathSegment,
   Snowflake,
+  TokenKind,
 } from './contracts/catalog.ts';
 export type { RouteDefinition } from './dialects/v6/classify.ts';
 

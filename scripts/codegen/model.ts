@@ -2,8 +2,8 @@
  * From the validated catalog to what the emitter writes: route definitions, operation
  * definitions, and the namespace tree of the typed client (`channels.messages.reactions`).
  */
-import type { Catalog, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
-import type { OperationDefinition, PathSegment, RouteDefinition } from '../../src/sdk.ts';
+import type { Catalog, CatalogAuth, CatalogOperation, CatalogRoute, ParameterKind } from '../../catalog/schema.ts';
+import type { OperationDefinition, PathSegment, RouteDefinition, TokenKind } from '../../src/sdk.ts';
 import { pascalCase } from '../words.ts';
 
 export interface OperationModel {
@@ -75,6 +75,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         binaryResult: source.binaryResult === true,
         unauthenticated: source.unauthenticated === true,
         auditLogReason: source.auditLogReason === true,
+        ...refusedTokensOf(source.auth),
       };
       return { definition, route, source, parameters, pathText, verb: source.name.split('.').at(-1)! };
     }),
@@ -108,4 +109,13 @@ export function buildModel(catalog: Catalog): CatalogModel {
 /** Every namespace below (and including) `root`, parents before children. */
 export function flatten(root: NamespaceModel): NamespaceModel[] {
   return [root, ...[...root.children.values()].flatMap(flatten)];
+}
+
+/** The kinds of token an operation's `auth` turns away (absent auth: a bot token alone; `none`: any). */
+function refusedTokensOf(auth: CatalogAuth | undefined): { refusedTokens?: TokenKind[] } {
+  if (auth?.none) return {};
+  const refused: TokenKind[] = [];
+  if (auth !== undefined && !auth.bot) refused.push('bot');
+  if (auth?.oauth2 === undefined) refused.push('bearer');
+  return refused.length > 0 ? { refusedTokens: refused } : {};
 }

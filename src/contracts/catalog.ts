@@ -36,7 +36,15 @@ export interface OperationDefinition {
   readonly unauthenticated: boolean;
   /** Takes the `reason` option, sent as X-Audit-Log-Reason. */
   readonly auditLogReason: boolean;
+  /**
+   * The kinds of token the route turns away (the catalog's `auth`), absent where it takes both: its
+   * 401 to such a token says the kind is wrong, not that the token is dead (V16).
+   */
+  readonly refusedTokens?: readonly TokenKind[];
 }
+
+/** A kind of token: a bot's (`Bot …`) or an OAuth2 access token (`Bearer …`). */
+export type TokenKind = 'bot' | 'bearer';
 
 export type BodyEncoding = 'json' | 'json+files' | 'form-data' | 'urlencoded';
 

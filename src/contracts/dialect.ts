@@ -4,7 +4,7 @@
  * chosen once per client from `DIALECTS[api]`. No implementations here.
  */
 import type { Clock } from '../clock.ts';
-import type { OperationDefinition } from './catalog.ts';
+import type { OperationDefinition, TokenKind } from './catalog.ts';
 import type { BucketRef, MaybePromise, Store, StoreView, ViewRequest } from './store.ts';
 
 /** How events and errors name the bucket of a call that counts in none (the spec's Route None). */
@@ -26,6 +26,8 @@ export interface CallTarget<B extends BucketRef = BucketRef> {
   readonly nonceSafe?: boolean;
   /** The top-level resource it acts on (v10: `channels/<id>`), for events. */
   readonly resource?: string;
+  /** The kinds of token its route turns away (the catalog's `auth`): a 401 to one says nothing of the token (V16). */
+  readonly refusedTokens?: readonly TokenKind[];
 }
 
 /** How a 429 was meant: a per-route or per-key limit (`user`), a resource's (`shared`), the token's (`global`), an unadvertised `sublimit`, or a CDN `ban`. */
@@ -70,6 +72,8 @@ export type Judge = (target: CallTarget, response: Response) => MaybePromise<Ver
 export interface JudgeOptions {
   /** How long a 429's body may take to arrive (ms): the client's `timeout`; undefined with `timeout: false`. */
   readonly bodyTimeoutMs: number | undefined;
+  /** The kind of the lane's token (undefined: the IP's lane, no token). */
+  readonly tokenKind?: TokenKind | undefined;
 }
 
 /** Reported when the store's count of invalid requests reaches a warning level (v10: V15's guard at 50 %, 80 %). */

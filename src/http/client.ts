@@ -117,7 +117,7 @@ class ClientCore<Resources extends object, Cdn> {
       store,
       clock,
       options,
-      judge: dialect.judge(judgeOptions),
+      judgeOptions,
       events,
       onInvalidCount,
       observer: telemetry,

@@ -141,7 +141,7 @@ class RelayCore {
       clock: this.#clock,
       options: { ...options, maxWait: options.maxWait ?? DEFAULT_RELAY_MAX_WAIT_MS, transportRetries: 0 },
       // A 429's body is read within a client's default timeout: a relay has no deadline of its own.
-      judge: dialect.judge({ bodyTimeoutMs: DEFAULT_TIMEOUT_MS }),
+      judgeOptions: { bodyTimeoutMs: DEFAULT_TIMEOUT_MS },
       events,
       onInvalidCount: dialect.watchInvalidRequests?.(options, events),
       observer: undefined,

@@ -15,7 +15,8 @@ import {
 import { type CallState } from '../limiter/call.ts';
 import { KY_RETRY, kyRetryOf } from '../limiter/resend.ts';
 import type { BucketRef, Store } from '../contracts/store.ts';
-import type { Dialect, Judge } from '../contracts/dialect.ts';
+import type { Dialect, JudgeOptions } from '../contracts/dialect.ts';
+import type { TokenKind } from '../contracts/catalog.ts';
 import type { Clock } from '../clock.ts';
 import type { DialectOptions } from '../dialects/options.ts';
 import type { EventSink, LimiterEvents } from '../limiter/events.ts';
@@ -58,13 +59,17 @@ export interface LaneParts {
     readonly maxHeaderResends?: number | undefined;
     readonly transportRetries?: number | undefined;
   };
-  /** The dialect's judge, made once. */
-  readonly judge: Judge;
+  /** What the dialect's judge is made with (each lane adds its token's kind). */
+  readonly judgeOptions: Omit<JudgeOptions, 'tokenKind'>;
   readonly events: EventSink<LimiterEvents>;
   readonly onInvalidCount: ((count: number) => void) | undefined;
   readonly observer: CallObserver | undefined;
   readonly ky: LaneKySettings;
 }
+
+/** The kind of a token, by its prefix: `Bearer …` is an OAuth2 access token, anything else a bot's. */
+export const tokenKindOf = (token: string | undefined): TokenKind | undefined =>
+  token === undefined ? undefined : /^bearer\s/i.test(token) ? 'bearer' : 'bot';
 
 /** The lane of `token` (undefined: the IP's): a limiter on the store's view for it, and its ky. */
 export function newLane(parts: LaneParts, token: string | undefined): Lane {
@@ -73,7 +78,7 @@ export function newLane(parts: LaneParts, token: string | undefined): Lane {
     observer: parts.observer,
     clock,
     store: dialect.view(parts.store, token, clock, options),
-    judge: parts.judge,
+    judge: dialect.judge({ ...parts.judgeOptions, tokenKind: tokenKindOf(token) }),
     sharedBuckets: dialect.sharedBuckets,
     onInvalidCount: parts.onInvalidCount,
     events: parts.events,

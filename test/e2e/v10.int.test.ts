@@ -194,6 +194,17 @@ describe('the v10 service as it is today', () => {
     expect(await e2e.client.invalidRequests()).toBe(1);
   });
 
+  it("V16: a 401 from a route that turns bot tokens away (OAuth2 only) leaves the bot's token good", async () => {
+    e2e = await startE2E({ api: 'v10' });
+    const error = await e2e.client.users.me.applications.roleConnection
+      .get('81384788765712390')
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'HttpError', status: 401 });
+    await expect(e2e.client.channels.get(CHANNEL)).resolves.toMatchObject({ id: CHANNEL });
+    expect(statuses()).toEqual([401, 200]);
+    expect(await e2e.client.invalidRequests()).toBe(1);
+  });
+
   it('V17: a CDN ban is a distinct error, never retried, and changes no bucket', async () => {
     e2e = await startE2E({ api: 'v10' });
     e2e.service.inject({ fault: { kind: 'ban', retryAfterSeconds: 3600 } });

@@ -134,6 +134,19 @@ describe('a relay', () => {
     expect(statuses()).toEqual([401, 200]);
   });
 
+  it('V16: a 401 from a route that turns bot tokens away leaves the token good for every other route', async () => {
+    e2e = await startE2E();
+    const relay = e2e.newRelay();
+    const roleConnection = `${root()}/v10/users/%40me/applications/81384788765712390/role-connection`;
+    const [refused] = await e2e.drive([relay(roleConnection, { headers: { authorization: E2E_TOKEN } })]);
+    expect((refused as PromiseFulfilledResult<Response>).value.status).toBe(401);
+    const [sent] = await e2e.drive([relay(messagesOf(CHANNEL), post('still good'))]);
+    expect((sent as PromiseFulfilledResult<Response>).value.status).toBe(200);
+    expect(statuses()).toEqual([401, 200]);
+    // It was an invalid request all the same (V15).
+    expect(e2e.service.invalidRequests).toBe(1);
+  });
+
   it('hands a deleted webhook 404 back, then answers for it without sending', async () => {
     e2e = await startE2E({ deletedWebhooks: ['223704706495545344'] });
     const relay = e2e.newRelay();

@@ -2,7 +2,8 @@
 import { monotonicClock } from '../../clock.ts';
 import type { CallTarget, CallTargets, Dialect } from '../../contracts/dialect.ts';
 import type { ViewRequest } from '../../contracts/store.ts';
-import type { OperationDefinition } from '../../contracts/catalog.ts';
+import type { OperationDefinition, PathSegment, TokenKind } from '../../contracts/catalog.ts';
+import { buildPath } from '../../routing/path.ts';
 import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
 import { refusalAnswerOf } from './answers.ts';
@@ -35,7 +36,11 @@ export const v10ViewRequest = (settings: V10Settings): ViewRequest<V10Bucket> =>
  * A v10 call's target: its route and top-level resource (V4); events name the catalog key where
  * there is one, errors the route template.
  */
-const targetOf = (route: V10Bucket, catalogKey?: string): CallTarget<V10Bucket> => ({
+const targetOf = (
+  route: V10Bucket,
+  catalogKey?: string,
+  refusedTokens?: readonly TokenKind[],
+): CallTarget<V10Bucket> => ({
   routeKey: catalogKey ?? route.route,
   bucket: route,
   exempt: route.exempt,
@@ -43,6 +48,7 @@ const targetOf = (route: V10Bucket, catalogKey?: string): CallTarget<V10Bucket> 
   route: route.route,
   resource: route.resource,
   nonceSafe: NONCE_SAFE_ROUTES.has(route.route),
+  ...(refusedTokens && { refusedTokens }),
 });
 
 /** Each typed operation's route plan, made at its first call: the catalog fixes its template. */
@@ -52,16 +58,54 @@ const planOf = (operation: OperationDefinition): V10RoutePlan | undefined => {
   return plans.get(operation);
 };
 
-/** v10 plans routes from the operation alone: the catalog holds nothing for it. */
-const V10_TARGETS: CallTargets<V10Bucket> = {
-  targetOfOperation: (operation, path, values, nowMs) => {
-    const route = planOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
-    return targetOf(route, operation.routeKey);
-  },
-  targetOfRequest: (method, path, nowMs) => targetOf(classifyV10(method, path, nowMs)),
+/** The catalog's operations, which v10 reads for the kinds of token each route turns away. */
+export type V10CatalogData = Readonly<Record<string, OperationDefinition>> | undefined;
+
+/** A route without a message delete's age class (V20), which does not change who may call it. */
+const routeOfBucket = ({ route }: V10Bucket): string => {
+  const age = route.indexOf('#');
+  return age === -1 ? route : route.slice(0, age);
 };
 
-export const v10: Dialect<V10Bucket, V10Options, unknown, V10Events> = {
+/** Stands for a parameter while an operation's route is worked out: an id, or a word that is none of the template's. */
+const sampleOf = (segment: Exclude<PathSegment, string>): string =>
+  segment.kind === 'snowflake' ? '81384788765712384' : 'sample';
+
+/**
+ * The routes that turn away a kind of token, by method + template, from the catalog's operations,
+ * made at the first call. A call is checked by the route its path classifies to, typed or raw
+ * alike (a code that reads as a route word gives a typed call another route, and its own bucket).
+ */
+function refusalsOf(operations: V10CatalogData): () => ReadonlyMap<string, readonly TokenKind[]> {
+  let made: Map<string, readonly TokenKind[]> | undefined;
+  return () => {
+    if (made) return made;
+    made = new Map();
+    for (const operation of Object.values(operations ?? {})) {
+      if (!operation.refusedTokens) continue;
+      const { path } = buildPath(operation.path, operation.path.filter((s) => typeof s !== 'string').map(sampleOf));
+      made.set(routeOfBucket(classifyV10(operation.method, path, 0)), operation.refusedTokens);
+    }
+    return made;
+  };
+}
+
+/** v10 plans routes from the operation alone; of the catalog it reads which routes turn a kind of token away. */
+function v10Targets(operations: V10CatalogData): CallTargets<V10Bucket> {
+  const refusals = refusalsOf(operations);
+  return {
+    targetOfOperation: (operation, path, values, nowMs) => {
+      const route = planOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
+      return targetOf(route, operation.routeKey, refusals().get(routeOfBucket(route)));
+    },
+    targetOfRequest: (method, path, nowMs) => {
+      const route = classifyV10(method, path, nowMs);
+      return targetOf(route, undefined, refusals().get(routeOfBucket(route)));
+    },
+  };
+}
+
+export const v10: Dialect<V10Bucket, V10Options, V10CatalogData, V10Events> = {
   api: 'v10',
   defaultBaseUrl: DEFAULT_BASE_URL,
   // V1: the service answers v8 and v9 under today's rules.
@@ -69,9 +113,9 @@ export const v10: Dialect<V10Bucket, V10Options, unknown, V10Events> = {
   defaultClock: monotonicClock,
   anonymousLane: true,
   sharedBuckets: true,
-  targets: () => V10_TARGETS,
+  targets: v10Targets,
   bucketOfKey: parseBucketKey,
-  judge: (options) => v10Judge(options.bodyTimeoutMs),
+  judge: (options) => v10Judge(options.bodyTimeoutMs, Date.now, options.tokenKind),
   refusalAnswer: refusalAnswerOf,
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),
   viewRequest: (settings) => v10ViewRequest(settings as V10Settings),

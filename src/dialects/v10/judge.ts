@@ -4,6 +4,7 @@
  * meant (§3a's row as a scope) for events and telemetry.
  */
 import { readTextWithin } from '../../body.ts';
+import type { TokenKind } from '../../contracts/catalog.ts';
 import type {
   CallTarget,
   HeaderReader,
@@ -35,7 +36,11 @@ const SCOPE_OF_ROW: Readonly<Record<Row429, RateLimitScope>> = {
   route: 'user',
 };
 
-export function v10Judge(bodyTimeoutMs: number | undefined, wallClock: () => number = Date.now): Judge {
+export function v10Judge(
+  bodyTimeoutMs: number | undefined,
+  wallClock: () => number = Date.now,
+  tokenKind?: TokenKind,
+): Judge {
   const judge = (target: CallTarget, response: Response, body: RateLimitBody | undefined): Verdict => {
     const read: HeaderReader = (name) => response.headers.get(name);
     const wallNowMs = wallClock();
@@ -45,6 +50,7 @@ export function v10Judge(bodyTimeoutMs: number | undefined, wallClock: () => num
       body,
       wallNowMs,
       webhookWithToken: target.webhookWithToken,
+      tokenKindRefused: tokenKind !== undefined && target.refusedTokens?.includes(tokenKind) === true,
     });
     if (response.status !== 429) return verdict;
     const fields = bucketFields(read, wallNowMs);

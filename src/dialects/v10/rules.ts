@@ -196,6 +196,8 @@ export interface V10Response {
   readonly wallNowMs: number;
   /** The request went to a webhook by id + token (V19). */
   readonly webhookWithToken: boolean;
+  /** The route turns away the kind of token the request carried (the catalog's `auth`): its 401 is about the kind (V16). */
+  readonly tokenKindRefused?: boolean;
 }
 
 /** The bucket fields of a response (V7): every header present and valid, junk ignored (V2). */
@@ -220,9 +222,13 @@ export function judgeV10(response: V10Response): V10Verdict {
   const { status, read, body, wallNowMs } = response;
   const fields = bucketFields(read, wallNowMs);
   if (status !== 429) {
-    // V16: 401 → the token is invalid. V15: 401 and 403 count. V19: a webhook's 404 retires it.
+    // V16: 401 → the token is invalid, unless the route turns away tokens of its kind (a bot token
+    // on an OAuth2-only route): that 401 says the kind is wrong, and the token stays good for the
+    // routes that take it. V15: 401 and 403 count. V19: a webhook's 404 retires it.
     if (status === 401)
-      return { action: 'return', rule: 'V16', update: { ...fields, invalid: true, tokenInvalid: true } };
+      return response.tokenKindRefused
+        ? { action: 'return', rule: 'V16', update: { ...fields, invalid: true } }
+        : { action: 'return', rule: 'V16', update: { ...fields, invalid: true, tokenInvalid: true } };
     if (status === 403) return { action: 'return', rule: 'V15', update: { ...fields, invalid: true } };
     if (status === 404 && response.webhookWithToken)
       return { action: 'return', rule: 'V19', update: { ...fields, gone: true } };

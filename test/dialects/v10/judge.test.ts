@@ -39,3 +39,17 @@ describe('v10Judge: a 429 body', () => {
     expect(await verdict).toMatchObject({ rateLimit: { waitMs: 2500 } });
   });
 });
+
+describe("v10Judge: a 401 and the lane's kind of token (V16)", () => {
+  const refusingBots: CallTarget = { ...TARGET, refusedTokens: ['bot'] };
+  const unauthorized = () => new Response('{"message":"401: Unauthorized","code":0}', { status: 401 });
+
+  it('leaves the token good where the route turns its kind away, and marks it dead where the route takes it', () => {
+    expect(v10Judge(1000, Date.now, 'bot')(refusingBots, unauthorized())).toMatchObject({ update: { invalid: true } });
+    expect(v10Judge(1000, Date.now, 'bot')(refusingBots, unauthorized())).not.toHaveProperty('update.tokenInvalid');
+    expect(v10Judge(1000, Date.now, 'bearer')(refusingBots, unauthorized())).toMatchObject({
+      update: { invalid: true, tokenInvalid: true },
+    });
+    expect(v10Judge(1000, Date.now, 'bot')(TARGET, unauthorized())).toMatchObject({ update: { tokenInvalid: true } });
+  });
+});

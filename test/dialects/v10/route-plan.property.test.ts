@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { operations } from '../../../generated/index.ts';
 import { v10 } from '../../../src/dialects/v10/index.ts';
 
-/** v10's targets: it reads nothing of the catalog. */
-const v10Targets = v10.targets(undefined);
+/** v10's targets, on the catalog's operations (it reads who may call each route). */
+const v10Targets = v10.targets(operations);
 import { classifyV10, ID_EPOCH_MS, planV10Route } from '../../../src/dialects/v10/route.ts';
 import { buildPath } from '../../../src/routing/path.ts';
 import type { OperationDefinition } from '../../../src/contracts/catalog.ts';

@@ -178,6 +178,17 @@ describe('V15, V16, V19: invalid requests, 401, gone webhooks', () => {
   it('V16: 401 invalidates the token and counts', () => {
     expect(judge(401, {})).toEqual({ action: 'return', rule: 'V16', update: { invalid: true, tokenInvalid: true } });
   });
+  it("V16: a 401 from a route that turns away the token's kind counts, and leaves the token good", () => {
+    const verdict = judgeV10({
+      status: 401,
+      read: headers({}),
+      body: undefined,
+      wallNowMs: WALL,
+      webhookWithToken: false,
+      tokenKindRefused: true,
+    });
+    expect(verdict).toEqual({ action: 'return', rule: 'V16', update: { invalid: true } });
+  });
   it('V15: 403 counts', () => {
     expect(judge(403, { ...BUCKET })).toMatchObject({ rule: 'V15', update: { invalid: true } });
   });
