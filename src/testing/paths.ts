@@ -19,12 +19,18 @@ export function idOf(segment: string): string | undefined {
 
 /**
  * The segments of a path relative to the API's base: no query or fragment, no version prefix,
- * split on `/` with empty segments kept (`/channels/1/` has three: an empty one names nothing).
+ * split on `/` with empty segments kept (`/channels/1/` has three: an empty one names nothing),
+ * `%40` read as the `@` it encodes.
  */
 export function segmentsOf(path: string): string[] {
   const end = Math.min(...['?', '#'].map((stop) => path.indexOf(stop)).filter((at) => at !== -1), path.length);
   const clean = path.slice(0, end);
-  return (clean.startsWith('/') ? clean : `/${clean}`).replace(BASE_PREFIX, '').split('/').slice(1);
+  // `%40me` is `@me`: the service decodes the path (@discordjs/core sends it encoded).
+  return (clean.startsWith('/') ? clean : `/${clean}`)
+    .replace(BASE_PREFIX, '')
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/%40/gi, '@'));
 }
 
 /** When an id was made, in ms since the Unix epoch (docs/spec/v10-rate-limits.md V20). */

@@ -28,6 +28,12 @@ describe('v10: route template and top-level resource (docs/spec/v10-rate-limits.
       'webhooks/5/token',
     ],
     ['POST', '/interactions/9/a-token/callback', 'POST /interactions/:id/:token/callback', 'interactions/9/token'],
+    [
+      'GET',
+      '/webhooks/5/a-token/messages/%40original',
+      'GET /webhooks/:id/:token/messages/@original',
+      'webhooks/5/token',
+    ],
     // Resources other than the four kinds of §4.2 are not top-level: one count for all of them.
     ['GET', '/users/1', 'GET /users/:id', ''],
     ['GET', '/users/@me', 'GET /users/@me', ''],

@@ -199,11 +199,12 @@ export function planV10Route(method: string, pattern: readonly PathSegment[]): V
 }
 
 function splitPath(path: string): string[] {
-  // Spaces separate route and resource in a key; a raw space never belongs in a path.
+  // Spaces separate route and resource in a key; a raw space never belongs in a path. `%40me` is
+  // `@me` (@discordjs/core encodes it): one route, one bucket.
   return routePath(path)
     .split('/')
     .filter((segment) => segment !== '')
-    .map((segment) => segment.replaceAll(' ', '%20'));
+    .map((segment) => segment.replaceAll(' ', '%20').replace(/%40/gi, '@'));
 }
 
 /** Splits a local key as users write it (`buckets.get`) back into its route and resource. */

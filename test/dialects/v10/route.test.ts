@@ -86,6 +86,13 @@ describe('V4: method + route template, and the top-level resource', () => {
     }
   });
 
+  it('V4: `%40me` is `@me` (as @discordjs/core sends it): one route and one key', () => {
+    expect(classifyV10('PATCH', '/guilds/41771983423143937/members/%40me', NOW)).toEqual(
+      classifyV10('PATCH', '/guilds/41771983423143937/members/@me', NOW),
+    );
+    expect(classifyV10('GET', '/users/%40me', NOW).route).toBe('GET /users/@me');
+  });
+
   it('a space in a path cannot forge a resource', () => {
     const classified = classifyV10('GET', '/users/a b', NOW);
     expect(splitBucketKey(classified.bucketKey)).toEqual({ route: 'GET /users/a%20b', resource: '' });
