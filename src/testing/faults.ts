@@ -12,8 +12,8 @@ export type Fault =
   | { readonly kind: 'rate-limited-without-retry-after' }
   /** A global 429 with this retry-after (ms), or without one. */
   | { readonly kind: 'global'; readonly retryAfterMs?: number }
-  /** Answer with this status (5xx storms). */
-  | { readonly kind: 'status'; readonly status: number }
+  /** Answer with this status (5xx storms), and this JSON body (default `{ message: 'scripted failure' }`): an error such as `{ message: 'Unknown Role', code: 10011 }`. */
+  | { readonly kind: 'status'; readonly status: number; readonly body?: object }
   /** Answer after this many (real) ms; the call is served all the same (a message create makes its message). */
   | { readonly kind: 'slow'; readonly delayMs: number }
   /** Send the status and headers at once, the body after this many (real) ms. */
@@ -86,6 +86,8 @@ function checkFaultRule(rule: FaultRule): void {
     fail('delayMs must be a number of ms ≥ 0');
   if (fault.kind === 'status' && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599))
     fail('status must be a whole number from 200 to 599');
+  if (fault.kind === 'status' && fault.body !== undefined && (typeof fault.body !== 'object' || fault.body === null))
+    fail('body must be an object (sent as JSON)');
   if (fault.kind === 'global' && fault.retryAfterMs !== undefined && !Number.isFinite(fault.retryAfterMs))
     fail('retryAfterMs must be a number of ms');
   if (

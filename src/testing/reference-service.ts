@@ -213,7 +213,7 @@ export class ReferenceService {
       if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       if (fault?.kind === 'status') {
         record(fault.status);
-        return send(response, fault.status, { message: 'scripted failure' });
+        return send(response, fault.status, fault.body ?? { message: 'scripted failure' });
       }
       const auth = request.headers.authorization ?? '';
       const answer = async (): Promise<Answer> => {

@@ -127,6 +127,9 @@ describe('constructors and factories throw at once', () => {
     expect(() => service.inject({ fault: { kind: 'status', status: 99 } })).toThrow(
       /status must be a whole number from 200 to 599/,
     );
+    expect(() => service.inject(bad({ fault: { kind: 'status', status: 404, body: 'Unknown' } }))).toThrow(
+      /body must be an object \(sent as JSON\)/,
+    );
     expect(() => service.inject(bad({}))).toThrow(/needs \{ fault/);
   });
 

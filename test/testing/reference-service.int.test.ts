@@ -107,6 +107,10 @@ describe('the reference service fails where the service would', () => {
       expect(e2e.service.requests.map((r) => r.status)).toEqual([404, 404, 404, 405, 405]);
       // The fault is still there for the first call the service serves.
       expect((await call('GET', `${baseUrl}/gateway`, { headers: auth })).status).toBe(502);
+      // A scripted status can carry the service's own error body.
+      e2e.service.inject({ fault: { kind: 'status', status: 404, body: { message: 'Unknown Role', code: 10011 } } });
+      const scripted = await call('GET', `${baseUrl}/gateway`, { headers: auth });
+      expect([scripted.status, scripted.body]).toEqual([404, { message: 'Unknown Role', code: 10011 }]);
       expect(e2e.service.invalidRequests).toBe(0);
     });
 
