@@ -5,7 +5,7 @@
  *
  *   npm run bench                    all suites (about 4 minutes here)
  *   npm run bench -- overhead memory only the suites named (decision, overhead, rate-limits,
- *                                    shared-store, memory, v10, pagination, cloudflare)
+ *                                    shared-store, memory, v10, pagination, cloudflare, discordjs)
  *   npm run bench -- overhead --save-baseline
  *                                    also keeps this run's overhead figures as the baseline
  *                                    (bench/results/overhead-baseline.json) that later runs print
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { renderRateLimitChart } from '../bench/chart.ts';
 import { runCloudflareBench, type CloudflareResult } from '../bench/cloudflare.ts';
 import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
+import { runDiscordjsFleetBench, type DiscordjsFleetResult } from '../bench/discordjs.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runOverheadBench, type OverheadRatio, type OverheadResult } from '../bench/overhead.ts';
 import {
@@ -43,6 +44,7 @@ const SUITES = [
   'v10',
   'pagination',
   'cloudflare',
+  'discordjs',
 ] as const;
 type Suite = (typeof SUITES)[number];
 
@@ -162,6 +164,15 @@ if (suites.has('cloudflare')) {
   await save('cloudflare', cloudflare);
 }
 
+if (suites.has('discordjs')) {
+  console.log(
+    '\n9. discord.js fleet: 4 processes of one bot, 240 message creates in 8 channels (5 per channel a second, 50 a second for the token), plain and through tollgate/discordjs on one Redis',
+  );
+  const fleet = await runDiscordjsFleetBench();
+  console.table(fleet.map((r) => discordjsRow(r)));
+  await save('discordjs', fleet);
+}
+
 // The targets, from the latest results of every suite (this run's where it ran them).
 const latest: Latest = {
   decision: await load<DecisionResult[]>('decision'),
@@ -174,6 +185,7 @@ const latest: Latest = {
   v10: (await load<{ runs: V10Run[] }>('v10'))?.runs,
   pagination: await load<PaginationResult>('pagination'),
   cloudflare: await load<CloudflareResult>('cloudflare'),
+  discordjs: await load<DiscordjsFleetResult[]>('discordjs'),
 };
 const targets = summarise(latest);
 console.log('\nTargets');
@@ -194,6 +206,19 @@ function rateLimitRow(r: RateLimitRun) {
     '429s': r.status429,
     '429s after first contact': r.status429AfterFirstContact,
     'max/window': r.maxPerWindow,
+  };
+}
+
+function discordjsRow(r: DiscordjsFleetResult) {
+  return {
+    client: r.client,
+    'latency ms': r.latencyMs,
+    messages: r.messages,
+    'span s': fixed(r.spanSeconds, 2),
+    'least s': fixed(r.leastSeconds, 2),
+    'bucket 429s': r.bucket429s,
+    'global 429s': r.global429s,
+    failures: r.failures,
   };
 }
 
@@ -292,6 +317,7 @@ interface Latest {
   readonly v10: V10Run[] | undefined;
   readonly pagination: PaginationResult | undefined;
   readonly cloudflare: CloudflareResult | undefined;
+  readonly discordjs: DiscordjsFleetResult[] | undefined;
 }
 
 /** The overhead suite's figures, and the baseline later runs are compared with (`--save-baseline`). */
@@ -498,7 +524,19 @@ function summarise(results: Latest): Target[] {
 
 /** Rewrites docs/benchmarks.md between its bench markers with the latest tables (a Markdown copy of them). */
 async function updateBenchmarksDoc(
-  { decision, overhead, overheadBaseline, rateLimits, shared, globalPace, memory, v10, pagination, cloudflare }: Latest,
+  {
+    decision,
+    overhead,
+    overheadBaseline,
+    rateLimits,
+    shared,
+    globalPace,
+    memory,
+    v10,
+    pagination,
+    cloudflare,
+    discordjs,
+  }: Latest,
   targets: Target[],
 ): Promise<void> {
   const docPath = join(root, 'docs', 'benchmarks.md');
@@ -564,6 +602,11 @@ async function updateBenchmarksDoc(
         ) +
         '\n\n' +
         markdownTable(cloudflareRows(cloudflare)),
+    );
+  if (discordjs)
+    sections.push(
+      '**discord.js fleet** (4 processes of one bot, @discordjs/core on @discordjs/rest, 240 message creates in 8 channels at once; 5 per channel a second, 50 a second for the token; plain, and through tollgate/discordjs on one Redis)\n\n' +
+        markdownTable(discordjs.map((r) => discordjsRow(r))),
     );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
   await writeFile(docPath, doc.slice(0, from + start.length) + body + doc.slice(to));
