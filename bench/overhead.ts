@@ -189,6 +189,38 @@ async function redisStore() {
   return store;
 }
 
+/**
+ * @discordjs/rest as a bot sets it up, plain (its own undici request) or through tollgate's
+ * makeRequest on a transport; its proactive global limit (50/s by default) raised, and
+ * tollgate's too, so each is compared like for like.
+ */
+function discordjsRest(bridge: 'fetch' | 'undici' | undefined): ClientFactory {
+  return async (baseUrl) => {
+    const { REST } = await import('@discordjs/rest');
+    const { makeRequest } = await import('../src/discordjs/index.ts');
+    const { origin, pathname } = new URL(baseUrl);
+    const version = /\/v(\d+)$/.exec(pathname)?.[1] ?? '10';
+    const api = origin + pathname.replace(/\/v\d+$/, '');
+    const send = bridge === 'undici' ? undiciFetch() : undefined;
+    const bridged = bridge && makeRequest({ apiRoot: api, globalLimit: 100_000, ...(send && { fetch: send }) });
+    const rest = new REST({
+      api,
+      version,
+      globalRequestsPerSecond: 1_000_000_000,
+      ...(bridged && { makeRequest: bridged }),
+    }).setToken(TOKEN.replace(/^Bot /, ''));
+    return {
+      send: (call) => rest.get(pathOf(call) as `/${string}`),
+      close: async () => {
+        rest.clearHashSweeper();
+        rest.clearHandlerSweeper();
+        await bridged?.close();
+        await send?.close();
+      },
+    };
+  };
+}
+
 export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
   'undici request': async (baseUrl) => {
     const agent = new Agent();
@@ -214,24 +246,9 @@ export const CLIENTS: Readonly<Record<string, ClientFactory>> = {
   'tollgate (memory, global fetch)': tollgate('fetch'),
   'ky (undiciFetch)': bareKy('undici'),
   'tollgate (memory, undiciFetch)': tollgate('undici'),
-  '@discordjs/rest': async (baseUrl) => {
-    const { REST } = await import('@discordjs/rest');
-    const { origin, pathname } = new URL(baseUrl);
-    const version = /\/v(\d+)$/.exec(pathname)?.[1] ?? '10';
-    // Its proactive global limit (50/s by default) raised, so it is compared like for like.
-    const rest = new REST({
-      api: origin + pathname.replace(/\/v\d+$/, ''),
-      version,
-      globalRequestsPerSecond: 1_000_000_000,
-    }).setToken(TOKEN.replace(/^Bot /, ''));
-    return {
-      send: (call) => rest.get(pathOf(call) as `/${string}`),
-      close: async () => {
-        rest.clearHashSweeper();
-        rest.clearHandlerSweeper();
-      },
-    };
-  },
+  '@discordjs/rest': discordjsRest(undefined),
+  '@discordjs/rest + tollgate/discordjs (global fetch)': discordjsRest('fetch'),
+  '@discordjs/rest + tollgate/discordjs (undiciFetch)': discordjsRest('undici'),
   'tollgate (redis, undiciFetch)': tollgate('undici', redisStore),
 };
 
@@ -253,6 +270,19 @@ export const PAIRS = [
   },
   { transport: 'global fetch', client: KY_WITH_SEAM, against: 'ky (global fetch)', goal: false },
   { transport: 'global fetch', client: 'tollgate (memory, global fetch)', against: KY_WITH_SEAM, goal: false },
+  // What tollgate/discordjs costs a discord.js bot per request, on each transport.
+  {
+    transport: 'global fetch',
+    client: '@discordjs/rest + tollgate/discordjs (global fetch)',
+    against: '@discordjs/rest',
+    goal: false,
+  },
+  {
+    transport: 'undiciFetch',
+    client: '@discordjs/rest + tollgate/discordjs (undiciFetch)',
+    against: '@discordjs/rest',
+    goal: false,
+  },
 ] as const;
 
 async function drive(client: BenchClient, mix: Mix, seconds: number, concurrency: number): Promise<number> {
