@@ -57,7 +57,9 @@ export async function startTapped(options: Omit<ReferenceServiceOptions, 'dialec
       arrived.push(await arrivedOf(request, bytes));
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers.set(name, value);
+        // How the body was framed (chunked, or its length) is the tap's own hop: fetch frames it again.
+        const hop = ['host', 'connection', 'transfer-encoding', 'content-length'].includes(name);
+        if (typeof value === 'string' && !hop) headers.set(name, value);
       }
       try {
         const answer = await fetch(upstream + request.url, {
