@@ -104,7 +104,7 @@ export const LAYERS = {
   },
   'src/discordjs/': {
     role: "makeRequest (tollgate/discordjs): @discordjs/rest's requests through a relay",
-    imports: ['src/index.ts'],
+    imports: ['src/index.ts', 'src/runtime-check.ts'],
   },
   'src/testing/': {
     role: "the reference service (tollgate/testing): the package's public entry and the catalog's data, its own classification",

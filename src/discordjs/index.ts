@@ -8,6 +8,7 @@
  * with every other process on it. REST keeps everything else: its own queues, retries, timeout,
  * `rejectOnRateLimit`, events and errors (docs/discordjs.md).
  */
+import '../runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createRelay, type Relay, type RelayOptions } from '../index.ts';
