@@ -66,6 +66,8 @@ export interface RelayInit {
   readonly headers?: HeadersInit | undefined;
   readonly body?: BodyInit | null | undefined;
   readonly signal?: AbortSignal | null | undefined;
+  /** This request's longest wait for its place, in ms (default: the relay's `maxWait`). */
+  readonly maxWait?: number | undefined;
 }
 
 /** `fetch`, limited: `relay(url, init)`; `close()` ends every wait and lane. */
@@ -159,6 +161,9 @@ class RelayCore {
     const method = (init.method ?? 'GET').toUpperCase();
     if (!/^[A-Z]+$/.test(method))
       throw new TollgateArgumentError(`relay: ${JSON.stringify(init.method)} is not a method`);
+    if (init.maxWait !== undefined && !(typeof init.maxWait === 'number' && init.maxWait >= 0)) {
+      throw new TollgateArgumentError(`relay: maxWait must be a number of milliseconds, 0 or more`);
+    }
     const headers = new Headers(init.headers);
     const authorization = headers.get('authorization');
     headers.delete('authorization');
@@ -174,6 +179,7 @@ class RelayCore {
         headers,
         body: init.body ?? undefined,
         signal: init.signal ?? undefined,
+        maxWait: init.maxWait,
         relayed: true,
       },
       false,
