@@ -106,6 +106,19 @@ export const LAYERS = {
     role: "makeRequest (tollgate/discordjs): @discordjs/rest's requests through a relay",
     imports: ['src/index.ts', 'src/runtime-check.ts'],
   },
+  'src/proxy/': {
+    role: 'createProxy and `tollgate proxy` (tollgate/proxy): an HTTP front on a relay',
+    imports: [
+      'src/index.ts',
+      'src/redis/',
+      'src/dialects/',
+      'src/http/',
+      'src/contracts/',
+      'src/option-shapes.ts',
+      'src/runtime-check.ts',
+      ...LEAVES,
+    ],
+  },
   'src/testing/': {
     role: "the reference service (tollgate/testing): the package's public entry and the catalog's data, its own classification",
     imports: ['src/index.ts', 'src/contracts/', 'src/runtime-check.ts', 'catalog/', ...LEAVES],

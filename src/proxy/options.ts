@@ -1,0 +1,98 @@
+/**
+ * The proxy's options, as `createProxy` takes them and as `tollgate proxy` reads them from its
+ * flags and environment: one table, so a flag, its variable and its check cannot drift apart.
+ */
+import { z } from 'zod';
+import type { Store } from '../contracts/store.ts';
+import { TollgateArgumentError } from '../errors.ts';
+import { milliseconds, whole } from '../option-shapes.ts';
+
+export const DEFAULT_PROXY_PORT = 8080;
+export const DEFAULT_UPSTREAM = 'https://discord.com';
+/** Discord's largest upload (a boosted server's 500 MiB) is not a bot's everyday need: 25 MiB, the free tier's. */
+export const DEFAULT_MAX_BODY_BYTES = 25 * 1024 * 1024;
+/** A request waits at most this long for its place unless it asks for less (`X-Tollgate-Max-Wait`). */
+export const DEFAULT_PROXY_MAX_WAIT_MS = 30_000;
+/** On SIGTERM, requests under way get this long to finish. */
+export const DEFAULT_DRAIN_MS = 10_000;
+
+export type LogLevel = 'silent' | 'info' | 'debug';
+
+export interface ProxyOptions {
+  /** The address to listen on (default `127.0.0.1`: closed to the network unless told). */
+  readonly host?: string;
+  /** The port (default 8080; 0 takes a free one). */
+  readonly port?: number;
+  /** The origin requests go to (default `https://discord.com`); only its `/api/` paths are served. */
+  readonly upstream?: string;
+  /** Where the limits are kept (default: a `MemoryStore`, this replica alone). */
+  readonly store?: Store;
+  /** Whether the store is reachable now, for `/readyz` (default: always). */
+  readonly storeReady?: () => Promise<boolean>;
+  /** A request without `X-Tollgate-Proxy-Key: <secret>` gets a 401 from the proxy. */
+  readonly secret?: string;
+  /** The largest request body, in bytes (default 25 MiB): a larger one gets a 413. */
+  readonly maxBody?: number;
+  /** The longest a request waits for its place, in ms (default 30 000); a bot may ask for less. */
+  readonly maxWait?: number;
+  /** Serve `GET /metrics` (Prometheus text). Default false. */
+  readonly metrics?: boolean;
+  /** Tokens whose limits are kept at once (default 1000). */
+  readonly maxTokens?: number;
+  /** How long SIGTERM's drain waits for requests under way, in ms (default 10 000). */
+  readonly drainMs?: number;
+  /** `info` (default): start and stop; `debug`: a line per request; `silent`. */
+  readonly logLevel?: LogLevel;
+  /** Where log lines go (default: standard error). One JSON object per line. */
+  readonly log?: (line: string) => void;
+  /** The fetch that sends (default: the global one). */
+  readonly fetch?: typeof fetch;
+}
+
+const httpOrigin = z
+  .string({ error: 'upstream must be an http(s) origin such as https://discord.com' })
+  .refine((value) => {
+    const url = URL.parse(value);
+    return url !== null && /^https?:$/.test(url.protocol) && (url.pathname === '/' || url.pathname === '');
+  }, 'upstream must be an http(s) origin such as https://discord.com (no path)');
+
+export const proxyOptionsSchema = z.strictObject({
+  host: z.string({ error: 'host must be an address such as 127.0.0.1' }).min(1, 'host must not be empty').optional(),
+  port: whole('port', 0, 65_535).optional(),
+  upstream: httpOrigin.optional(),
+  store: z
+    .custom<Store>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as Store).view === 'function',
+      'store must be a Store (MemoryStore, RedisStore or one of your own with view())',
+    )
+    .optional(),
+  storeReady: z
+    .custom<() => Promise<boolean>>((value) => typeof value === 'function', 'storeReady must be a function')
+    .optional(),
+  secret: z
+    .string({ error: 'secret must be a string' })
+    .min(16, 'secret must be at least 16 characters')
+    .refine(
+      (value) => /^[\x21-\x7e]+$/.test(value),
+      'secret must be printable ASCII without spaces (it is sent as a header)',
+    )
+    .optional(),
+  maxBody: whole('maxBody', 0, Number.MAX_SAFE_INTEGER, ' of bytes').optional(),
+  maxWait: milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER).optional(),
+  metrics: z.boolean({ error: 'metrics must be true or false' }).optional(),
+  maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
+  drainMs: milliseconds('drainMs', 0, 600_000).optional(),
+  logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
+  log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),
+  fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
+});
+
+/** The options, checked: one TollgateArgumentError names every problem. */
+export function checkProxyOptions(options: ProxyOptions): ProxyOptions {
+  const parsed = proxyOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => issue.message);
+    throw new TollgateArgumentError(`createProxy: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

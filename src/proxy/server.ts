@@ -1,0 +1,388 @@
+/**
+ * `createProxy`: an HTTP front on a relay, for bots that cannot import tollgate. A bot swaps its
+ * base URL for the proxy's and sends what it would send the service; each request waits for its
+ * place in the limits of the token its Authorization names (shared through the store by every
+ * replica), goes upstream once, and its answer streams back as the service sent it. What the
+ * proxy answers itself is marked `X-Tollgate-Proxy: generated` and says whether the request
+ * reached the service (`X-Tollgate-Sent`).
+ *
+ * Closed by default: it listens on 127.0.0.1, forwards only `/api/` paths to its one upstream
+ * (never where a request's target or Host points), refuses CONNECT and absolute-form targets,
+ * bounds bodies, headers and slow clients, and with a secret serves no one without it. Tokens
+ * appear in no log line: a bot is named by its id, a route by its template.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { classifyV10 } from '../dialects/v10/route.ts';
+import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError } from '../errors.ts';
+import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
+import type { Relay, RelayOptions } from '../http/relay.ts';
+import { tokenLabel } from './identity.ts';
+import {
+  checkProxyOptions,
+  DEFAULT_DRAIN_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PROXY_MAX_WAIT_MS,
+  DEFAULT_PROXY_PORT,
+  DEFAULT_UPSTREAM,
+  type LogLevel,
+  type ProxyOptions,
+} from './options.ts';
+
+/** Marks what the proxy answered itself. */
+export const PROXY_HEADER = 'x-tollgate-proxy';
+/** A bot's own bound on this request's wait, in ms. */
+export const MAX_WAIT_HEADER = 'x-tollgate-max-wait';
+/** The shared secret a request must carry when the proxy has one. */
+export const KEY_HEADER = 'x-tollgate-proxy-key';
+
+/** Headers of one hop, never forwarded either way (RFC 9110 §7.6.1), and the proxy's own. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'accept-encoding',
+  KEY_HEADER,
+  MAX_WAIT_HEADER,
+]);
+
+/** Transport errors after which the request surely never reached the upstream. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+
+export interface Proxy {
+  /** `http://HOST:PORT`, as it listens. */
+  readonly url: string;
+  /** Stops accepting, lets requests under way finish within `drainMs`, gives back every wait, and closes. */
+  close(): Promise<void>;
+}
+
+/** A request's own outcome, for its log line. */
+interface Outcome {
+  status: number;
+  generated: boolean;
+}
+
+/** The proxy on `options`, listening once the promise resolves; `createRelay` is the package's. */
+export async function createProxyWith(
+  createRelay: (options: RelayOptions) => Relay,
+  options: ProxyOptions = {},
+): Promise<Proxy> {
+  const checked = checkProxyOptions(options);
+  const upstream = (checked.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
+  const maxBody = checked.maxBody ?? DEFAULT_MAX_BODY_BYTES;
+  const defaultMaxWait = checked.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS;
+  const logLevel: LogLevel = checked.logLevel ?? 'info';
+  const write = checked.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (level: 'info' | 'debug' | 'error', fields: Record<string, unknown>) => {
+    if (logLevel === 'silent' || (level === 'debug' && logLevel !== 'debug')) return;
+    write(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
+  };
+  const secret = checked.secret === undefined ? undefined : Buffer.from(checked.secret);
+  const relay = createRelay({
+    apiRoot: `${upstream}/api`,
+    maxWait: defaultMaxWait,
+    ...(checked.store && { store: checked.store }),
+    ...(checked.fetch && { fetch: checked.fetch }),
+    ...(checked.maxTokens && { maxTokens: checked.maxTokens }),
+  });
+  const underWay = new Set<AbortController>();
+  let draining = false;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Outcome> => {
+    const target = request.url ?? '';
+    const method = request.method ?? 'GET';
+    // An absolute-form target names its own host: the proxy is no open relay.
+    if (!target.startsWith('/')) return generated(response, 400, 'The request target must be a path (origin-form)', 0);
+    const pathname = target.split('?', 1)[0]!;
+    if (method === 'GET' && pathname === '/healthz') return json(response, 200, { status: 'ok' });
+    if (method === 'GET' && pathname === '/readyz') {
+      const ready = !draining && (await (checked.storeReady?.() ?? Promise.resolve(true)).catch(() => false));
+      return json(response, ready ? 200 : 503, {
+        status: ready ? 'ready' : draining ? 'draining' : 'store unreachable',
+      });
+    }
+    if (draining) return generated(response, 503, 'The proxy is shutting down', 0, { connection: 'close' });
+    if (!pathname.startsWith('/api/')) return generated(response, 404, '404: Not Found', 0);
+    if (secret && !keyMatches(request.headers[KEY_HEADER], secret)) {
+      return generated(response, 401, `The proxy needs its key (${KEY_HEADER})`, 0);
+    }
+    const maxWait = maxWaitOf(request.headers[MAX_WAIT_HEADER], defaultMaxWait);
+    if (maxWait === undefined) {
+      return generated(response, 400, `${MAX_WAIT_HEADER} must be a whole number of milliseconds, 0 or more`, 0);
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxBody) {
+      return generated(response, 413, `The body is over ${maxBody} bytes`, 0, { connection: 'close' });
+    }
+    // A body is there when it is framed (HTTP/1.1: a length above 0, or chunks).
+    const hasBody = declared > 0 || request.headers['transfer-encoding'] !== undefined;
+    const body = hasBody && method !== 'GET' && method !== 'HEAD' ? boundedBody(request, maxBody) : undefined;
+    const controller = new AbortController();
+    underWay.add(controller);
+    // A bot that hangs up while its request waits gives its place back; nothing is sent.
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    try {
+      const answer = await relay(upstream + target, {
+        method,
+        headers: forwardedHeaders(request),
+        body: body?.stream,
+        signal: controller.signal,
+        maxWait,
+      });
+      // Answered without going upstream: the body nobody read is dropped.
+      if (answer.headers.has(GENERATED_HEADER)) body?.discard();
+      return await pass(response, answer, method);
+    } catch (error) {
+      body?.discard();
+      if (controller.signal.aborted) return { status: 499, generated: true };
+      if (body?.tooLarge()) {
+        return generated(response, 413, `The body is over ${maxBody} bytes`, 0, { connection: 'close' });
+      }
+      if (error instanceof ClientClosedError) return generated(response, 503, 'The proxy is shutting down', 0);
+      if (error instanceof StoreUnavailableError) return generated(response, 503, 'The limits store is unreachable', 0);
+      if (error instanceof NetworkError) {
+        const sent = NOT_SENT_CODES.has(error.transportCode ?? '') ? 0 : 1;
+        return generated(response, 502, 'The upstream could not be reached', sent);
+      }
+      log('error', { msg: 'request failed', error: error instanceof TollgateError ? error.code : 'UNKNOWN' });
+      return generated(response, 500, 'The proxy failed', 1);
+    } finally {
+      underWay.delete(controller);
+    }
+  };
+
+  const server: Server = createServer(
+    {
+      headersTimeout: 10_000,
+      // A client that sends its body slowly is cut off rather than held forever.
+      requestTimeout: 120_000,
+      maxHeaderSize: 16 * 1024,
+    },
+    (request, response) => {
+      const started = performance.now();
+      void handle(request, response)
+        .then((outcome) => {
+          log('debug', {
+            msg: 'request',
+            method: request.method,
+            route: routeOf(request),
+            bot: tokenLabel(request.headers.authorization),
+            status: outcome.status,
+            generated: outcome.generated,
+            ms: Math.round(performance.now() - started),
+          });
+        })
+        .catch(() => response.destroy());
+    },
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status}\r\nConnection: close\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
+  // CONNECT would make the proxy a tunnel to anywhere.
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(checked.port ?? DEFAULT_PROXY_PORT, checked.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log('info', { msg: 'listening', url, upstream });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () => {
+      closing ??= (async () => {
+        draining = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const deadline = Date.now() + (checked.drainMs ?? DEFAULT_DRAIN_MS);
+        while (underWay.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Past the deadline, what still waits gives its place back.
+        for (const controller of underWay) controller.abort();
+        await relay.close();
+        server.closeAllConnections();
+        await closed;
+        log('info', { msg: 'closed', abandoned: underWay.size });
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The service's answer, streamed back as it came (less what belongs to one hop). */
+async function pass(response: ServerResponse, answer: Response, method: string): Promise<Outcome> {
+  const isGenerated = answer.headers.has(GENERATED_HEADER);
+  const headers: Record<string, string | string[]> = {};
+  // fetch decodes a compressed body: it goes on decoded, without its encoding or length.
+  const decoded = answer.headers.has('content-encoding');
+  for (const [name, value] of answer.headers) {
+    if (HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
+    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
+    headers[name] = value;
+  }
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (isGenerated) headers[PROXY_HEADER] = 'generated';
+  response.writeHead(answer.status, answer.statusText, headers);
+  if (method === 'HEAD' || answer.body === null) {
+    response.end();
+    return { status: answer.status, generated: isGenerated };
+  }
+  await new Promise<void>((resolve) => {
+    const stream = Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>);
+    stream.on('error', () => {
+      response.destroy();
+      resolve();
+    });
+    response.on('close', () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.pipe(response);
+  });
+  return { status: answer.status, generated: isGenerated };
+}
+
+/** An answer of the proxy's own: the service's error shape, marked, saying whether anything went upstream. */
+function generated(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  sent: 0 | 1,
+  extra: Record<string, string> = {},
+): Outcome {
+  if (response.headersSent) {
+    response.destroy();
+    return { status, generated: true };
+  }
+  const body = JSON.stringify({ message, code: 0 });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    [PROXY_HEADER]: 'generated',
+    [SENT_HEADER]: String(sent),
+    ...extra,
+  });
+  response.end(body);
+  return { status, generated: true };
+}
+
+function json(response: ServerResponse, status: number, body: object): Outcome {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+  return { status, generated: true };
+}
+
+/** The secret compared in constant time. */
+function keyMatches(given: string | string[] | undefined, secret: Buffer): boolean {
+  if (typeof given !== 'string') return false;
+  const bytes = Buffer.from(given);
+  return bytes.length === secret.length && timingSafeEqual(bytes, secret);
+}
+
+/** The bot's bound on its wait (never above the proxy's), the default without one, or undefined when malformed. */
+function maxWaitOf(header: string | string[] | undefined, proxyMaxWait: number): number | undefined {
+  if (header === undefined) return proxyMaxWait;
+  if (typeof header !== 'string' || !/^\d{1,10}$/.test(header.trim())) return undefined;
+  return Math.min(Number(header.trim()), proxyMaxWait);
+}
+
+/** The request's headers as the service should get them: its own, less one hop's. */
+function forwardedHeaders(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index]!.toLowerCase();
+    if (!HOP_BY_HOP.has(name)) headers.append(name, request.rawHeaders[index + 1]!);
+  }
+  return headers;
+}
+
+/**
+ * The body as a stream, read as the upstream takes it (never buffered whole), cut off past
+ * `maxBody` bytes. What nobody reads (the request was answered without going upstream) is
+ * drained and dropped, so the connection can serve the next request.
+ */
+function boundedBody(
+  request: IncomingMessage,
+  maxBody: number,
+): { stream: ReadableStream<Uint8Array>; tooLarge(): boolean; discard(): void } {
+  let received = 0;
+  let over = false;
+  let done = false;
+  const stop = () => {
+    done = true;
+    request.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        request.on('data', (chunk: Buffer) => {
+          if (done) return;
+          received += chunk.byteLength;
+          if (received > maxBody) {
+            over = true;
+            done = true;
+            controller.error(new RangeError(`body over ${maxBody} bytes`));
+            // Not read further: the 413 closes the connection (the rest is never taken in).
+            request.pause();
+            return;
+          }
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) request.pause();
+        });
+        request.once('end', () => {
+          if (done) return;
+          done = true;
+          controller.close();
+        });
+        request.once('error', (error) => {
+          if (done) return;
+          done = true;
+          controller.error(error);
+        });
+        request.pause();
+      },
+      pull() {
+        if (!done) request.resume();
+      },
+      cancel: stop,
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+  return { stream, tooLarge: () => over, discard: stop };
+}
+
+/** The route template a request is logged by: ids and tokens left out. */
+function routeOf(request: IncomingMessage): string {
+  const pathname = (request.url ?? '').split('?', 1)[0] ?? '';
+  if (!pathname.startsWith('/api/')) return pathname.startsWith('/') ? pathname.split('/').slice(0, 2).join('/') : '-';
+  return classifyV10(request.method ?? 'GET', pathname, Date.now()).route;
+}

@@ -1,0 +1,250 @@
+/**
+ * The proxy (`createProxy`) over real HTTP: plain fetch clients, as a bot in another language
+ * would send, through the proxy to the reference service speaking Discord's headers.
+ */
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProxy, type Proxy, type ProxyOptions } from '../../src/proxy/index.ts';
+import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
+
+const TOKEN = 'Bot ODAzNTExMTAyMjQ2Nzg5MTI.proxy.test-token';
+const CHANNEL = '81384788765712384';
+const SECRET = 'a-proxy-secret-of-32-characters!';
+
+interface Running {
+  readonly service: ReferenceService;
+  readonly proxy: Proxy;
+  readonly logs: string[];
+}
+
+const running: Running[] = [];
+afterEach(async () => {
+  for (const { proxy, service } of running.splice(0)) {
+    await proxy.close();
+    await service.stop();
+  }
+});
+
+async function start(options: Partial<ProxyOptions> = {}, limits: Omit<ReferenceServiceOptions, 'dialect'> = {}) {
+  const service = await new ReferenceService({ dialect: 'discord', ...limits }).start();
+  const logs: string[] = [];
+  const proxy = await createProxy({
+    port: 0,
+    upstream: new URL(service.baseUrl).origin,
+    logLevel: 'debug',
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  const started = { service, proxy, logs };
+  running.push(started);
+  return started;
+}
+
+const messages = (proxy: Proxy, channel = CHANNEL) => `${proxy.url}/api/v10/channels/${channel}/messages`;
+const post = (content: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { authorization: TOKEN, 'content-type': 'application/json', ...headers },
+  body: JSON.stringify({ content }),
+});
+
+/** Sends raw bytes (then hangs up, with `hangUp`) and reads until the proxy closes or answers a status line. */
+async function raw(url: string, text: string, hangUp = false): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => (hangUp ? socket.end(text) : socket.write(text)));
+    let answer = '';
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${answer}`)));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      if (answer.includes('\r\n\r\n')) socket.end();
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('what a bot sees', () => {
+  it('a burst goes through within the limits: zero 429s, answers as the service sent them', async () => {
+    const { service, proxy } = await start({}, { defaultLimit: { limit: 3, windowMs: 1000 } });
+    const answers = await Promise.all(Array.from({ length: 7 }, (_, i) => fetch(messages(proxy), post(`#${i}`))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 7 }, () => 200));
+    expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
+    const last = answers.at(-1)!;
+    expect(last.headers.get('x-ratelimit-bucket')).toMatch(/^[0-9a-f]+$/);
+    expect(last.headers.get('x-tollgate-proxy')).toBeNull();
+    expect(((await last.json()) as { content: string }).content).toMatch(/^#\d$/);
+    expect(service.messages).toHaveLength(7);
+  });
+
+  it('X-Tollgate-Max-Wait: a longer wait is answered at once with a marked 429, and nothing is sent', async () => {
+    const { service, proxy } = await start({}, { defaultLimit: { limit: 1, windowMs: 10_000 } });
+    expect((await fetch(messages(proxy), post('first'))).status).toBe(200);
+    const refused = await fetch(messages(proxy), post('second', { 'x-tollgate-max-wait': '100' }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('x-tollgate-proxy')).toBe('generated');
+    expect(refused.headers.get('x-tollgate-sent')).toBe('0');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(service.requests).toHaveLength(1);
+    const malformed = await fetch(messages(proxy), post('third', { 'x-tollgate-max-wait': 'soon' }));
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('x-tollgate-proxy')).toBe('generated');
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('its own bound on waits (maxWait) holds for a bot that names none', async () => {
+    const { service, proxy } = await start({ maxWait: 200 }, { defaultLimit: { limit: 1, windowMs: 10_000 } });
+    await fetch(messages(proxy), post('first'));
+    expect((await fetch(messages(proxy), post('second'))).status).toBe(429);
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('a bot that hangs up while it waits gives its place back, and nothing is sent', async () => {
+    const { service, proxy } = await start({}, { defaultLimit: { limit: 1, windowMs: 1500 } });
+    await fetch(messages(proxy), post('first'));
+    const controller = new AbortController();
+    const waiting = fetch(messages(proxy), { ...post('gone'), signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    expect((await fetch(messages(proxy), post('next'))).status).toBe(200);
+    expect(service.messages.map((message) => message.content)).toEqual(['first', 'next']);
+  });
+
+  it("a revoked token: the service's 401, then the proxy's own, marked, without sending", async () => {
+    const { service, proxy } = await start({}, { validTokens: ['Bot someone-else'] });
+    expect((await fetch(messages(proxy), post('a'))).status).toBe(401);
+    const again = await fetch(messages(proxy), post('b'));
+    expect(again.status).toBe(401);
+    expect(again.headers.get('x-tollgate-proxy')).toBe('generated');
+    expect(again.headers.get('x-tollgate-generated')).toBe('TOKEN_INVALID');
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('a multipart upload is streamed through', async () => {
+    const { service, proxy } = await start();
+    const form = new FormData();
+    form.append(
+      'payload_json',
+      JSON.stringify({ content: 'with a file', attachments: [{ id: 0, filename: 'a.txt' }] }),
+    );
+    form.append('files[0]', new Blob(['hello file']), 'a.txt');
+    const answer = await fetch(messages(proxy), { method: 'POST', headers: { authorization: TOKEN }, body: form });
+    expect(answer.status).toBe(200);
+    expect(service.messages[0]).toMatchObject({ content: 'with a file', attachments: [{ filename: 'a.txt' }] });
+  });
+
+  it('/healthz is alive; /readyz is ready, then not while draining or with the store away', async () => {
+    let storeUp = true;
+    const { proxy } = await start({ storeReady: async () => storeUp });
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${proxy.url}/readyz`)).status).toBe(200);
+    storeUp = false;
+    const away = await fetch(`${proxy.url}/readyz`);
+    expect([away.status, await away.json()]).toEqual([503, { status: 'store unreachable' }]);
+  });
+
+  it('logs a line per request naming the bot by its id and the route by its template, never the token', async () => {
+    const { proxy, logs } = await start();
+    await fetch(`${proxy.url}/api/v10/webhooks/223704706495545344/webhook-secret-token`, post('hook'));
+    await fetch(messages(proxy), post('hello'));
+    const lines = logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line.msg === 'request')).toMatchObject([
+      { method: 'POST', route: 'POST /webhooks/:id/:token', bot: 'bot 80351110224678912', status: 204 },
+      { method: 'POST', route: 'POST /channels/:id/messages', bot: 'bot 80351110224678912', status: 200 },
+    ]);
+    const all = logs.join('\n');
+    expect(all).not.toContain('proxy.test-token');
+    expect(all).not.toContain('webhook-secret-token');
+  });
+});
+
+describe('not an open relay, and closed by default', () => {
+  it('listens on 127.0.0.1 unless told otherwise', async () => {
+    const { proxy } = await start();
+    expect(new URL(proxy.url).hostname).toBe('127.0.0.1');
+  });
+
+  it('with a secret, a request without the key gets a marked 401 and goes nowhere; the key itself is not forwarded', async () => {
+    const { service, proxy } = await start({ secret: SECRET });
+    for (const key of [undefined, 'wrong-key', `${SECRET}x`]) {
+      const answer = await fetch(messages(proxy), post('x', key === undefined ? {} : { 'x-tollgate-proxy-key': key }));
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('x-tollgate-proxy')).toBe('generated');
+    }
+    expect(service.requests).toHaveLength(0);
+    expect((await fetch(messages(proxy), post('ok', { 'x-tollgate-proxy-key': SECRET }))).status).toBe(200);
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('forwards only /api/ paths, to its upstream alone: not an absolute target, not CONNECT, not where Host points', async () => {
+    const { service, proxy } = await start();
+    expect((await fetch(`${proxy.url}/admin`)).status).toBe(404);
+    expect(
+      await raw(proxy.url, 'GET http://example.com/api/v10/users/@me HTTP/1.1\r\nHost: example.com\r\n\r\n'),
+    ).toMatch(/^HTTP\/1.1 400 /);
+    expect(await raw(proxy.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')).toMatch(
+      /^HTTP\/1.1 405 /,
+    );
+    const steered = await raw(
+      proxy.url,
+      `GET /api/v10/channels/${CHANNEL} HTTP/1.1\r\nHost: example.com\r\nAuthorization: ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(steered).toMatch(/^HTTP\/1.1 200 /);
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('refuses a body over maxBody: by its length at once, or streamed, when it passes the bound', async () => {
+    const { service, proxy } = await start({ maxBody: 1024 });
+    const declared = await fetch(messages(proxy), post('x'.repeat(2000)));
+    expect(declared.status).toBe(413);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 8; i++) controller.enqueue(new TextEncoder().encode('y'.repeat(512)));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(messages(proxy), {
+      method: 'POST',
+      headers: { authorization: TOKEN, 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(service.messages).toHaveLength(0);
+  });
+
+  it('answers malformed requests with a 4xx and keeps serving: bad request lines, huge headers, a lying length', async () => {
+    const { service, proxy } = await start();
+    expect(await raw(proxy.url, 'GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1.1 400 /);
+    expect(
+      await raw(proxy.url, `GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`),
+    ).toMatch(/^HTTP\/1.1 431 /);
+    expect(
+      await raw(
+        proxy.url,
+        'GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n',
+      ),
+    ).toMatch(/^HTTP\/1.1 400 /);
+    // A length that promises more than comes, then hangs up: nothing breaks.
+    const cut = `POST /api/v10/channels/${CHANNEL}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nContent-Length: 100\r\n\r\n{"con`;
+    await raw(proxy.url, cut, true);
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+    expect((await fetch(messages(proxy), post('after'))).status).toBe(200);
+    expect(service.messages.map((message) => message.content)).toEqual(['after']);
+  });
+});
+
+describe('shutting down', () => {
+  it('close() lets a request under way finish, refuses new ones, and gives back every wait', async () => {
+    const { service, proxy } = await start({ drainMs: 5000 }, { defaultLimit: { limit: 1, windowMs: 800 } });
+    await fetch(messages(proxy), post('first'));
+    // This one waits for the next window; the drain lets it finish.
+    const waiting = fetch(messages(proxy), post('second'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = proxy.close();
+    expect((await waiting).status).toBe(200);
+    await closing;
+    await expect(fetch(`${proxy.url}/healthz`)).rejects.toThrow();
+    expect(service.messages.map((message) => message.content)).toEqual(['first', 'second']);
+  });
+});

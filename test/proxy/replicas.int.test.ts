@@ -1,0 +1,138 @@
+/**
+ * `tollgate proxy` as users start it: its command line, and two replicas as child processes on
+ * one Redis in front of the reference service, driven by plain fetch clients holding two tokens.
+ * Real processes, real time: what is asserted (no 429, exit codes, log lines) does not depend on
+ * the machine's speed.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ReferenceService } from '../../src/testing/index.ts';
+import { REDIS_URL, connectedStore, testPrefix } from '../support/redis.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const TOKENS = ['Bot ODAzNTExMTAyMjQ2Nzg5MTI.replica.first-token', 'Bot MTc1OTI4ODQ3Mjk5MTE3MDYz.replica.second-token'];
+const CHANNELS = ['81384788765712384', '81384788765712385', '81384788765712386'];
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Replica {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly stderr: () => string;
+  readonly exited: Promise<number | null>;
+}
+
+/** `tollgate proxy` with `args`: resolves once it prints its listening line. */
+async function startReplica(args: readonly string[]): Promise<Replica> {
+  const child = spawn(process.execPath, ['src/proxy/cli.ts', 'proxy', '--port', '0', ...args], { cwd: root });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  const line = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  const match = /^tollgate proxy listening on (http:\/\/\S+)$/.exec(String(line.value));
+  if (!match) throw new Error(`no listening line: ${String(line.value)} ${stderr}`);
+  return { child, url: match[1]!, stderr: () => stderr, exited };
+}
+
+/** The command line run to its end: exit code and what it printed. */
+async function run(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['src/proxy/cli.ts', ...args], { cwd: root });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+describe('tollgate proxy, the command line', () => {
+  it.for([
+    [['proxy', '--port', 'eighty'], '--port must be a whole number'],
+    [['proxy', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['proxy', '--upstream', 'ftp://example.com'], 'upstream must be an http(s) origin'],
+    [['proxy', '--secret', 'short'], 'secret must be at least 16 characters'],
+    [['serve'], 'unknown command "serve"'],
+  ] as const)('%s: one clear line and exit 2', async ([args, message]) => {
+    const { code, stdout, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(message);
+  });
+
+  it('reads its settings from the environment too, and drains on SIGTERM with exit 0', async () => {
+    const service = await new ReferenceService({ dialect: 'discord' }).start();
+    cleanups.push(() => service.stop());
+    const child = spawn(process.execPath, ['src/proxy/cli.ts', 'proxy'], {
+      cwd: root,
+      env: { ...process.env, TOLLGATE_PROXY_PORT: '0', TOLLGATE_PROXY_UPSTREAM: new URL(service.baseUrl).origin },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const line = String((await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value);
+    expect(line).toMatch(/^tollgate proxy listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const url = line.split(' ').at(-1)!;
+    expect(
+      (await fetch(`${url}/api/v10/channels/${CHANNELS[0]}`, { headers: { authorization: TOKENS[0]! } })).status,
+    ).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('two replicas on one Redis', () => {
+  it(
+    'two tokens bursting through both into shared channels: zero 429s, and no token in any log line',
+    { timeout: 60_000 },
+    async () => {
+      // Redis must be there: the test fails, never skips, without it.
+      await (await connectedStore('proxy-replicas-check')).close();
+      const service = await new ReferenceService({
+        dialect: 'discord',
+        defaultLimit: { limit: 5, windowMs: 1000 },
+        global: { limit: 50, windowMs: 1000 },
+      }).start();
+      cleanups.push(() => service.stop());
+      const prefix = testPrefix('proxy-replicas');
+      const args = [
+        '--upstream',
+        new URL(service.baseUrl).origin,
+        '--redis',
+        REDIS_URL,
+        '--prefix',
+        prefix,
+        '--log-level',
+        'debug',
+      ];
+      const replicas = [await startReplica(args), await startReplica(args)];
+      const calls = TOKENS.flatMap((token, t) =>
+        Array.from({ length: 24 }, (_, i) =>
+          fetch(`${replicas[(i + t) % 2]!.url}/api/v10/channels/${CHANNELS[i % CHANNELS.length]}/messages`, {
+            method: 'POST',
+            headers: { authorization: token, 'content-type': 'application/json' },
+            body: JSON.stringify({ content: `${t}-${i}` }),
+          }),
+        ),
+      );
+      const answers = await Promise.all(calls);
+      expect(answers.map((answer) => answer.status)).toEqual(calls.map(() => 200));
+      expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
+      expect(service.messages).toHaveLength(48);
+      for (const replica of replicas) {
+        replica.child.kill('SIGTERM');
+        expect(await replica.exited).toBe(0);
+        const logs = replica.stderr();
+        expect(logs).toContain('"msg":"request"');
+        for (const token of TOKENS) expect(logs).not.toContain(token.split(' ')[1]!.split('.').slice(1).join('.'));
+      }
+    },
+  );
+});
