@@ -73,6 +73,8 @@ export interface RelayInit {
 /** `fetch`, limited: `relay(url, init)`; `close()` ends every wait and lane. */
 export interface Relay {
   (url: string | URL, init?: RelayInit): Promise<Response>;
+  /** V15: invalid requests of the last 10 minutes, over every token of the store (the IP's count). */
+  invalidRequests(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export function createRelayWith(catalogData: unknown, options: RelayOptions = {}
   }
   const core = new RelayCore(catalogData, parsed.data);
   return Object.assign((url: string | URL, init?: RelayInit) => core.send(url, init), {
+    invalidRequests: () => core.invalidRequests(),
     close: () => core.close(),
   });
 }
@@ -111,6 +114,7 @@ export function createRelayWith(catalogData: unknown, options: RelayOptions = {}
 /** A token's lane, its Sender, and how many of its requests are under way (an idle one may go). */
 interface TokenLane {
   readonly sender: Sender;
+  readonly invalidRequests: () => Promise<number>;
   readonly close: () => Promise<void>;
   inFlight: number;
 }
@@ -197,6 +201,10 @@ class RelayCore {
     }
   }
 
+  invalidRequests(): Promise<number> {
+    return this.#ip.invalidRequests();
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const lanes = [this.#ip, ...this.#tokens.values()];
@@ -250,6 +258,11 @@ class RelayCore {
       telemetry: undefined,
       isClosed: () => this.#closed,
     });
-    return { sender, close: () => lane.limiter.close(), inFlight: 0 };
+    return {
+      sender,
+      invalidRequests: () => lane.limiter.invalidRequests(),
+      close: () => lane.limiter.close(),
+      inFlight: 0,
+    };
   }
 }

@@ -21,6 +21,8 @@ import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError }
 import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
 import type { Relay, RelayOptions } from '../http/relay.ts';
 import { tokenLabel } from './identity.ts';
+import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
+import { v10Settings } from '../dialects/v10/settings.ts';
 import {
   checkProxyOptions,
   DEFAULT_DRAIN_MS,
@@ -67,10 +69,12 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-/** A request's own outcome, for its log line. */
+/** A request's own outcome, for its log line and metrics. */
 interface Outcome {
   status: number;
   generated: boolean;
+  /** A 429's `X-RateLimit-Scope`, as the service named it. */
+  scope?: string | undefined;
 }
 
 /** The proxy on `options`, listening once the promise resolves; `createRelay` is the package's. */
@@ -89,15 +93,29 @@ export async function createProxyWith(
     write(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
   };
   const secret = checked.secret === undefined ? undefined : Buffer.from(checked.secret);
+  let metrics: ProxyMetrics | undefined;
   const relay = createRelay({
     apiRoot: `${upstream}/api`,
     maxWait: defaultMaxWait,
+    onWait: (event) => metrics?.waited(event.waitMs),
     ...(checked.store && { store: checked.store }),
     ...(checked.fetch && { fetch: checked.fetch }),
     ...(checked.maxTokens && { maxTokens: checked.maxTokens }),
   });
   const underWay = new Set<AbortController>();
   let draining = false;
+  const storeUp = async () => (await checked.storeReady?.()) ?? true;
+  metrics = checked.metrics
+    ? await createProxyMetrics({
+        underWay: () => underWay.size,
+        invalidRequests: () => relay.invalidRequests(),
+        invalidRequestLimit: v10Settings({}).invalidRequestLimit,
+        storeUp,
+      }).catch(async (error: unknown) => {
+        await relay.close();
+        throw error;
+      })
+    : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Outcome> => {
     const target = request.url ?? '';
@@ -107,10 +125,16 @@ export async function createProxyWith(
     const pathname = target.split('?', 1)[0]!;
     if (method === 'GET' && pathname === '/healthz') return json(response, 200, { status: 'ok' });
     if (method === 'GET' && pathname === '/readyz') {
-      const ready = !draining && (await (checked.storeReady?.() ?? Promise.resolve(true)).catch(() => false));
+      const ready = !draining && (await storeUp().catch(() => false));
       return json(response, ready ? 200 : 503, {
         status: ready ? 'ready' : draining ? 'draining' : 'store unreachable',
       });
+    }
+    if (method === 'GET' && pathname === '/metrics' && metrics) {
+      const text = await metrics.render();
+      response.writeHead(200, { 'content-type': metrics.contentType, 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+      return { status: 200, generated: true };
     }
     if (draining) return generated(response, 503, 'The proxy is shutting down', 0, { connection: 'close' });
     if (!pathname.startsWith('/api/')) return generated(response, 404, '404: Not Found', 0);
@@ -175,10 +199,12 @@ export async function createProxyWith(
       const started = performance.now();
       void handle(request, response)
         .then((outcome) => {
+          const route = routeOf(request);
+          if (route.includes(' ')) metrics?.answered(route, outcome.status, outcome.generated, outcome.scope);
           log('debug', {
             msg: 'request',
             method: request.method,
-            route: routeOf(request),
+            route,
             bot: tokenLabel(request.headers.authorization),
             status: outcome.status,
             generated: outcome.generated,
@@ -251,9 +277,14 @@ async function pass(response: ServerResponse, answer: Response, method: string):
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   if (isGenerated) headers[PROXY_HEADER] = 'generated';
   response.writeHead(answer.status, answer.statusText, headers);
+  const outcome = {
+    status: answer.status,
+    generated: isGenerated,
+    scope: answer.headers.get('x-ratelimit-scope') ?? undefined,
+  };
   if (method === 'HEAD' || answer.body === null) {
     response.end();
-    return { status: answer.status, generated: isGenerated };
+    return outcome;
   }
   await new Promise<void>((resolve) => {
     const stream = Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>);
@@ -267,7 +298,7 @@ async function pass(response: ServerResponse, answer: Response, method: string):
     });
     stream.pipe(response);
   });
-  return { status: answer.status, generated: isGenerated };
+  return outcome;
 }
 
 /** An answer of the proxy's own: the service's error shape, marked, saying whether anything went upstream. */

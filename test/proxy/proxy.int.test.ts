@@ -158,6 +158,36 @@ describe('what a bot sees', () => {
   });
 });
 
+describe('metrics', () => {
+  it('GET /metrics: requests by route and status class, 429s by scope, waits, the queue, the budget, the store; no token or id', async () => {
+    const { proxy } = await start({ metrics: true }, { defaultLimit: { limit: 1, windowMs: 10_000 } });
+    await fetch(messages(proxy), post('first'));
+    await fetch(messages(proxy), post('second', { 'x-tollgate-max-wait': '0' }));
+    const answer = await fetch(`${proxy.url}/metrics`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toContain('text/plain');
+    const text = await answer.text();
+    expect(text).toContain(
+      'tollgate_proxy_requests_total{route="POST /channels/:id/messages",status_class="2xx",generated="false"} 1',
+    );
+    expect(text).toContain(
+      'tollgate_proxy_requests_total{route="POST /channels/:id/messages",status_class="4xx",generated="true"} 1',
+    );
+    expect(text).toContain('tollgate_proxy_rate_limited_total{scope="proxy"} 1');
+    expect(text).toMatch(/tollgate_proxy_wait_seconds_count \d+/);
+    expect(text).toContain('tollgate_proxy_requests_under_way 0');
+    expect(text).toMatch(/tollgate_proxy_invalid_request_budget 9000/);
+    expect(text).toContain('tollgate_proxy_store_up 1');
+    expect(text).not.toContain(CHANNEL);
+    expect(text).not.toContain('test-token');
+  });
+
+  it('serves no /metrics unless asked to', async () => {
+    const { proxy } = await start();
+    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(404);
+  });
+});
+
 describe('not an open relay, and closed by default', () => {
   it('listens on 127.0.0.1 unless told otherwise', async () => {
     const { proxy } = await start();
