@@ -3,6 +3,7 @@
  * optional peer loaded only then. No label holds a token or an id: routes are templates, and
  * past a bound of distinct ones (a bot inventing paths) they count as `other`.
  */
+import type * as PromClient from 'prom-client';
 import { TollgateArgumentError } from '../errors.ts';
 
 /** Distinct route labels kept before the rest count as `other`. */
@@ -29,7 +30,7 @@ export interface MetricSources {
 }
 
 export async function createProxyMetrics(sources: MetricSources): Promise<ProxyMetrics> {
-  let prom: typeof import('prom-client');
+  let prom: typeof PromClient;
   try {
     prom = await import('prom-client');
   } catch {

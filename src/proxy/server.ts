@@ -93,7 +93,18 @@ export async function createProxyWith(
     write(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
   };
   const secret = checked.secret === undefined ? undefined : Buffer.from(checked.secret);
-  let metrics: ProxyMetrics | undefined;
+  const underWay = new Set<AbortController>();
+  let draining = false;
+  const storeUp = async () => (await checked.storeReady?.()) ?? true;
+  const metrics: ProxyMetrics | undefined = checked.metrics
+    ? await createProxyMetrics({
+        underWay: () => underWay.size,
+        // Read at scrape time, once the relay below exists.
+        invalidRequests: () => relay.invalidRequests(),
+        invalidRequestLimit: v10Settings({}).invalidRequestLimit,
+        storeUp,
+      })
+    : undefined;
   const relay = createRelay({
     apiRoot: `${upstream}/api`,
     maxWait: defaultMaxWait,
@@ -102,20 +113,6 @@ export async function createProxyWith(
     ...(checked.fetch && { fetch: checked.fetch }),
     ...(checked.maxTokens && { maxTokens: checked.maxTokens }),
   });
-  const underWay = new Set<AbortController>();
-  let draining = false;
-  const storeUp = async () => (await checked.storeReady?.()) ?? true;
-  metrics = checked.metrics
-    ? await createProxyMetrics({
-        underWay: () => underWay.size,
-        invalidRequests: () => relay.invalidRequests(),
-        invalidRequestLimit: v10Settings({}).invalidRequestLimit,
-        storeUp,
-      }).catch(async (error: unknown) => {
-        await relay.close();
-        throw error;
-      })
-    : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Outcome> => {
     const target = request.url ?? '';
