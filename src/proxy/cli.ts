@@ -14,7 +14,8 @@ import type { LogLevel, ProxyOptions } from './options.ts';
 
 const USAGE = `usage: tollgate proxy [--host 127.0.0.1] [--port 8080] [--upstream https://discord.com]
                       [--redis redis://…] [--prefix tollgate] [--secret …] [--max-body bytes]
-                      [--max-wait ms] [--metrics] [--log-level info|debug|silent] [--drain ms]`;
+                      [--max-wait ms] [--global-limit 50] [--metrics] [--log-level info|debug|silent]
+                      [--drain ms]`;
 
 /** Each flag, its variable, and how its text becomes an option. */
 const FLAGS = {
@@ -30,6 +31,7 @@ const FLAGS = {
   'log-level': { type: 'string', env: 'TOLLGATE_PROXY_LOG_LEVEL' },
   help: { type: 'boolean', env: '' },
   drain: { type: 'string', env: 'TOLLGATE_PROXY_DRAIN' },
+  'global-limit': { type: 'string', env: 'TOLLGATE_PROXY_GLOBAL_LIMIT' },
 } as const;
 
 class UsageError extends Error {}
@@ -88,6 +90,7 @@ function settingsOf(argv: readonly string[]): { options: ProxyOptions; redis?: s
     ...(text('max-body') !== undefined && { maxBody: wholeNumber('max-body', text('max-body')) }),
     ...(text('max-wait') !== undefined && { maxWait: wholeNumber('max-wait', text('max-wait')) }),
     ...(text('drain') !== undefined && { drainMs: wholeNumber('drain', text('drain')) }),
+    ...(text('global-limit') !== undefined && { globalLimit: wholeNumber('global-limit', text('global-limit')) }),
     metrics: values.metrics === true || metricsEnv === '1' || metricsEnv === 'true',
     ...(logLevel !== undefined && { logLevel: logLevel as LogLevel }),
   };

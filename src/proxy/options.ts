@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Store } from '../contracts/store.ts';
 import { TollgateArgumentError } from '../errors.ts';
+import { DIALECT_OPTION_SHAPES } from '../dialects/options.ts';
 import { milliseconds, whole } from '../option-shapes.ts';
 
 export const DEFAULT_PROXY_PORT = 8080;
@@ -39,6 +40,8 @@ export interface ProxyOptions {
   readonly metrics?: boolean;
   /** Tokens whose limits are kept at once (default 1000). */
   readonly maxTokens?: number;
+  /** v10: requests per second per token, if the service granted your bots more (default 50). */
+  readonly globalLimit?: number;
   /** How long SIGTERM's drain waits for requests under way, in ms (default 10 000). */
   readonly drainMs?: number;
   /** `info` (default): start and stop; `debug`: a line per request; `silent`. */
@@ -81,6 +84,8 @@ export const proxyOptionsSchema = z.strictObject({
   maxWait: milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER).optional(),
   metrics: z.boolean({ error: 'metrics must be true or false' }).optional(),
   maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
+  // v10's own rule for the option: one place decides what a global limit may be.
+  globalLimit: DIALECT_OPTION_SHAPES.globalLimit,
   drainMs: milliseconds('drainMs', 0, 600_000).optional(),
   logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
   log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),

@@ -112,6 +112,7 @@ export async function createProxyWith(
     ...(checked.store && { store: checked.store }),
     ...(checked.fetch && { fetch: checked.fetch }),
     ...(checked.maxTokens && { maxTokens: checked.maxTokens }),
+    ...(checked.globalLimit && { globalLimit: checked.globalLimit }),
   });
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Outcome> => {

@@ -60,6 +60,7 @@ describe('tollgate proxy, the command line', () => {
     [['proxy', '--frobnicate'], "Unknown option '--frobnicate'"],
     [['proxy', '--upstream', 'ftp://example.com'], 'upstream must be an http(s) origin'],
     [['proxy', '--secret', 'short'], 'secret must be at least 16 characters'],
+    [['proxy', '--global-limit', '0'], 'globalLimit must be at least 1'],
     [['serve'], 'unknown command "serve"'],
   ] as const)('%s: one clear line and exit 2', async ([args, message]) => {
     const { code, stdout, stderr } = await run(args);
