@@ -5,7 +5,8 @@
  *
  *   npm run bench                    all suites (about 4 minutes here)
  *   npm run bench -- overhead memory only the suites named (decision, overhead, rate-limits,
- *                                    shared-store, memory, v10, pagination, cloudflare, discordjs)
+ *                                    shared-store, memory, v10, pagination, cloudflare, discordjs,
+ *                                    proxy)
  *   npm run bench -- overhead --save-baseline
  *                                    also keeps this run's overhead figures as the baseline
  *                                    (bench/results/overhead-baseline.json) that later runs print
@@ -18,6 +19,7 @@ import { renderRateLimitChart } from '../bench/chart.ts';
 import { runCloudflareBench, type CloudflareResult } from '../bench/cloudflare.ts';
 import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
 import { runDiscordjsFleetBench, type DiscordjsFleetResult } from '../bench/discordjs.ts';
+import { runProxyBench, type ProxyBenchResult } from '../bench/proxy.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runOverheadBench, type OverheadRatio, type OverheadResult } from '../bench/overhead.ts';
 import {
@@ -45,6 +47,7 @@ const SUITES = [
   'pagination',
   'cloudflare',
   'discordjs',
+  'proxy',
 ] as const;
 type Suite = (typeof SUITES)[number];
 
@@ -173,6 +176,15 @@ if (suites.has('discordjs')) {
   await save('discordjs', fleet);
 }
 
+if (suites.has('proxy')) {
+  console.log(
+    '\n10. Proxy: tollgate proxy beside @discordjs/proxy, each in its own process, before an upstream that answers at once; two replicas on Redis at 40 ms',
+  );
+  const proxy = await runProxyBench();
+  printProxy(proxy);
+  await save('proxy', proxy);
+}
+
 // The targets, from the latest results of every suite (this run's where it ran them).
 const latest: Latest = {
   decision: await load<DecisionResult[]>('decision'),
@@ -186,6 +198,7 @@ const latest: Latest = {
   pagination: await load<PaginationResult>('pagination'),
   cloudflare: await load<CloudflareResult>('cloudflare'),
   discordjs: await load<DiscordjsFleetResult[]>('discordjs'),
+  proxy: await load<ProxyBenchResult>('proxy'),
 };
 const targets = summarise(latest);
 console.log('\nTargets');
@@ -207,6 +220,48 @@ function rateLimitRow(r: RateLimitRun) {
     '429s after first contact': r.status429AfterFirstContact,
     'max/window': r.maxPerWindow,
   };
+}
+
+function proxyTables(r: ProxyBenchResult) {
+  return [
+    r.throughput.map((t) => ({
+      proxy: t.proxy,
+      tokens: t.tokens,
+      'requests/s': fixed(t.requestsPerSecond, 0),
+      'CPU µs/request': fixed(t.cpuMicrosPerRequest, 0),
+    })),
+    r.latency.map((l) => ({
+      proxy: l.proxy,
+      'requests/s': l.rate,
+      'p50 ms': fixed(l.p50Ms, 2),
+      'p99 ms': fixed(l.p99Ms, 2),
+      'added p50 ms': fixed(l.addedP50Ms, 2),
+      'added p99 ms': fixed(l.addedP99Ms, 2),
+    })),
+    [
+      {
+        tokens: r.memory.tokens,
+        'RSS with 1 (MiB)': fixed(r.memory.rssMiBWithOne, 1),
+        [`RSS with ${r.memory.tokens} (MiB)`]: fixed(r.memory.rssMiBWithAll, 1),
+        'KiB/token': fixed(r.memory.kibPerToken, 1),
+      },
+    ],
+    [
+      {
+        replicas: r.replicas.replicas,
+        'latency ms': r.replicas.latencyMs,
+        requests: r.replicas.requests,
+        'span s': fixed(r.replicas.spanSeconds, 2),
+        'least s': fixed(r.replicas.leastSeconds, 2),
+        'of the least': fixed(r.replicas.ofLeast, 3),
+        '429s': r.replicas.status429,
+      },
+    ],
+  ];
+}
+
+function printProxy(r: ProxyBenchResult): void {
+  for (const table of proxyTables(r)) console.table(table);
 }
 
 function discordjsRow(r: DiscordjsFleetResult) {
@@ -318,6 +373,7 @@ interface Latest {
   readonly pagination: PaginationResult | undefined;
   readonly cloudflare: CloudflareResult | undefined;
   readonly discordjs: DiscordjsFleetResult[] | undefined;
+  readonly proxy: ProxyBenchResult | undefined;
 }
 
 /** The overhead suite's figures, and the baseline later runs are compared with (`--save-baseline`). */
@@ -519,6 +575,31 @@ function summarise(results: Latest): Target[] {
       });
     }
   }
+  if (results.proxy) {
+    const { throughput, latency, replicas } = results.proxy;
+    const ours = throughput.find((t) => t.proxy === 'tollgate proxy' && t.tokens === 1);
+    const theirs = throughput.find((t) => t.proxy === '@discordjs/proxy');
+    if (ours && theirs) {
+      targets.push({
+        target: 'tollgate proxy ≥ @discordjs/proxy requests/s on one token',
+        measured: `${fixed(ours.requestsPerSecond / theirs.requestsPerSecond, 2)}× (${fixed(ours.requestsPerSecond, 0)} vs ${fixed(theirs.requestsPerSecond, 0)})`,
+        met: yes(ours.requestsPerSecond >= theirs.requestsPerSecond),
+      });
+    }
+    const added = latency.find((l) => l.proxy === 'tollgate proxy');
+    if (added) {
+      targets.push({
+        target: 'tollgate proxy: p99 added latency < 2 ms at 1000 requests/s',
+        measured: `${fixed(added.addedP99Ms, 2)} ms`,
+        met: yes(added.addedP99Ms < 2),
+      });
+    }
+    targets.push({
+      target: 'two proxy replicas on one Redis, 40 ms: ≥ 0.97 of the least time the global limit allows, zero 429s',
+      measured: `${fixed(replicas.ofLeast, 3)}, ${replicas.status429} 429s`,
+      met: yes(replicas.ofLeast >= 0.97 && replicas.status429 === 0),
+    });
+  }
   return targets;
 }
 
@@ -536,6 +617,7 @@ async function updateBenchmarksDoc(
     pagination,
     cloudflare,
     discordjs,
+    proxy,
   }: Latest,
   targets: Target[],
 ): Promise<void> {
@@ -607,6 +689,13 @@ async function updateBenchmarksDoc(
     sections.push(
       '**discord.js fleet** (4 processes of one bot, @discordjs/core on @discordjs/rest, 240 message creates in 8 channels at once; 5 per channel a second, 50 a second for the token; plain, and through tollgate/discordjs on one Redis)\n\n' +
         markdownTable(discordjs.map((r) => discordjsRow(r))),
+    );
+  if (proxy)
+    sections.push(
+      '**Proxy** (`tollgate proxy` beside @discordjs/proxy, each in its own process before an upstream that answers at once; 32 callers; added latency at 1000 requests/s against the upstream direct; memory after 1 and 1000 tokens; two replicas on one Redis, one token, 250 requests on distinct channels at 40 ms, the global limit of 50 a second binding)\n\n' +
+        proxyTables(proxy)
+          .map((table) => markdownTable(table))
+          .join('\n\n'),
     );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
   await writeFile(docPath, doc.slice(0, from + start.length) + body + doc.slice(to));

@@ -1,0 +1,284 @@
+/**
+ * The proxy suite (`npm run bench -- proxy`): `tollgate proxy` beside @discordjs/proxy, each in a
+ * process of its own in front of the overhead suite's upstream (an upstream that answers at once,
+ * in its own process), driven by undici from this process.
+ * - Throughput: requests/s through one proxy process, one token and 100 tokens (@discordjs/proxy
+ *   keeps one REST, so one token only), and the proxy process's CPU per request.
+ * - Added latency: at a fixed 1000 requests/s, p50 and p99 through the proxy less those straight
+ *   to the upstream.
+ * - Memory per token held: the proxy's resident memory after 1 token and after 1000.
+ * - Two replicas on one Redis, one token, against the reference service at 40 ms of latency: the
+ *   global limit's pace (50 a second), time against the least it allows, and 429s.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { ReferenceService } from '../src/testing/index.ts';
+import { startUpstream } from './overhead.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const TOKEN = 'Bot ODAzNTExMTAyMjQ2Nzg5MTI.bench.proxy';
+/** Clock ticks per second of /proc's CPU times (Linux: 100). */
+const TICKS = 100;
+
+export interface ProxyThroughput {
+  readonly proxy: string;
+  readonly tokens: number;
+  readonly requestsPerSecond: number;
+  readonly cpuMicrosPerRequest: number;
+}
+
+export interface ProxyLatency {
+  readonly proxy: string;
+  readonly rate: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly addedP50Ms: number;
+  readonly addedP99Ms: number;
+}
+
+export interface ProxyMemory {
+  readonly tokens: number;
+  readonly rssMiBWithOne: number;
+  readonly rssMiBWithAll: number;
+  readonly kibPerToken: number;
+}
+
+export interface ProxyReplicas {
+  readonly replicas: number;
+  readonly latencyMs: number;
+  readonly requests: number;
+  readonly spanSeconds: number;
+  readonly leastSeconds: number;
+  readonly ofLeast: number;
+  readonly status429: number;
+}
+
+export interface ProxyBenchResult {
+  readonly throughput: ProxyThroughput[];
+  readonly latency: ProxyLatency[];
+  readonly memory: ProxyMemory;
+  readonly replicas: ProxyReplicas;
+}
+
+interface Started {
+  readonly url: string;
+  readonly child: ChildProcess;
+}
+
+/** A server process, once it prints its address (`listening: <url>` or the proxy's own line). */
+async function startServer(args: readonly string[]): Promise<Started> {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const url = /(?:listening:|listening on) (http:\/\/\S+)/.exec(line)?.[1];
+    if (url) return { url, child };
+  }
+  throw new Error(`${args.join(' ')} exited before listening`);
+}
+
+/**
+ * `tollgate proxy` as a user starts it; against the answer-at-once upstream its global pace is
+ * raised (`--global-limit`), as @discordjs/proxy's is, or a run would measure the pace of 50 a second.
+ */
+const tollgateProxy = (upstream: string, extra: readonly string[] = ['--global-limit', '100000']) =>
+  startServer(['src/proxy/cli.ts', 'proxy', '--port', '0', '--upstream', upstream, '--log-level', 'silent', ...extra]);
+const discordjsProxy = (upstream: string) => startServer(['bench/servers/discordjs-proxy.ts', upstream]);
+
+async function stop({ child }: Started): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A process's CPU time so far, in µs (Linux /proc). */
+function cpuMicrosOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS) * 1e6;
+}
+
+function rssMiBOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
+  return Number(line.replace(/\D+/g, '')) / 1024;
+}
+
+const tokenOf = (index: number) => (index === 0 ? TOKEN : `${TOKEN}-${index}`);
+const pathOf = (index: number) => `/api/v10/channels/${100000 + (index % 64)}`;
+
+/** Closed-loop load: `concurrency` lanes for `seconds`; requests/s and the proxy's CPU per request. */
+async function throughput(proxy: Started, name: string, tokens: number, seconds: number): Promise<ProxyThroughput> {
+  const agent = new Agent({ connections: 64, pipelining: 1 });
+  const drive = async (ms: number) => {
+    const deadline = performance.now() + ms;
+    let next = 0;
+    let completed = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (performance.now() < deadline) {
+          const index = next++;
+          const { body, statusCode } = await request(proxy.url + pathOf(index), {
+            dispatcher: agent,
+            headers: { authorization: tokenOf(index % tokens) },
+          });
+          await body.dump();
+          if (statusCode !== 200) throw new Error(`${name}: answered ${statusCode}`);
+          completed += 1;
+        }
+      }),
+    );
+    return completed;
+  };
+  await drive(1500); // warm-up: connections, JIT, every token's lane
+  const cpuBefore = cpuMicrosOf(proxy.child.pid!);
+  const started = performance.now();
+  const completed = await drive(seconds * 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = cpuMicrosOf(proxy.child.pid!) - cpuBefore;
+  await agent.close();
+  return { proxy: name, tokens, requestsPerSecond: completed / elapsed, cpuMicrosPerRequest: cpu / completed };
+}
+
+/** Open-loop load at `rate` requests/s for `seconds`: each request's latency in ms. */
+async function latencies(url: string, rate: number, seconds: number): Promise<number[]> {
+  const agent = new Agent({ connections: 128 });
+  const results: Promise<number>[] = [];
+  const total = rate * seconds;
+  const started = performance.now();
+  for (let sent = 0; sent < total;) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+    for (; sent < due; sent++) {
+      const index = sent;
+      const at = performance.now();
+      results.push(
+        request(url + pathOf(index), { dispatcher: agent, headers: { authorization: TOKEN } }).then(
+          async ({ body }) => {
+            await body.dump();
+            return performance.now() - at;
+          },
+        ),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const all = await Promise.all(results);
+  await agent.close();
+  return all.sort((a, b) => a - b);
+}
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+async function addedLatency(proxy: Started, name: string, upstreamOrigin: string): Promise<ProxyLatency> {
+  const rate = 1000;
+  await latencies(proxy.url, rate, 1); // warm-up
+  const direct = await latencies(upstreamOrigin, rate, 3);
+  const through = await latencies(proxy.url, rate, 3);
+  return {
+    proxy: name,
+    rate,
+    p50Ms: percentile(through, 0.5),
+    p99Ms: percentile(through, 0.99),
+    addedP50Ms: percentile(through, 0.5) - percentile(direct, 0.5),
+    addedP99Ms: percentile(through, 0.99) - percentile(direct, 0.99),
+  };
+}
+
+async function memoryPerToken(upstreamOrigin: string, tokens: number): Promise<ProxyMemory> {
+  const proxy = await tollgateProxy(upstreamOrigin);
+  try {
+    const agent = new Agent({ connections: 16 });
+    const send = async (token: string) => {
+      const { body } = await request(proxy.url + pathOf(0), { dispatcher: agent, headers: { authorization: token } });
+      await body.dump();
+    };
+    for (let i = 0; i < 200; i++) await send(TOKEN);
+    const withOne = rssMiBOf(proxy.child.pid!);
+    for (let i = 1; i < tokens; i += 16) await Promise.all(Array.from({ length: 16 }, (_, j) => send(tokenOf(i + j))));
+    const withAll = rssMiBOf(proxy.child.pid!);
+    await agent.close();
+    return {
+      tokens,
+      rssMiBWithOne: withOne,
+      rssMiBWithAll: withAll,
+      kibPerToken: ((withAll - withOne) * 1024) / tokens,
+    };
+  } finally {
+    await stop(proxy);
+  }
+}
+
+/** Two replicas on one Redis, one token, one request per channel: the global pace is what binds. */
+async function replicasOnRedis(latencyMs: number, requests: number): Promise<ProxyReplicas> {
+  const service = await new ReferenceService({
+    dialect: 'discord',
+    latencyMs,
+    defaultLimit: { limit: 1000, windowMs: 1000 },
+    global: { limit: 50, windowMs: 1000 },
+  }).start();
+  const origin = new URL(service.baseUrl).origin;
+  const prefix = `tollgate-bench:${randomUUID().slice(0, 8)}`;
+  const replicas = [
+    await tollgateProxy(origin, ['--redis', REDIS_URL, '--prefix', prefix]),
+    await tollgateProxy(origin, ['--redis', REDIS_URL, '--prefix', prefix]),
+  ];
+  try {
+    await Promise.all(
+      Array.from({ length: requests }, async (_, index) => {
+        const answer = await fetch(
+          `${replicas[index % 2]!.url}/api/v10/channels/${81384788765712384n + BigInt(index)}`,
+          {
+            headers: { authorization: TOKEN },
+          },
+        );
+        await answer.arrayBuffer();
+      }),
+    );
+    const accepted = service.requests.filter((r) => r.status < 400);
+    const spanSeconds = (accepted.at(-1)!.at - service.requests[0]!.at) / 1000;
+    const leastSeconds = Math.ceil(requests / 50) - 1;
+    return {
+      replicas: 2,
+      latencyMs,
+      requests,
+      spanSeconds,
+      leastSeconds,
+      ofLeast: leastSeconds / spanSeconds,
+      status429: service.requests.filter((r) => r.status === 429).length,
+    };
+  } finally {
+    await Promise.all(replicas.map(stop));
+    await service.stop();
+  }
+}
+
+export async function runProxyBench(): Promise<ProxyBenchResult> {
+  const { baseUrl, child: upstreamChild } = await startUpstream();
+  const upstreamOrigin = new URL(baseUrl).origin;
+  try {
+    const throughputs: ProxyThroughput[] = [];
+    const latency: ProxyLatency[] = [];
+    for (const [name, start] of [
+      ['@discordjs/proxy', () => discordjsProxy(upstreamOrigin)],
+      ['tollgate proxy', () => tollgateProxy(upstreamOrigin)],
+    ] as const) {
+      const proxy = await start();
+      try {
+        throughputs.push(await throughput(proxy, name, 1, 4));
+        if (name === 'tollgate proxy') throughputs.push(await throughput(proxy, name, 100, 4));
+        latency.push(await addedLatency(proxy, name, upstreamOrigin));
+      } finally {
+        await stop(proxy);
+      }
+    }
+    const memory = await memoryPerToken(upstreamOrigin, 1000);
+    const replicas = await replicasOnRedis(40, 250);
+    return { throughput: throughputs, latency, memory, replicas };
+  } finally {
+    upstreamChild.kill();
+  }
+}
