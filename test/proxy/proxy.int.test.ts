@@ -110,6 +110,29 @@ describe('what a bot sees', () => {
     expect(service.messages.map((message) => message.content)).toEqual(['first', 'next']);
   });
 
+  it('exempt interaction callbacks go at once, without the global pace, while the token has spent it', async () => {
+    const { service, proxy } = await start({ globalLimit: 2 }, { global: { limit: 2, windowMs: 1000 } });
+    for (const answer of await Promise.all(
+      [0, 1].map(() => fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: TOKEN } })),
+    )) {
+      expect(answer.status).toBe(200);
+    }
+    const spentAt = Date.now();
+    const callbacks = await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        fetch(`${proxy.url}/api/v10/interactions/${81384788765712390n + BigInt(i)}/interaction-token-${i}/callback`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 4, data: { content: 'pong' } }),
+        }),
+      ),
+    );
+    expect(callbacks.map((answer) => answer.status)).toEqual(Array.from({ length: 7 }, () => 204));
+    // Held by the pace, seven at 2 a second would take 3 s and more.
+    expect(Date.now() - spentAt).toBeLessThan(2000);
+    expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
+  });
+
   it("a revoked token: the service's 401, then the proxy's own, marked, without sending", async () => {
     const { service, proxy } = await start({}, { validTokens: ['Bot someone-else'] });
     expect((await fetch(messages(proxy), post('a'))).status).toBe(401);
