@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReferenceService } from '../../src/testing/index.ts';
 import { REDIS_URL, connectedStore, testPrefix } from '../support/redis.ts';
+import { freePorts, startRedisServerOn, waitForRedis } from '../support/redis-processes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKENS = ['Bot ODAzNTExMTAyMjQ2Nzg5MTI.replica.first-token', 'Bot MTc1OTI4ODQ3Mjk5MTE3MDYz.replica.second-token'];
@@ -134,6 +135,61 @@ describe('two replicas on one Redis', () => {
         expect(logs).toContain('"msg":"request"');
         for (const token of TOKENS) expect(logs).not.toContain(token.split(' ')[1]!.split('.').slice(1).join('.'));
       }
+    },
+  );
+
+  it(
+    'Redis restarted under load: both keep serving on their fallback limits, /readyz says so, and they share again',
+    { timeout: 60_000 },
+    async () => {
+      const port = (await freePorts(1))[0]!;
+      let redis = startRedisServerOn(port);
+      cleanups.push(() => void redis.kill('SIGKILL'));
+      await waitForRedis(port);
+      const service = await new ReferenceService({
+        dialect: 'discord',
+        defaultLimit: { limit: 50, windowMs: 1000 },
+      }).start();
+      cleanups.push(() => service.stop());
+      const args = [
+        '--upstream',
+        new URL(service.baseUrl).origin,
+        '--redis',
+        `redis://127.0.0.1:${port}`,
+        '--prefix',
+        testPrefix('proxy-restart'),
+      ];
+      const replicas = [await startReplica(args), await startReplica(args)];
+      const ready = async () => Promise.all(replicas.map(async ({ url }) => (await fetch(`${url}/readyz`)).status));
+      const statuses: number[] = [];
+      let next = 0;
+      const send = async (count: number) => {
+        for (let i = 0; i < count; i++, next++) {
+          const answer = await fetch(
+            `${replicas[next % 2]!.url}/api/v10/channels/${CHANNELS[next % CHANNELS.length]}`,
+            {
+              headers: { authorization: TOKENS[0]! },
+            },
+          );
+          statuses.push(answer.status);
+          await answer.arrayBuffer();
+        }
+      };
+      await send(10);
+      expect(await ready()).toEqual([200, 200]);
+      redis.kill('SIGKILL');
+      await new Promise((resolve) => redis.once('exit', resolve));
+      await send(10);
+      expect(await ready()).toEqual([503, 503]);
+      redis = startRedisServerOn(port);
+      await waitForRedis(port);
+      for (let attempt = 0; attempt < 100 && (await ready()).some((status) => status !== 200); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await ready()).toEqual([200, 200]);
+      await send(10);
+      expect(statuses).toEqual(Array.from({ length: 30 }, () => 200));
+      expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
     },
   );
 });

@@ -16,7 +16,7 @@ import { ReferenceService } from '../../src/testing/index.ts';
 import { startE2E } from '../support/e2e.ts';
 import { connectedStore, testPrefix } from '../support/redis.ts';
 import { redisDeploymentsForFile, type RedisDeployment } from '../support/redis-deployments.ts';
-import { freePorts } from '../support/redis-processes.ts';
+import { freePorts, startRedisServerOn, waitForRedis } from '../support/redis-processes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = 'Bot shared-token';
@@ -310,29 +310,10 @@ describe('Redis faults', () => {
   }, 60_000);
 
   function startRedisServer(port: number) {
-    const child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
+    const child = startRedisServerOn(port);
     cleanups.push(() => {
       child.kill('SIGKILL');
     });
     return child;
   }
 });
-
-async function waitForRedis(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const probe = new RedisStore({ url: `redis://127.0.0.1:${port}`, prefix: 'probe' });
-    try {
-      await probe.connect();
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await probe.close();
-    }
-  }
-  throw new Error(`redis-server on port ${port} did not start`);
-}

@@ -7,7 +7,7 @@
  * when something does not come up. No vitest here: `redis-deployments.ts` wires these into test
  * files.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -571,4 +571,37 @@ function isOurs(pid: number, port: number): boolean {
   } catch {
     return alive(pid); // no /proc: the pidfile's pid is all there is to go by
   }
+}
+
+/**
+ * A bare redis-server on 127.0.0.1:`port`, keeping nothing on disk: a server a test may kill and
+ * start again on the same port (a restart under load). The caller kills it when done.
+ */
+export function startRedisServerOn(port: number): ChildProcess {
+  return spawn('redis-server', ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+}
+
+/** Resolves once redis-server on `port` answers PING (bounded: 5 s). */
+export async function waitForRedis(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const probe = new Redis({
+      port,
+      host: HOST,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    probe.on('error', () => {}); // a refused connection is the answer being waited out
+    try {
+      await probe.connect();
+      if ((await probe.ping()) === 'PONG') return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      probe.disconnect();
+    }
+  }
+  throw new Error(`redis-server on port ${port} did not start`);
 }
