@@ -90,6 +90,34 @@ describe('tollgate proxy, the command line', () => {
   });
 });
 
+describe('tollgate proxy, shutting down', () => {
+  it(
+    'SIGTERM while busy: the request waiting for its window is served, then it exits 0',
+    { timeout: 30_000 },
+    async () => {
+      const service = await new ReferenceService({
+        dialect: 'discord',
+        defaultLimit: { limit: 1, windowMs: 1500 },
+      }).start();
+      cleanups.push(() => service.stop());
+      const replica = await startReplica(['--upstream', new URL(service.baseUrl).origin]);
+      const send = (content: string) =>
+        fetch(`${replica.url}/api/v10/channels/${CHANNELS[0]}/messages`, {
+          method: 'POST',
+          headers: { authorization: TOKENS[0]!, 'content-type': 'application/json' },
+          body: JSON.stringify({ content }),
+        });
+      expect((await send('first')).status).toBe(200);
+      const waiting = send('second');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      replica.child.kill('SIGTERM');
+      expect((await waiting).status).toBe(200);
+      expect(await replica.exited).toBe(0);
+      expect(service.messages.map((message) => message.content)).toEqual(['first', 'second']);
+    },
+  );
+});
+
 describe('two replicas on one Redis', () => {
   it(
     'two tokens bursting through both into shared channels: zero 429s, and no token in any log line',
