@@ -253,7 +253,10 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
       const client = e2e.newClient({ timeout: 50, transportRetries: 0 });
       e2e.service.inject({ fault: { kind: 'slow', delayMs: 500 } });
       await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError' });
-      expect(await client.gateway.get()).toMatchObject({ url: expect.stringMatching(/^wss:/) });
+      // The next call has time to be answered on a busy machine: what it shows is the bucket freed.
+      expect(await client.gateway.get(undefined, { timeout: 10_000 })).toMatchObject({
+        url: expect.stringMatching(/^wss:/),
+      });
     });
 
     it('a body that trickles in past the timeout fails the call too, and frees the bucket', async () => {
@@ -261,7 +264,9 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
       const client = e2e.newClient({ timeout: 50, transportRetries: 0 });
       e2e.service.inject({ fault: { kind: 'slow-body', delayMs: 500 } });
       await expect(client.gateway.get()).rejects.toMatchObject({ name: 'TimeoutError', routeKey: 'Gateway' });
-      expect(await client.gateway.get()).toMatchObject({ url: expect.stringMatching(/^wss:/) });
+      expect(await client.gateway.get(undefined, { timeout: 10_000 })).toMatchObject({
+        url: expect.stringMatching(/^wss:/),
+      });
     });
 
     it('non-idempotent requests are never sent twice: not after a 5xx, a timeout or a reset', async () => {
