@@ -209,6 +209,17 @@ export class Limiter {
 
   // ── Steps 4–6 (v6), V7–V19 (v10) ──────────────────────────────────────────────────────────
   async #afterResponse(call: CallState, response: Response): Promise<RetryCode | undefined> {
+    if (!call.relayed) return this.#judgeAndLearn(call, response);
+    try {
+      return await this.#judgeAndLearn(call, response);
+    } catch {
+      // The service answered a relayed call: a store that cannot record the answer now must not
+      // turn it into an error (whoever relayed it reads the answer; the lease runs out instead).
+      return undefined;
+    }
+  }
+
+  async #judgeAndLearn(call: CallState, response: Response): Promise<RetryCode | undefined> {
     const answeredAt = this.#clock.now();
     // v6 judges synchronously: no extra turn of the event loop on every response.
     const judged = this.#judge(call.target, response);
