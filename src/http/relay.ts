@@ -137,7 +137,8 @@ class RelayCore {
     const dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents> = DIALECTS.v10;
     this.#dialect = dialect;
     this.#targets = dialect.targets(catalogData);
-    this.#apiRoot = (options.apiRoot ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
+    // As URLs are compared: in the form the URL parser writes (a host in lower case).
+    this.#apiRoot = new URL(options.apiRoot ?? DEFAULT_API_ROOT).href.replace(/\/+$/, '');
     this.#origin = new URL(this.#apiRoot).origin;
     this.#clock = options.clock ?? dialect.defaultClock;
     this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -169,7 +170,8 @@ class RelayCore {
       throw new TollgateArgumentError(`relay: maxWait must be a number of milliseconds, 0 or more`);
     }
     const headers = new Headers(init.headers);
-    const authorization = headers.get('authorization');
+    // An empty Authorization is none: no lane of its own, and no empty secret to scrub.
+    const authorization = headers.get('authorization') || null;
     headers.delete('authorization');
     const target = this.#targets.targetOfRequest(method, routePath, this.#clock.now());
     const lane = authorization === null ? this.#ip : this.#laneOf(authorization);
@@ -212,15 +214,21 @@ class RelayCore {
     await Promise.all(lanes.map((lane) => lane.close()));
   }
 
-  /** The path sent (under the API root, version and query kept) and the path classified (without the version). */
+  /**
+   * The path sent (under the API root, version and query kept) and the path classified (without
+   * the version), both as fetch will send them: dot segments resolved first, so `…/webhooks/1/x/../../channels/2`
+   * is classified as the channel it reaches.
+   */
   #split(url: string): { sendPath: string; routePath: string } {
     const root = this.#apiRoot;
-    if (!url.startsWith(`${root}/`) || URL.parse(url)?.origin !== this.#origin) {
+    const parsed = URL.parse(url);
+    const href = parsed?.href ?? '';
+    if (parsed?.origin !== this.#origin || !href.startsWith(`${root}/`)) {
       throw new TollgateArgumentError(
         `relay: ${url.split('?')[0]} is not under the API root ${root} (set apiRoot to relay to another)`,
       );
     }
-    const sendPath = url.slice(root.length);
+    const sendPath = href.slice(root.length);
     const pathname = sendPath.split(/[?#]/, 1)[0]!;
     const routePath = pathname.replace(/^\/v\d+(?=\/|$)/, '') || '/';
     return { sendPath, routePath };

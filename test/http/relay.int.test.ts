@@ -225,6 +225,16 @@ describe('a relay', () => {
     expect(statuses()).toEqual([404, 200]);
   });
 
+  it('classifies a path as fetch sends it: dot segments resolved, so a detour through a webhook counts where it lands', async () => {
+    e2e = await startE2E({ defaultLimit: { limit: 1, windowMs: 10_000 } });
+    const relay = e2e.newRelay({ maxWait: 2000 });
+    await e2e.drive([relay(messagesOf(CHANNEL), post('first'))]);
+    const detour = `${root()}/v10/webhooks/223704706495545344/x/../../../channels/${CHANNEL}/messages`;
+    const [refused] = await e2e.drive([relay(detour, post('second'))]);
+    expect((refused as PromiseFulfilledResult<Response>).value.headers.get(GENERATED_HEADER)).toBe('RATE_LIMIT_WAIT');
+    expect(e2e.service.requests).toHaveLength(1);
+  });
+
   it('keeps at most maxTokens lanes, and a token whose lane went still gets one', async () => {
     e2e = await startE2E();
     const relay = e2e.newRelay({ maxTokens: 2 });
