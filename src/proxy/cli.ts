@@ -71,11 +71,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   process.stdout.write(`tollgate proxy listening on ${proxy.url}\n`);
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     void proxy
       .close()
       .then(() => shared?.close())
-      .then(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`tollgate: closing failed: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

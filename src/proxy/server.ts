@@ -15,6 +15,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { classifyV10 } from '../dialects/v10/route.ts';
 import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError } from '../errors.ts';
@@ -41,7 +42,7 @@ export const MAX_WAIT_HEADER = 'x-tollgate-max-wait';
 /** The shared secret a request must carry when the proxy has one. */
 export const KEY_HEADER = 'x-tollgate-proxy-key';
 
-/** Headers of one hop, never forwarded either way (RFC 9110 §7.6.1), and the proxy's own. */
+/** Headers of one hop (RFC 9110 §7.6.1): never forwarded, either way. */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -52,15 +53,32 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+]);
+
+/**
+ * What a request loses on its way up besides: its Host (the upstream's own goes), its framing
+ * (fetch frames the body again), `Expect` (fetch refuses it; the proxy reads the body anyway),
+ * `Accept-Encoding` (fetch asks for what it decodes), and the proxy's own headers.
+ */
+const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
   'host',
   'content-length',
+  'expect',
   'accept-encoding',
   KEY_HEADER,
   MAX_WAIT_HEADER,
 ]);
 
 /** Transport errors after which the request surely never reached the upstream. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'UND_ERR_NOT_SUPPORTED',
+]);
 
 export interface Proxy {
   /** `http://HOST:PORT`, as it listens. */
@@ -120,7 +138,8 @@ export async function createProxyWith(
     const method = request.method ?? 'GET';
     // An absolute-form target names its own host: the proxy is no open relay.
     if (!target.startsWith('/')) return generated(response, 400, 'The request target must be a path (origin-form)', 0);
-    const pathname = target.split('?', 1)[0]!;
+    // As fetch will send it: dot segments (`/api/../admin`, `%2e%2e`) resolved first.
+    const pathname = new URL(target, 'http://proxy.invalid').pathname;
     if (method === 'GET' && pathname === '/healthz') return json(response, 200, { status: 'ok' });
     if (method === 'GET' && pathname === '/readyz') {
       const ready = !draining && (await storeUp().catch(() => false));
@@ -190,7 +209,8 @@ export async function createProxyWith(
     {
       headersTimeout: 10_000,
       // A client that sends its body slowly is cut off rather than held forever.
-      requestTimeout: 120_000,
+      // (A body is read only once its request may go: its wait counts in.)
+      requestTimeout: Math.max(120_000, defaultMaxWait + 60_000),
       maxHeaderSize: 16 * 1024,
     },
     (request, response) => {
@@ -226,13 +246,18 @@ export async function createProxyWith(
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(checked.port ?? DEFAULT_PROXY_PORT, checked.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(checked.port ?? DEFAULT_PROXY_PORT, checked.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await relay.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -263,6 +288,16 @@ export async function createProxyWith(
 /** The service's answer, streamed back as it came (less what belongs to one hop). */
 async function pass(response: ServerResponse, answer: Response, method: string): Promise<Outcome> {
   const isGenerated = answer.headers.has(GENERATED_HEADER);
+  const outcome = {
+    status: answer.status,
+    generated: isGenerated,
+    scope: answer.headers.get('x-ratelimit-scope') ?? undefined,
+  };
+  // The bot hung up while the answer was being judged: nobody reads it.
+  if (response.destroyed) {
+    await answer.body?.cancel().catch(() => {});
+    return outcome;
+  }
   const headers: Record<string, string | string[]> = {};
   // fetch decodes a compressed body: it goes on decoded, without its encoding or length.
   const decoded = answer.headers.has('content-encoding');
@@ -275,27 +310,12 @@ async function pass(response: ServerResponse, answer: Response, method: string):
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   if (isGenerated) headers[PROXY_HEADER] = 'generated';
   response.writeHead(answer.status, answer.statusText, headers);
-  const outcome = {
-    status: answer.status,
-    generated: isGenerated,
-    scope: answer.headers.get('x-ratelimit-scope') ?? undefined,
-  };
   if (method === 'HEAD' || answer.body === null) {
     response.end();
     return outcome;
   }
-  await new Promise<void>((resolve) => {
-    const stream = Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>);
-    stream.on('error', () => {
-      response.destroy();
-      resolve();
-    });
-    response.on('close', () => {
-      stream.destroy();
-      resolve();
-    });
-    stream.pipe(response);
-  });
+  // Ends when the body is through, or when either side breaks off (both are then closed).
+  await pipeline(Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>), response).catch(() => {});
   return outcome;
 }
 
@@ -344,12 +364,17 @@ function maxWaitOf(header: string | string[] | undefined, proxyMaxWait: number):
   return Math.min(Number(header.trim()), proxyMaxWait);
 }
 
-/** The request's headers as the service should get them: its own, less one hop's. */
+/** The request's headers as the service should get them: its own, less one hop's (and those its Connection names). */
 function forwardedHeaders(request: IncomingMessage): Headers {
+  const named = new Set(
+    String(request.headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
   const headers = new Headers();
   for (let index = 0; index < request.rawHeaders.length; index += 2) {
     const name = request.rawHeaders[index]!.toLowerCase();
-    if (!HOP_BY_HOP.has(name)) headers.append(name, request.rawHeaders[index + 1]!);
+    if (!NOT_FORWARDED.has(name) && !named.has(name)) headers.append(name, request.rawHeaders[index + 1]!);
   }
   return headers;
 }
@@ -409,9 +434,17 @@ function boundedBody(
   return { stream, tooLarge: () => over, discard: stop };
 }
 
-/** The route template a request is logged by: ids and tokens left out. */
+/**
+ * The route template a request is logged and counted by: ids are placeholders already, and any
+ * segment that is not plainly a route word (a token in a mistyped path, an emoji) is masked.
+ */
 function routeOf(request: IncomingMessage): string {
-  const pathname = (request.url ?? '').split('?', 1)[0] ?? '';
-  if (!pathname.startsWith('/api/')) return pathname.startsWith('/') ? pathname.split('/').slice(0, 2).join('/') : '-';
-  return classifyV10(request.method ?? 'GET', pathname, Date.now()).route;
+  const pathname = new URL(request.url ?? '/', 'http://proxy.invalid').pathname;
+  if (!pathname.startsWith('/api/')) return '-';
+  const [method, template = ''] = classifyV10(request.method ?? 'GET', pathname, Date.now()).route.split(' ', 2);
+  const safe = template
+    .split('/')
+    .map((segment) => (segment === '' || /^(:[a-z]+|[a-z@_-]{1,40})(#[a-z]+)?$/.test(segment) ? segment : ':?'))
+    .join('/');
+  return `${method} ${safe}`;
 }

@@ -203,6 +203,11 @@ describe('metrics', () => {
     expect(text).toContain('tollgate_proxy_store_up 1');
     expect(text).not.toContain(CHANNEL);
     expect(text).not.toContain('test-token');
+    // A mistyped path with a token in it: the segment is masked in labels and logs.
+    await fetch(`${proxy.url}/api/v10/webhook/223704706495545344/MistypedWebhookToken`, post('x'));
+    const after = await (await fetch(`${proxy.url}/metrics`)).text();
+    expect(after).toContain('route="POST /webhook/:id/:?"');
+    expect(after).not.toContain('MistypedWebhookToken');
   });
 
   it('serves no /metrics unless asked to', async () => {
@@ -284,6 +289,58 @@ describe('not an open relay, and closed by default', () => {
     expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
     expect((await fetch(messages(proxy), post('after'))).status).toBe(200);
     expect(service.messages.map((message) => message.content)).toEqual(['after']);
+  });
+});
+
+describe('HTTP as a bot may speak it', () => {
+  it('Expect: 100-continue gets its 100 and the request goes through (fetch upstream refuses the header)', async () => {
+    const { service, proxy } = await start();
+    const { hostname, port } = new URL(proxy.url);
+    const body = JSON.stringify({ content: 'continued' });
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          `POST /api/v10/channels/${CHANNEL}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      let text = '';
+      socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${text}`)));
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.startsWith('HTTP/1.1 100') && !text.includes('\r\n\r\nHTTP')) socket.write(body);
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 100 Continue/);
+    expect(answer).toMatch(/HTTP\/1.1 200 OK/);
+    expect(service.messages.map((message) => message.content)).toEqual(['continued']);
+  });
+
+  it("keeps the service's Content-Length on an answer it did not decode", async () => {
+    const { proxy } = await start();
+    const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: TOKEN } });
+    expect(Number(answer.headers.get('content-length'))).toBe((await answer.arrayBuffer()).byteLength);
+  });
+
+  it('resolves dot segments before it decides: /api/../admin is not under /api/', async () => {
+    const { service, proxy } = await start();
+    expect(await raw(proxy.url, 'GET /api/../admin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(
+      /^HTTP\/1.1 404 /,
+    );
+    expect(
+      await raw(proxy.url, 'GET /api/v10/%2e%2e/%2e%2e/admin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ).toMatch(/^HTTP\/1.1 404 /);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it("an empty Authorization is none: sent without one, in the IP's lane", async () => {
+    const { service, proxy } = await start();
+    const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: '' } });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('x-tollgate-proxy')).toBeNull();
+    expect(service.requests).toHaveLength(1);
   });
 });
 
