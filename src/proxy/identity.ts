@@ -1,9 +1,11 @@
 /**
- * How the proxy names a token where people read it (logs): never the token. A bot token's first
+ * How the proxy names a token and a route where people read them (logs, metrics): never a token. A bot token's first
  * part is the bot's id in base64, which is public; an OAuth2 token says nothing, so it is shown as
  * a short hash, enough to tell two apart.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { classifyV10 } from '../dialects/v10/route.ts';
 
 /** `bot 80351110224678912`, `bearer 3f2a9c1d`, or `none`. */
 export function tokenLabel(authorization: string | undefined): string {
@@ -23,4 +25,19 @@ function botIdOf(credential: string): string | undefined {
   if (!/^[A-Za-z0-9_-]{4,}$/.test(first)) return undefined;
   const decoded = Buffer.from(first, 'base64url').toString('utf8');
   return /^\d{15,20}$/.test(decoded) ? decoded : undefined;
+}
+
+/**
+ * The route template a request is logged and counted by: ids are placeholders already, and any
+ * segment that is not plainly a route word (a token in a mistyped path, an emoji) is masked.
+ */
+export function routeOf(request: IncomingMessage): string {
+  const pathname = new URL(request.url ?? '/', 'http://proxy.invalid').pathname;
+  if (!pathname.startsWith('/api/')) return '-';
+  const [method, template = ''] = classifyV10(request.method ?? 'GET', pathname, Date.now()).route.split(' ', 2);
+  const safe = template
+    .split('/')
+    .map((segment) => (segment === '' || /^(:[a-z]+|[a-z@_-]{1,40})(#[a-z]+)?$/.test(segment) ? segment : ':?'))
+    .join('/');
+  return `${method} ${safe}`;
 }

@@ -15,7 +15,8 @@ export {
   DEFAULT_PROXY_PORT,
   DEFAULT_UPSTREAM,
 } from './options.ts';
-export { KEY_HEADER, MAX_WAIT_HEADER, PROXY_HEADER, type Proxy } from './server.ts';
+export { KEY_HEADER, MAX_WAIT_HEADER, PROXY_HEADER } from './headers.ts';
+export type { Proxy } from './server.ts';
 export { tokenLabel } from './identity.ts';
 
 /** The proxy on `options`, listening once the promise resolves. Throws TollgateArgumentError for a bad option. */

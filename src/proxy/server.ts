@@ -11,17 +11,15 @@
  * bounds bodies, headers and slow clients, and with a secret serves no one without it. Tokens
  * appear in no log line: a bot is named by its id, a route by its template.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { classifyV10 } from '../dialects/v10/route.ts';
 import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError } from '../errors.ts';
 import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
+import { generated, json, pass, type Outcome } from './answers.ts';
+import { boundedBody } from './body.ts';
+import { forwardedHeaders, KEY_HEADER, keyMatches, MAX_WAIT_HEADER, maxWaitOf, PROXY_HEADER } from './headers.ts';
 import type { Relay, RelayOptions } from '../http/relay.ts';
-import { tokenLabel } from './identity.ts';
+import { routeOf, tokenLabel } from './identity.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
 import { v10Settings } from '../dialects/v10/settings.ts';
 import {
@@ -34,41 +32,6 @@ import {
   type LogLevel,
   type ProxyOptions,
 } from './options.ts';
-
-/** Marks what the proxy answered itself. */
-export const PROXY_HEADER = 'x-tollgate-proxy';
-/** A bot's own bound on this request's wait, in ms. */
-export const MAX_WAIT_HEADER = 'x-tollgate-max-wait';
-/** The shared secret a request must carry when the proxy has one. */
-export const KEY_HEADER = 'x-tollgate-proxy-key';
-
-/** Headers of one hop (RFC 9110 §7.6.1): never forwarded, either way. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-/**
- * What a request loses on its way up besides: its Host (the upstream's own goes), its framing
- * (fetch frames the body again), `Expect` (fetch refuses it; the proxy reads the body anyway),
- * `Accept-Encoding` (fetch asks for what it decodes), and the proxy's own headers.
- */
-const NOT_FORWARDED = new Set([
-  ...HOP_BY_HOP,
-  'host',
-  'content-length',
-  'expect',
-  'accept-encoding',
-  KEY_HEADER,
-  MAX_WAIT_HEADER,
-]);
 
 /** Transport errors after which the request surely never reached the upstream. */
 const NOT_SENT_CODES = new Set([
@@ -85,14 +48,6 @@ export interface Proxy {
   readonly url: string;
   /** Stops accepting, lets requests under way finish within `drainMs`, gives back every wait, and closes. */
   close(): Promise<void>;
-}
-
-/** A request's own outcome, for its log line and metrics. */
-interface Outcome {
-  status: number;
-  generated: boolean;
-  /** A 429's `X-RateLimit-Scope`, as the service named it. */
-  scope?: string | undefined;
 }
 
 /** The proxy on `options`, listening once the promise resolves; `createRelay` is the package's. */
@@ -283,168 +238,4 @@ export async function createProxyWith(
       return closing;
     },
   };
-}
-
-/** The service's answer, streamed back as it came (less what belongs to one hop). */
-async function pass(response: ServerResponse, answer: Response, method: string): Promise<Outcome> {
-  const isGenerated = answer.headers.has(GENERATED_HEADER);
-  const outcome = {
-    status: answer.status,
-    generated: isGenerated,
-    scope: answer.headers.get('x-ratelimit-scope') ?? undefined,
-  };
-  // The bot hung up while the answer was being judged: nobody reads it.
-  if (response.destroyed) {
-    await answer.body?.cancel().catch(() => {});
-    return outcome;
-  }
-  const headers: Record<string, string | string[]> = {};
-  // fetch decodes a compressed body: it goes on decoded, without its encoding or length.
-  const decoded = answer.headers.has('content-encoding');
-  for (const [name, value] of answer.headers) {
-    if (HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
-    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
-    headers[name] = value;
-  }
-  const cookies = answer.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  if (isGenerated) headers[PROXY_HEADER] = 'generated';
-  response.writeHead(answer.status, answer.statusText, headers);
-  if (method === 'HEAD' || answer.body === null) {
-    response.end();
-    return outcome;
-  }
-  // Ends when the body is through, or when either side breaks off (both are then closed).
-  await pipeline(Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>), response).catch(() => {});
-  return outcome;
-}
-
-/** An answer of the proxy's own: the service's error shape, marked, saying whether anything went upstream. */
-function generated(
-  response: ServerResponse,
-  status: number,
-  message: string,
-  sent: 0 | 1,
-  extra: Record<string, string> = {},
-): Outcome {
-  if (response.headersSent) {
-    response.destroy();
-    return { status, generated: true };
-  }
-  const body = JSON.stringify({ message, code: 0 });
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    [PROXY_HEADER]: 'generated',
-    [SENT_HEADER]: String(sent),
-    ...extra,
-  });
-  response.end(body);
-  return { status, generated: true };
-}
-
-function json(response: ServerResponse, status: number, body: object): Outcome {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
-  return { status, generated: true };
-}
-
-/** The secret compared in constant time. */
-function keyMatches(given: string | string[] | undefined, secret: Buffer): boolean {
-  if (typeof given !== 'string') return false;
-  const bytes = Buffer.from(given);
-  return bytes.length === secret.length && timingSafeEqual(bytes, secret);
-}
-
-/** The bot's bound on its wait (never above the proxy's), the default without one, or undefined when malformed. */
-function maxWaitOf(header: string | string[] | undefined, proxyMaxWait: number): number | undefined {
-  if (header === undefined) return proxyMaxWait;
-  if (typeof header !== 'string' || !/^\d{1,10}$/.test(header.trim())) return undefined;
-  return Math.min(Number(header.trim()), proxyMaxWait);
-}
-
-/** The request's headers as the service should get them: its own, less one hop's (and those its Connection names). */
-function forwardedHeaders(request: IncomingMessage): Headers {
-  const named = new Set(
-    String(request.headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase()),
-  );
-  const headers = new Headers();
-  for (let index = 0; index < request.rawHeaders.length; index += 2) {
-    const name = request.rawHeaders[index]!.toLowerCase();
-    if (!NOT_FORWARDED.has(name) && !named.has(name)) headers.append(name, request.rawHeaders[index + 1]!);
-  }
-  return headers;
-}
-
-/**
- * The body as a stream, read as the upstream takes it (never buffered whole), cut off past
- * `maxBody` bytes. What nobody reads (the request was answered without going upstream) is
- * drained and dropped, so the connection can serve the next request.
- */
-function boundedBody(
-  request: IncomingMessage,
-  maxBody: number,
-): { stream: ReadableStream<Uint8Array>; tooLarge(): boolean; discard(): void } {
-  let received = 0;
-  let over = false;
-  let done = false;
-  const stop = () => {
-    done = true;
-    request.resume();
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        request.on('data', (chunk: Buffer) => {
-          if (done) return;
-          received += chunk.byteLength;
-          if (received > maxBody) {
-            over = true;
-            done = true;
-            controller.error(new RangeError(`body over ${maxBody} bytes`));
-            // Not read further: the 413 closes the connection (the rest is never taken in).
-            request.pause();
-            return;
-          }
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) request.pause();
-        });
-        request.once('end', () => {
-          if (done) return;
-          done = true;
-          controller.close();
-        });
-        request.once('error', (error) => {
-          if (done) return;
-          done = true;
-          controller.error(error);
-        });
-        request.pause();
-      },
-      pull() {
-        if (!done) request.resume();
-      },
-      cancel: stop,
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
-  return { stream, tooLarge: () => over, discard: stop };
-}
-
-/**
- * The route template a request is logged and counted by: ids are placeholders already, and any
- * segment that is not plainly a route word (a token in a mistyped path, an emoji) is masked.
- */
-function routeOf(request: IncomingMessage): string {
-  const pathname = new URL(request.url ?? '/', 'http://proxy.invalid').pathname;
-  if (!pathname.startsWith('/api/')) return '-';
-  const [method, template = ''] = classifyV10(request.method ?? 'GET', pathname, Date.now()).route.split(' ', 2);
-  const safe = template
-    .split('/')
-    .map((segment) => (segment === '' || /^(:[a-z]+|[a-z@_-]{1,40})(#[a-z]+)?$/.test(segment) ? segment : ':?'))
-    .join('/');
-  return `${method} ${safe}`;
 }

@@ -1,0 +1,83 @@
+/**
+ * What the proxy writes back: the service's answer streamed as it came (less one hop's headers),
+ * or an answer of its own, marked, in the service's error shape.
+ */
+import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
+import { HOP_BY_HOP, PROXY_HEADER } from './headers.ts';
+
+/** A request's own outcome, for its log line and metrics. */
+export interface Outcome {
+  status: number;
+  generated: boolean;
+  /** A 429's `X-RateLimit-Scope`, as the service named it. */
+  scope?: string | undefined;
+}
+
+/** The service's answer, streamed back as it came (less what belongs to one hop). */
+export async function pass(response: ServerResponse, answer: Response, method: string): Promise<Outcome> {
+  const isGenerated = answer.headers.has(GENERATED_HEADER);
+  const outcome = {
+    status: answer.status,
+    generated: isGenerated,
+    scope: answer.headers.get('x-ratelimit-scope') ?? undefined,
+  };
+  // The bot hung up while the answer was being judged: nobody reads it.
+  if (response.destroyed) {
+    await answer.body?.cancel().catch(() => {});
+    return outcome;
+  }
+  const headers: Record<string, string | string[]> = {};
+  // fetch decodes a compressed body: it goes on decoded, without its encoding or length.
+  const decoded = answer.headers.has('content-encoding');
+  for (const [name, value] of answer.headers) {
+    if (HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
+    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
+    headers[name] = value;
+  }
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (isGenerated) headers[PROXY_HEADER] = 'generated';
+  response.writeHead(answer.status, answer.statusText, headers);
+  if (method === 'HEAD' || answer.body === null) {
+    response.end();
+    return outcome;
+  }
+  // Ends when the body is through, or when either side breaks off (both are then closed).
+  await pipeline(Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>), response).catch(() => {});
+  return outcome;
+}
+
+/** An answer of the proxy's own: the service's error shape, marked, saying whether anything went upstream. */
+export function generated(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  sent: 0 | 1,
+  extra: Record<string, string> = {},
+): Outcome {
+  if (response.headersSent) {
+    response.destroy();
+    return { status, generated: true };
+  }
+  const body = JSON.stringify({ message, code: 0 });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    [PROXY_HEADER]: 'generated',
+    [SENT_HEADER]: String(sent),
+    ...extra,
+  });
+  response.end(body);
+  return { status, generated: true };
+}
+
+export function json(response: ServerResponse, status: number, body: object): Outcome {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+  return { status, generated: true };
+}

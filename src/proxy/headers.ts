@@ -1,0 +1,70 @@
+/**
+ * The proxy's headers: its own (the mark on its answers, a bot's bound on its wait, the shared
+ * key), what belongs to one hop and is never forwarded, and how a request's headers are read.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/** Marks what the proxy answered itself. */
+export const PROXY_HEADER = 'x-tollgate-proxy';
+/** A bot's own bound on this request's wait, in ms. */
+export const MAX_WAIT_HEADER = 'x-tollgate-max-wait';
+/** The shared secret a request must carry when the proxy has one. */
+export const KEY_HEADER = 'x-tollgate-proxy-key';
+
+/** Headers of one hop (RFC 9110 §7.6.1): never forwarded, either way. */
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * What a request loses on its way up besides: its Host (the upstream's own goes), its framing
+ * (fetch frames the body again), `Expect` (fetch refuses it; the proxy reads the body anyway),
+ * `Accept-Encoding` (fetch asks for what it decodes), and the proxy's own headers.
+ */
+const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
+  'host',
+  'content-length',
+  'expect',
+  'accept-encoding',
+  KEY_HEADER,
+  MAX_WAIT_HEADER,
+]);
+
+/** The secret compared in constant time. */
+export function keyMatches(given: string | string[] | undefined, secret: Buffer): boolean {
+  if (typeof given !== 'string') return false;
+  const bytes = Buffer.from(given);
+  return bytes.length === secret.length && timingSafeEqual(bytes, secret);
+}
+
+/** The bot's bound on its wait (never above the proxy's), the default without one, or undefined when malformed. */
+export function maxWaitOf(header: string | string[] | undefined, proxyMaxWait: number): number | undefined {
+  if (header === undefined) return proxyMaxWait;
+  if (typeof header !== 'string' || !/^\d{1,10}$/.test(header.trim())) return undefined;
+  return Math.min(Number(header.trim()), proxyMaxWait);
+}
+
+/** The request's headers as the service should get them: its own, less one hop's (and those its Connection names). */
+export function forwardedHeaders(request: IncomingMessage): Headers {
+  const named = new Set(
+    String(request.headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
+  const headers = new Headers();
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index]!.toLowerCase();
+    if (!NOT_FORWARDED.has(name) && !named.has(name)) headers.append(name, request.rawHeaders[index + 1]!);
+  }
+  return headers;
+}
