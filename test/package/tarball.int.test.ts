@@ -1,5 +1,5 @@
 /**
- * What users download: `npm pack` (its prepack builds dist/), then the tarball itself.
+ * What users download: `npm pack` (its prepack clears dist/, its prepare builds it), then the tarball itself.
  * - Its Markdown links only to files inside it, or to the repository by URL.
  * - Source maps ship with what they point at, or not at all (tsconfig.build.json: none).
  * - Installed offline into a new project (its dependencies from the npm cache, at the versions
@@ -111,7 +111,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'tollgate-package-'));
   const result = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, env: npmEnv });
   expect(result.code, explain('npm pack', result)).toBe(0);
-  // The JSON is the last thing on stdout (a prepack that printed would come first).
+  // The JSON is the last thing on stdout (a script that printed would come first).
   const json = result.stdout.slice(result.stdout.search(/^\[/m));
   [packed] = JSON.parse(json) as [Packed];
   tarball = join(work, packed.filename);

@@ -92,6 +92,65 @@ describe('tollgate proxy, the command line', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
+  /** `npx tollgate proxy` from this checkout, as a user's shell runs it (no npm_* variables of `npm test`). */
+  async function startWithNpx(shell: string): Promise<{ url: string; exited: Promise<number | null>; pid: number }> {
+    const service = await new ReferenceService({ dialect: 'discord' }).start();
+    cleanups.push(() => service.stop());
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
+    const args = ['--no-install', `--script-shell=${shell}`, 'tollgate', 'proxy', '--port', '0'];
+    const child = spawn('npx', [...args, '--upstream', new URL(service.baseUrl).origin], {
+      cwd: root,
+      env: { ...env, PATH: `${join(root, 'node_modules', '.bin')}:${env.PATH ?? ''}` },
+      detached: true, // a group of its own, so the cleanup reaches the proxy whatever happens
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    cleanups.push(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    });
+    const line = String((await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value);
+    expect(line, `no listening line (is dist/ built? npm run build)\n${stderr}`).toMatch(
+      /^tollgate proxy listening on http:\/\/127\.0\.0\.1:\d+$/,
+    );
+    const url = line.split(' ').at(-1)!;
+    expect(
+      (await fetch(`${url}/api/v10/channels/${CHANNELS[0]}`, { headers: { authorization: TOKENS[0]! } })).status,
+    ).toBe(200);
+    return { url, exited, pid: child.pid! };
+  }
+
+  /** Whether anything still answers at `url`, asked every 100 ms for up to 10 s. */
+  async function stopsServing(url: string): Promise<boolean> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const up = await fetch(`${url}/healthz`).then(
+        () => true,
+        () => false,
+      );
+      if (!up) return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  }
+
+  it('npx tollgate proxy, as the README starts it (npm install builds dist/): SIGTERM to npx drains it, exit 0', async () => {
+    // This checkout's .npmrc runs bins through bash, which hands npx's signal to the proxy.
+    const { url, exited, pid } = await startWithNpx('/bin/bash');
+    process.kill(pid, 'SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await stopsServing(url)).toBe(true);
+  });
+
+  it('under npx with dash, whose shell dies of the SIGTERM: the orphaned proxy notices and drains', async () => {
+    const { url, exited, pid } = await startWithNpx('/bin/sh');
+    process.kill(pid, 'SIGTERM');
+    await exited;
+    expect(await stopsServing(url)).toBe(true);
+  });
 });
 
 describe('tollgate proxy, shutting down', () => {
