@@ -344,6 +344,79 @@ describe('HTTP as a bot may speak it', () => {
   });
 });
 
+describe('answers streamed back', () => {
+  /** A proxy whose upstream answers every request with `body` (its own fetch: no service). */
+  async function proxyAnswering(body: () => ReadableStream<Uint8Array>): Promise<Proxy> {
+    const proxy = await createProxy({
+      port: 0,
+      logLevel: 'silent',
+      fetch: () => Promise.resolve(new Response(body(), { headers: { 'content-type': 'application/octet-stream' } })),
+    });
+    const service = await new ReferenceService({ dialect: 'discord' }).start(); // for the shared clean-up
+    running.push({ service, proxy, logs: [] });
+    return proxy;
+  }
+  const CHUNK = 64 * 1024;
+
+  it('a body of many chunks, larger than any socket buffer, arrives whole and in order', async () => {
+    const chunks = 128; // 8 MiB: the bot's socket fills, and the copy waits for it to drain
+    let sent = 0;
+    const proxy = await proxyAnswering(
+      () =>
+        new ReadableStream({
+          pull(controller) {
+            if (sent === chunks) return controller.close();
+            controller.enqueue(new Uint8Array(CHUNK).fill(sent++ % 251));
+          },
+        }),
+    );
+    const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: TOKEN } });
+    const bytes = new Uint8Array(await answer.arrayBuffer());
+    expect(bytes.length).toBe(chunks * CHUNK);
+    for (let index = 0; index < chunks; index++) expect(bytes[index * CHUNK + CHUNK - 1]).toBe(index % 251);
+  });
+
+  it('a bot that hangs up part way: the upstream read is cancelled', async () => {
+    let cancelled!: () => void;
+    const cancel = new Promise<void>((resolve) => (cancelled = resolve));
+    const proxy = await proxyAnswering(
+      () =>
+        new ReadableStream({
+          pull: (controller) => controller.enqueue(new Uint8Array(CHUNK)), // never ends by itself
+          cancel: () => cancelled(),
+        }),
+    );
+    const controller = new AbortController();
+    const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, {
+      headers: { authorization: TOKEN },
+      signal: controller.signal,
+    });
+    const reader = answer.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await cancel; // the test times out if the proxy goes on reading
+  });
+
+  it("an upstream that fails part way: the bot's answer is cut short, never a clean end", async () => {
+    let pulls = 0;
+    const proxy = await proxyAnswering(
+      () =>
+        new ReadableStream({
+          pull(controller) {
+            if (++pulls > 3) return controller.error(new Error('upstream reset'));
+            controller.enqueue(new Uint8Array(CHUNK));
+          },
+        }),
+    );
+    const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: TOKEN } });
+    expect(answer.status).toBe(200);
+    await expect(answer.arrayBuffer()).rejects.toThrow();
+    // and it keeps serving
+    pulls = 0;
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+  });
+});
+
 describe('shutting down', () => {
   it('close() lets a request under way finish, refuses new ones, and gives back every wait', async () => {
     const { service, proxy } = await start({ drainMs: 5000 }, { defaultLimit: { limit: 1, windowMs: 800 } });
