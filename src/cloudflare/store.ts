@@ -100,7 +100,7 @@ export class DurableObjectStore implements Store {
   }
 
   view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
-    return this.#views.of(request, token, () => {
+    return this.#views.of(request, token, clock, () => {
       const stub = objectName(this.#prefix, token).then((name) =>
         this.#namespace.get(this.#namespace.idFromName(name) as never),
       );

@@ -93,6 +93,12 @@ export interface StoreView<B extends BucketRef = BucketRef, U = unknown> {
   close(): Promise<void>;
   /** Buckets a memory view holds now (bounded by those whose window is still open). */
   readonly size?: number;
+  /**
+   * A memory view: it holds nothing a later request needs at `now` (no window open, nothing in
+   * flight or held, no global lock or pace), so a store may drop it once no client uses it. What
+   * it learned (routes' buckets, a dead token, gone webhooks) is learned again.
+   */
+  idle?(now: number): boolean;
 }
 
 /**

@@ -21,8 +21,13 @@ export class MemoryStore implements Store {
     return count;
   }
 
+  /** Views held now, one per dialect and token: those in use, and those whose limits are still running. */
+  get viewCount(): number {
+    return this.#views.size;
+  }
+
   /** The first view of a (dialect, token) sets its settings; later clients of the token share it. */
   view<B extends BucketRef>(request: ViewRequest<B>, token: string | undefined, clock: Clock): StoreView<B> {
-    return this.#views.of(request, token, () => request.memoryView(clock, this.#slot));
+    return this.#views.of(request, token, clock, () => request.memoryView(clock, this.#slot));
   }
 }

@@ -3,7 +3,7 @@
  * the reference service over real HTTP, on the harness's manual clock.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { GENERATED_HEADER, SENT_HEADER, TollgateArgumentError, createRelay } from '../../src/index.ts';
+import { GENERATED_HEADER, MemoryStore, SENT_HEADER, TollgateArgumentError, createRelay } from '../../src/index.ts';
 import { E2E_TOKEN, startE2E, type E2E } from '../support/e2e.ts';
 
 const CHANNEL = '81384788765712384';
@@ -242,6 +242,22 @@ describe('a relay', () => {
       const [sent] = await e2e.drive([relay(messagesOf(CHANNEL), post(token, token))]);
       expect((sent as PromiseFulfilledResult<Response>).value.status).toBe(200);
     }
+  });
+
+  it('many tokens in turn: the store lets go of a token whose lane went, once its limits are over', async () => {
+    e2e = await startE2E();
+    const store = new MemoryStore();
+    const relay = e2e.newRelay({ maxTokens: 2, store });
+    let most = 0;
+    for (let index = 0; index < 30; index++) {
+      const token = `Bot token-${index}`;
+      const [sent] = await e2e.drive([relay(messagesOf(CHANNEL), post(token, token))]);
+      expect((sent as PromiseFulfilledResult<Response>).value.status).toBe(200);
+      most = Math.max(most, store.viewCount);
+      await e2e.clock.advance(700);
+    }
+    // 30 tokens and the IP's lane went through; held: the two lanes, the IP's, and what a window still runs for.
+    expect(most).toBeLessThanOrEqual(8);
   });
 
   it('refuses a URL outside its API root, a bad method and bad options, with clear errors', async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { V10Update } from '../../src/dialects/v10/rules.ts';
+import type { V10Settings } from '../../src/dialects/v10/settings.ts';
 import { MemoryStore, SHED_INTERVAL_MS } from '../../src/stores/memory-store.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { keyedView, type KeyedView } from '../support/keyed-view.ts';
@@ -72,5 +74,84 @@ describe('MemoryStore: shedding buckets nobody needs', () => {
     }
     // 10 000 ids went through; at most the ids of the windows still open (and one shed interval) are held.
     expect(most).toBeLessThanOrEqual(1500);
+  });
+});
+
+describe('MemoryStore: views of tokens no client uses any more', () => {
+  const V10: V10Settings = { globalLimit: 50, resetMarginMs: 50, globalMarginMs: 10, invalidRequestLimit: 100 };
+  const CREATE = 'POST /channels/:id/messages channels/1';
+
+  it('a view goes once its last client has closed and its windows are over; one still used stays', async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    const first = keyedView(memory, 'Bot a', clock);
+    const second = keyedView(memory, 'Bot a', clock); // another client of the same token shares it
+    const other = keyedView(memory, 'Bot b', clock);
+    const open = keyedView(memory, 'Bot c', clock);
+    await use(first, 'ChannelsId:1', T + 1);
+    await use(other, 'ChannelsId:1', T + 1);
+    await use(open, 'ChannelsId:1', T + 60);
+    expect(memory.viewCount).toBe(3);
+    await Promise.all([first.close(), other.close(), open.close()]);
+
+    await clock.advance(3000 + SHED_INTERVAL_MS);
+    keyedView(memory, 'Bot d', clock); // a view asked for: the store looks over the unused ones
+    // Bot a: its second client is open. Bot b: gone. Bot c: its window runs to T + 60. Bot d: new.
+    expect(memory.viewCount).toBe(3);
+    expect(await second.get('ChannelsId:1')).toBeDefined();
+
+    await clock.advance(60_000);
+    keyedView(memory, 'Bot e', clock);
+    expect(memory.viewCount).toBe(3); // a, d, e
+  });
+
+  it('a token that comes back before its view went finds its limits where they were', async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    const before = keyedView(memory, 'Bot a', clock);
+    await use(before, 'ChannelsId:1', T + 60, 1); // remaining 0 until T + 60
+    await before.close();
+    await clock.advance(SHED_INTERVAL_MS);
+    const after = keyedView(memory, 'Bot a', clock);
+    expect((await after.admit('ChannelsId:1')).kind).toBe('sleep');
+  });
+
+  it('v10: a view is held while its global pace counts answers of the last window, or a request is in flight', async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    const paced = keyedView<V10Update>(memory, 'Bot a', clock, V10);
+    const answered = await paced.admit(CREATE);
+    if (answered.kind !== 'grant') throw new Error(answered.kind);
+    await paced.settle(CREATE, answered.reservation, { limit: 5, remaining: 4, windowLeftMs: 100 });
+    const waiting = keyedView<V10Update>(memory, 'Bot b', clock, V10);
+    const inFlight = await waiting.admit(CREATE);
+    expect(inFlight.kind).toBe('grant');
+    await Promise.all([paced.close(), waiting.close()]);
+
+    await clock.advance(500); // the bucket's window is over; the pace still counts the answer
+    await clock.advance(SHED_INTERVAL_MS - 500);
+    keyedView(memory, 'Bot c', clock, V10);
+    expect(memory.viewCount).toBe(3);
+
+    await clock.advance(SHED_INTERVAL_MS);
+    keyedView(memory, 'Bot c', clock, V10);
+    expect(memory.viewCount).toBe(2); // Bot a's pace is empty; Bot b's request is still in flight
+  });
+
+  it('a relay of many tokens in turn holds the tokens in use, not every token it saw', async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    let most = 0;
+    for (let round = 0; round < 20; round++) {
+      for (let index = 0; index < 50; index++) {
+        const view = keyedView(memory, `Bot ${round * 50 + index}`, clock);
+        await use(view, 'ChannelsId:1', T + round + 1);
+        await view.close();
+      }
+      most = Math.max(most, memory.viewCount);
+      await clock.advance(1000);
+    }
+    // 1000 tokens went through; the views held are those whose window is still open (and a shed interval).
+    expect(most).toBeLessThanOrEqual(150);
   });
 });

@@ -201,6 +201,13 @@ export class MemoryV10View implements StoreView<V10Bucket, V10Update> {
 
   async close(): Promise<void> {}
 
+  idle(now: number): boolean {
+    if (now < this.#globalUntil || this.#firstContacts.size > 0 || !this.#pace.idle(now)) return false;
+    for (const until of this.#routeHolds.values()) if (until > now) return false;
+    for (const state of this.#buckets.values()) if (!isIdleV10(state, now, this.#settings.resetMarginMs)) return false;
+    return true;
+  }
+
   #shed(now: number): void {
     this.#nextShedAt = now + SHED_INTERVAL_MS;
     for (const [key, state] of this.#buckets) {

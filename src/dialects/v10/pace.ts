@@ -42,6 +42,11 @@ export class GlobalPace {
     return Math.max(1, frees - since);
   }
 
+  /** Nothing in flight, and nothing answered within the window: a new pace would decide the same. */
+  idle(now: number): boolean {
+    return this.#inFlight.size === 0 && this.#entries.countAfter(now - this.#windowMs, now) === 0;
+  }
+
   /** A request granted under `id`. */
   record(id: string): void {
     this.#inFlight.add(id);

@@ -70,20 +70,22 @@ export class MemoryV6View implements StoreView<V6Bucket, BucketUpdate> {
   /** Other clients on the same store and token keep using these buckets. */
   async close(): Promise<void> {}
 
+  idle(now: number): boolean {
+    if (now < this.#globalUntil) return false;
+    const nowSeconds = wholeSeconds(now);
+    for (const state of this.#buckets.values()) if (!isIdleV6(state, nowSeconds)) return false;
+    return true;
+  }
+
   /**
-   * Drops buckets nobody needs any more: no request in flight, and a window that is over (row 2
-   * would refill it). Waiters never hold such a bucket: a caller sleeping on row 3 has a window
-   * still open, one awaiting a response has a request in flight. A shed bucket that is used
-   * again starts over as unknown (one request finds out its limits).
+   * Drops buckets nobody needs any more (`isIdleV6`). Waiters never hold such a bucket: a caller
+   * sleeping on row 3 has a window still open, one awaiting a response has a request in flight.
+   * A shed bucket that is used again starts over as unknown (one request finds out its limits).
    */
   #shed(now: number): void {
     this.#nextShedAt = now + SHED_INTERVAL_MS;
     const nowSeconds = wholeSeconds(now);
-    for (const [key, state] of this.#buckets) {
-      if (state.inFlight === 0 && (state.record === undefined || nowSeconds > state.record.reset)) {
-        this.#buckets.delete(key);
-      }
-    }
+    for (const [key, state] of this.#buckets) if (isIdleV6(state, nowSeconds)) this.#buckets.delete(key);
   }
 
   #state(key: string): BucketState {
@@ -95,3 +97,7 @@ export class MemoryV6View implements StoreView<V6Bucket, BucketUpdate> {
     return state;
   }
 }
+
+/** No request in flight, and a window that is over (row 2 would refill it). */
+const isIdleV6 = (state: BucketState, nowSeconds: number): boolean =>
+  state.inFlight === 0 && (state.record === undefined || nowSeconds > state.record.reset);
