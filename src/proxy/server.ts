@@ -172,8 +172,11 @@ export async function createProxyWith(
       const started = performance.now();
       void handle(request, response)
         .then((outcome) => {
+          // Read from the request only when something is told of it.
+          if (!metrics && logLevel !== 'debug') return;
           const route = routeOf(request);
           if (route.includes(' ')) metrics?.answered(route, outcome.status, outcome.generated, outcome.scope);
+          if (logLevel !== 'debug') return;
           log('debug', {
             msg: 'request',
             method: request.method,
