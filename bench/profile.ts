@@ -1,7 +1,8 @@
 /**
  * Where a client's time goes: `node bench/profile.ts ['<client>'] [<mix>] [<seconds>]` runs one
- * client of the overhead suite (default `tollgate (memory, global fetch)`, both mixes, 8 s)
- * against the upstream under `--cpu-prof`, then prints the profile's top functions by self time
+ * client of the overhead suite (default `tollgate (memory, global fetch)`, both mixes, 8 s), or
+ * one of the proxy suite's proxies (`'tollgate proxy'`, `'@discordjs/proxy'`: the proxy's own
+ * process, one token), against the upstream under `--cpu-prof`, then prints the profile's top functions by self time
  * and the share of each package (ky, undici, tollgate's src/, generated/, node: internals, GC).
  * For finding what to take out of the hot path; the overhead suite stays the measure.
  */
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startUpstream } from './overhead.ts';
+import { discordjsProxy, stop, throughput, tollgateProxy } from './proxy.ts';
 
 interface ProfileNode {
   readonly id: number;
@@ -37,9 +39,11 @@ function packageOf(url: string, name: string): string {
   return url;
 }
 
-const { baseUrl, child: upstream } = await startUpstream();
-const dir = mkdtempSync(join(tmpdir(), 'tollgate-profile-'));
-try {
+/** The overhead suite's child for `client`, under the profiler: requests completed and its CPU. */
+async function profileClient(
+  baseUrl: string,
+  dir: string,
+): Promise<{ completed: number; cpuMicros: number; what: string }> {
   const overhead = fileURLToPath(new URL('./overhead.ts', import.meta.url));
   const worker = spawn(
     process.execPath,
@@ -58,8 +62,42 @@ try {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { completed?: number; cpuMicros?: number });
-  const completed = rounds.reduce((sum, round) => sum + (round.completed ?? 0), 0);
-  const cpuMicros = rounds.reduce((sum, round) => sum + (round.cpuMicros ?? 0), 0);
+  return {
+    completed: rounds.reduce((sum, round) => sum + (round.completed ?? 0), 0),
+    cpuMicros: rounds.reduce((sum, round) => sum + (round.cpuMicros ?? 0), 0),
+    what: `${client}, ${mixes.join(' + ')}`,
+  };
+}
+
+/** A proxy of the proxy suite under the profiler, driven as its throughput is measured (one token). */
+async function profileProxy(
+  baseUrl: string,
+  dir: string,
+): Promise<{ completed: number; cpuMicros: number; what: string }> {
+  const upstream = new URL(baseUrl).origin;
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  const proxy =
+    client === 'tollgate proxy'
+      ? await tollgateProxy(upstream, undefined, nodeArgs)
+      : await discordjsProxy(upstream, nodeArgs);
+  try {
+    const measured = await throughput(proxy, client, 1, Number(seconds));
+    // The profile covers the warm-up too: its requests count.
+    return {
+      completed: measured.sent,
+      cpuMicros: measured.cpuMicrosPerRequest * measured.sent,
+      what: `${client}, one token, 32 callers`,
+    };
+  } finally {
+    await stop(proxy); // the profile is written as it exits
+  }
+}
+
+const { baseUrl, child: upstream } = await startUpstream();
+const dir = mkdtempSync(join(tmpdir(), 'tollgate-profile-'));
+try {
+  const proxied = client === 'tollgate proxy' || client === '@discordjs/proxy';
+  const { completed, cpuMicros, what } = await (proxied ? profileProxy : profileClient)(baseUrl, dir);
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
   const self = new Map<number, number>();
@@ -107,7 +145,7 @@ try {
     );
   }
   console.log(
-    `${client}, ${mixes.join(' + ')}, ${seconds} s: ${completed} requests, ${(cpuMicros / completed).toFixed(1)} µs of CPU per request (profiler on)`,
+    `${what}, ${seconds} s: ${completed} requests, ${(cpuMicros / completed).toFixed(1)} µs of CPU per request (profiler on)`,
   );
   console.table(top(byPackage, 14));
   console.table(top(byFunction, 40));
