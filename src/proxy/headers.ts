@@ -40,6 +40,25 @@ const NOT_FORWARDED = new Set([
   MAX_WAIT_HEADER,
 ]);
 
+/**
+ * Headers that name one thing: the token, the host, the proxy's key, a bound. Node keeps the
+ * first of each and the request's raw headers keep them all, so two would mean one thing to the
+ * limiter or the key check and another upstream.
+ */
+const ONE_ONLY = new Set(['authorization', 'host', KEY_HEADER, MAX_WAIT_HEADER]);
+
+/** The first header of `ONE_ONLY` the request gives more than once, if any. */
+export function repeatedHeader(request: IncomingMessage): string | undefined {
+  const seen = new Set<string>();
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index]!.toLowerCase();
+    if (!ONE_ONLY.has(name)) continue;
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 /** The secret compared in constant time. */
 export function keyMatches(given: string | string[] | undefined, secret: Buffer): boolean {
   if (typeof given !== 'string') return false;

@@ -17,7 +17,15 @@ import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError }
 import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
 import { generated, json, pass, type Outcome } from './answers.ts';
 import { boundedBody } from './body.ts';
-import { forwardedHeaders, KEY_HEADER, keyMatches, MAX_WAIT_HEADER, maxWaitOf, PROXY_HEADER } from './headers.ts';
+import {
+  forwardedHeaders,
+  KEY_HEADER,
+  keyMatches,
+  MAX_WAIT_HEADER,
+  maxWaitOf,
+  PROXY_HEADER,
+  repeatedHeader,
+} from './headers.ts';
 import type { Relay, RelayOptions } from '../http/relay.ts';
 import { routeOf, tokenLabel } from './identity.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
@@ -110,6 +118,8 @@ export async function createProxyWith(
     }
     if (draining) return generated(response, 503, 'The proxy is shutting down', 0, { connection: 'close' });
     if (!pathname.startsWith('/api/')) return generated(response, 404, '404: Not Found', 0);
+    const repeated = repeatedHeader(request);
+    if (repeated) return generated(response, 400, `${repeated} may be given once`, 0);
     if (secret && !keyMatches(request.headers[KEY_HEADER], secret)) {
       return generated(response, 401, `The proxy needs its key (${KEY_HEADER})`, 0);
     }

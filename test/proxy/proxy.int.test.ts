@@ -290,6 +290,31 @@ describe('not an open relay, and closed by default', () => {
     expect((await fetch(messages(proxy), post('after'))).status).toBe(200);
     expect(service.messages.map((message) => message.content)).toEqual(['after']);
   });
+
+  it('a header that names one thing given twice (Authorization, Host, the key, the bound): a marked 400, nothing sent', async () => {
+    const { service, proxy } = await start({ secret: SECRET });
+    const request = (headers: string) =>
+      raw(proxy.url, `GET /api/v10/channels/${CHANNEL} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`);
+    const key = `X-Tollgate-Proxy-Key: ${SECRET}\r\n`;
+    for (const [name, headers] of [
+      ['authorization', `Host: x\r\n${key}Authorization: ${TOKEN}\r\nAuthorization: Bot b\r\n`],
+      ['host', `Host: x\r\nHost: discord.com\r\n${key}Authorization: ${TOKEN}\r\n`],
+      ['x-tollgate-proxy-key', `Host: x\r\n${key}${key}Authorization: ${TOKEN}\r\n`],
+      [
+        'x-tollgate-max-wait',
+        `Host: x\r\n${key}Authorization: ${TOKEN}\r\nX-Tollgate-Max-Wait: 0\r\nx-tollgate-max-wait: 9\r\n`,
+      ],
+    ] as const) {
+      const answer = await request(headers);
+      expect(answer, name).toMatch(/^HTTP\/1.1 400 /);
+      expect(answer).toMatch(/\r\nx-tollgate-proxy: generated\r\n/i);
+      expect(answer).toMatch(/\r\nx-tollgate-sent: 0\r\n/i);
+      expect(answer).toContain(`${name} may be given once`);
+    }
+    expect(service.requests).toEqual([]);
+    // Once each: it goes.
+    expect((await request(`Host: x\r\n${key}Authorization: ${TOKEN}\r\n`)).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  });
 });
 
 describe('HTTP as a bot may speak it', () => {
