@@ -16,6 +16,10 @@ export const DEFAULT_MAX_BODY_BYTES = 25 * 1024 * 1024;
 export const DEFAULT_PROXY_MAX_WAIT_MS = 30_000;
 /** On SIGTERM, requests under way get this long to finish. */
 export const DEFAULT_DRAIN_MS = 10_000;
+/** A client has this long to send its request's headers. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** A client has this long beyond the longest wait to send its whole request (its body is read after the wait). */
+export const REQUEST_TIMEOUT_BEYOND_WAIT_MS = 60_000;
 
 export type LogLevel = 'silent' | 'info' | 'debug';
 
@@ -44,6 +48,13 @@ export interface ProxyOptions {
   readonly globalLimit?: number;
   /** How long SIGTERM's drain waits for requests under way, in ms (default 10 000). */
   readonly drainMs?: number;
+  /** How long a client may take to send a request's headers, in ms (default 10 000); then a 408. */
+  readonly headersTimeout?: number;
+  /**
+   * How long a client may take to send a whole request, in ms, its wait for its place included
+   * (default: the longest wait + 60 000, at least 120 000); then a 408. Longer than `maxWait`.
+   */
+  readonly requestTimeout?: number;
   /** `info` (default): start and stop; `debug`: a line per request; `silent`. */
   readonly logLevel?: LogLevel;
   /** Where log lines go (default: standard error). One JSON object per line. */
@@ -59,38 +70,46 @@ const httpOrigin = z
     return url !== null && /^https?:$/.test(url.protocol) && (url.pathname === '/' || url.pathname === '');
   }, 'upstream must be an http(s) origin such as https://discord.com (no path)');
 
-export const proxyOptionsSchema = z.strictObject({
-  host: z.string({ error: 'host must be an address such as 127.0.0.1' }).min(1, 'host must not be empty').optional(),
-  port: whole('port', 0, 65_535).optional(),
-  upstream: httpOrigin.optional(),
-  store: z
-    .custom<Store>(
-      (value) => typeof value === 'object' && value !== null && typeof (value as Store).view === 'function',
-      'store must be a Store (MemoryStore, RedisStore or one of your own with view())',
-    )
-    .optional(),
-  storeReady: z
-    .custom<() => Promise<boolean>>((value) => typeof value === 'function', 'storeReady must be a function')
-    .optional(),
-  secret: z
-    .string({ error: 'secret must be a string' })
-    .min(16, 'secret must be at least 16 characters')
-    .refine(
-      (value) => /^[\x21-\x7e]+$/.test(value),
-      'secret must be printable ASCII without spaces (it is sent as a header)',
-    )
-    .optional(),
-  maxBody: whole('maxBody', 0, Number.MAX_SAFE_INTEGER, ' of bytes').optional(),
-  maxWait: milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER).optional(),
-  metrics: z.boolean({ error: 'metrics must be true or false' }).optional(),
-  maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
-  // v10's own rule for the option: one place decides what a global limit may be.
-  globalLimit: DIALECT_OPTION_SHAPES.globalLimit,
-  drainMs: milliseconds('drainMs', 0, 600_000).optional(),
-  logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
-  log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),
-  fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
-});
+export const proxyOptionsSchema = z
+  .strictObject({
+    host: z.string({ error: 'host must be an address such as 127.0.0.1' }).min(1, 'host must not be empty').optional(),
+    port: whole('port', 0, 65_535).optional(),
+    upstream: httpOrigin.optional(),
+    store: z
+      .custom<Store>(
+        (value) => typeof value === 'object' && value !== null && typeof (value as Store).view === 'function',
+        'store must be a Store (MemoryStore, RedisStore or one of your own with view())',
+      )
+      .optional(),
+    storeReady: z
+      .custom<() => Promise<boolean>>((value) => typeof value === 'function', 'storeReady must be a function')
+      .optional(),
+    secret: z
+      .string({ error: 'secret must be a string' })
+      .min(16, 'secret must be at least 16 characters')
+      .refine(
+        (value) => /^[\x21-\x7e]+$/.test(value),
+        'secret must be printable ASCII without spaces (it is sent as a header)',
+      )
+      .optional(),
+    maxBody: whole('maxBody', 0, Number.MAX_SAFE_INTEGER, ' of bytes').optional(),
+    maxWait: milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER).optional(),
+    metrics: z.boolean({ error: 'metrics must be true or false' }).optional(),
+    maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
+    // v10's own rule for the option: one place decides what a global limit may be.
+    globalLimit: DIALECT_OPTION_SHAPES.globalLimit,
+    drainMs: milliseconds('drainMs', 0, 600_000).optional(),
+    headersTimeout: milliseconds('headersTimeout', 1, 600_000).optional(),
+    requestTimeout: milliseconds('requestTimeout', 1, Number.MAX_SAFE_INTEGER).optional(),
+    logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
+    log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),
+    fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
+  })
+  .refine(
+    (options) =>
+      options.requestTimeout === undefined || options.requestTimeout > (options.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS),
+    "requestTimeout must be longer than maxWait (a request's wait counts in it)",
+  );
 
 /** The options, checked: one TollgateArgumentError names every problem. */
 export function checkProxyOptions(options: ProxyOptions): ProxyOptions {

@@ -33,10 +33,12 @@ import { v10Settings } from '../dialects/v10/settings.ts';
 import {
   checkProxyOptions,
   DEFAULT_DRAIN_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PROXY_MAX_WAIT_MS,
   DEFAULT_PROXY_PORT,
   DEFAULT_UPSTREAM,
+  REQUEST_TIMEOUT_BEYOND_WAIT_MS,
   type LogLevel,
   type ProxyOptions,
 } from './options.ts';
@@ -67,6 +69,8 @@ export async function createProxyWith(
   const upstream = (checked.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
   const maxBody = checked.maxBody ?? DEFAULT_MAX_BODY_BYTES;
   const defaultMaxWait = checked.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS;
+  const headersTimeout = checked.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = checked.requestTimeout ?? Math.max(120_000, defaultMaxWait + REQUEST_TIMEOUT_BEYOND_WAIT_MS);
   const logLevel: LogLevel = checked.logLevel ?? 'info';
   const write = checked.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (level: 'info' | 'debug' | 'error', fields: Record<string, unknown>) => {
@@ -172,10 +176,12 @@ export async function createProxyWith(
 
   const server: Server = createServer(
     {
-      headersTimeout: 10_000,
+      headersTimeout,
       // A client that sends its body slowly is cut off rather than held forever.
       // (A body is read only once its request may go: its wait counts in.)
-      requestTimeout: Math.max(120_000, defaultMaxWait + 60_000),
+      requestTimeout,
+      // Node looks for timed-out requests this often (30 s by default, which would stretch both).
+      connectionsCheckingInterval: Math.min(1000, headersTimeout / 4, requestTimeout / 4),
       maxHeaderSize: 16 * 1024,
     },
     (request, response) => {
@@ -202,7 +208,12 @@ export async function createProxyWith(
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
     socket.end(
       `HTTP/1.1 ${status}\r\nConnection: close\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\nContent-Length: 0\r\n\r\n`,
     );

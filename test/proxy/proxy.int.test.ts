@@ -291,6 +291,44 @@ describe('not an open relay, and closed by default', () => {
     expect(service.messages.map((message) => message.content)).toEqual(['after']);
   });
 
+  it('a client that sends its headers or its body too slowly gets a 408 and is cut off; the proxy keeps serving', async () => {
+    const { proxy } = await start({ headersTimeout: 300, maxWait: 200, requestTimeout: 600 });
+    const { hostname, port } = new URL(proxy.url);
+    /** Sends `first`, then `drip` every 100 ms (at most 40 times) until the proxy answers or hangs up. */
+    const slowly = (first: string, drip: string) =>
+      new Promise<{ answer: string; ms: number }>((resolve, reject) => {
+        const started = performance.now();
+        let answer = '';
+        let drips = 0;
+        const socket = connect(Number(port), hostname, () => socket.write(first));
+        const timer = setInterval(() => {
+          if (++drips > 40 || socket.destroyed) return clearInterval(timer);
+          socket.write(drip);
+        }, 100);
+        socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+        socket.on('close', () => {
+          clearInterval(timer);
+          resolve({ answer, ms: performance.now() - started });
+        });
+        socket.on('error', () => {}); // a write after the proxy hung up: the close says the rest
+        socket.setTimeout(8000, () => socket.destroy(new Error('never cut off')));
+        socket.once('timeout', () => reject(new Error('never cut off')));
+      });
+    const headers = await slowly(`GET /api/v10/channels/${CHANNEL} HTTP/1.1\r\nHost: x\r\n`, 'X-Drip: 1\r\n');
+    expect(headers.answer).toMatch(/^HTTP\/1.1 408 /);
+    expect(headers.ms).toBeLessThan(3000);
+    const body = await slowly(
+      `POST /api/v10/channels/${CHANNEL}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+      ' ',
+    );
+    expect(body.answer).toMatch(/^HTTP\/1.1 408 /);
+    expect(body.ms).toBeLessThan(3000);
+    expect((await fetch(messages(proxy), post('after'))).status).toBe(200);
+    await expect(createProxy({ maxWait: 1000, requestTimeout: 1000 })).rejects.toThrow(
+      /requestTimeout must be longer than maxWait/,
+    );
+  });
+
   it('a header that names one thing given twice (Authorization, Host, the key, the bound): a marked 400, nothing sent', async () => {
     const { service, proxy } = await start({ secret: SECRET });
     const request = (headers: string) =>
