@@ -151,6 +151,8 @@ export class Sender {
   #headersOf(plan: CallPlan, token: string | undefined): Headers | undefined {
     if (plan.headers === undefined) return undefined;
     const headers = new Headers(plan.headers);
+    // V22: never sent, whoever set it (a relayed request's headers included).
+    headers.delete('x-ratelimit-precision');
     if (token !== undefined && headers.has('authorization')) {
       throw new TollgateArgumentError(
         `${plan.method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,

@@ -225,6 +225,22 @@ describe('a relay', () => {
     expect(statuses()).toEqual([404, 200]);
   });
 
+  it("passes the caller's headers on, but never X-RateLimit-Precision (V22)", async () => {
+    const seen: Headers[] = [];
+    e2e = await startE2E({}, (input, init) => {
+      seen.push(new Request(input, init).headers);
+      return fetch(input, init);
+    });
+    const relay = e2e.newRelay();
+    const headers = { authorization: E2E_TOKEN, 'x-ratelimit-precision': 'millisecond', 'x-audit-log-reason': 'kept' };
+    const [sent] = await e2e.drive([relay(`${root()}/v10/channels/${CHANNEL}`, { headers })]);
+    expect((sent as PromiseFulfilledResult<Response>).value.status).toBe(200);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.get('x-ratelimit-precision')).toBeNull();
+    expect(seen[0]!.get('x-audit-log-reason')).toBe('kept');
+    expect(seen[0]!.get('authorization')).toBe(E2E_TOKEN);
+  });
+
   it('classifies a path as fetch sends it: dot segments resolved, so a detour through a webhook counts where it lands', async () => {
     e2e = await startE2E({ defaultLimit: { limit: 1, windowMs: 10_000 } });
     const relay = e2e.newRelay({ maxWait: 2000 });
