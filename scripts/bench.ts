@@ -228,6 +228,7 @@ function proxyTables(r: ProxyBenchResult) {
       proxy: t.proxy,
       tokens: t.tokens,
       'requests/s': fixed(t.requestsPerSecond, 0),
+      'rounds (requests/s)': t.roundsPerSecond?.map((each) => fixed(each, 0)).join(', ') ?? '',
       'CPU µs/request': fixed(t.cpuMicrosPerRequest, 0),
     })),
     r.latency.map((l) => ({
@@ -695,7 +696,7 @@ async function updateBenchmarksDoc(
     );
   if (proxy)
     sections.push(
-      '**Proxy** (`tollgate proxy` beside @discordjs/proxy, each in its own process before an upstream that answers at once; 32 callers; added latency at 250, 500 and 1000 requests/s against the upstream direct at the same rate; memory after 1 and 1000 tokens; two replicas on one Redis, one token, 250 requests on distinct channels at 40 ms, the global limit of 50 a second binding, three runs; the safe bound waits a round trip a window)\n\n' +
+      '**Proxy** (`tollgate proxy` beside @discordjs/proxy, each in its own process before an upstream that answers at once; 32 callers; one token in turns, three rounds, the median round; added latency at 250, 500 and 1000 requests/s against the upstream direct at the same rate; memory after 1 and 1000 tokens; two replicas on one Redis, one token, 250 requests on distinct channels at 40 ms, the global limit of 50 a second binding, three runs; the safe bound waits a round trip a window)\n\n' +
         proxyTables(proxy)
           .map((table) => markdownTable(table))
           .join('\n\n'),
