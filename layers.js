@@ -115,6 +115,7 @@ export const LAYERS = {
       'src/http/',
       'src/contracts/',
       'src/option-shapes.ts',
+      'src/undici/',
       'src/runtime-check.ts',
       ...LEAVES,
     ],

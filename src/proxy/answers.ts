@@ -14,8 +14,13 @@ export interface Outcome {
   scope?: string | undefined;
 }
 
-/** The service's answer, streamed back as it came (less what belongs to one hop). */
-export async function pass(response: ServerResponse, answer: Response, method: string): Promise<Outcome> {
+/** The service's answer, streamed back as it came (less what belongs to one hop); `transportDecodes`: fetch's kind, which decodes a compressed body. */
+export async function pass(
+  response: ServerResponse,
+  answer: Response,
+  method: string,
+  transportDecodes: boolean,
+): Promise<Outcome> {
   const isGenerated = answer.headers.has(GENERATED_HEADER);
   const outcome = {
     status: answer.status,
@@ -28,8 +33,9 @@ export async function pass(response: ServerResponse, answer: Response, method: s
     return outcome;
   }
   const headers: Record<string, string | string[]> = {};
-  // fetch decodes a compressed body: it goes on decoded, without its encoding or length.
-  const decoded = answer.headers.has('content-encoding');
+  // fetch decodes a compressed body: it goes on decoded, without its encoding or length. (undici's
+  // request API hands the bytes on as they came, with the headers that describe them.)
+  const decoded = transportDecodes && answer.headers.has('content-encoding');
   for (const [name, value] of answer.headers) {
     if (HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
     if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;

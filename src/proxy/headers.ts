@@ -28,7 +28,8 @@ export const HOP_BY_HOP = new Set([
 /**
  * What a request loses on its way up besides: its Host (the upstream's own goes), its framing
  * (fetch frames the body again), `Expect` (fetch refuses it; the proxy reads the body anyway),
- * `Accept-Encoding` (fetch asks for what it decodes), and the proxy's own headers.
+ * `Accept-Encoding` (fetch asks for what it decodes; undici asks for none, so a 429 body the judge
+ * reads is never compressed), and the proxy's own headers.
  */
 const NOT_FORWARDED = new Set([
   ...HOP_BY_HOP,

@@ -8,15 +8,23 @@
  * - redirects are returned as they are, never followed, so Authorization cannot follow one to
  *   another origin;
  * - the response body is read whole before the promise resolves, so the client's timeout and
- *   the caller's signal cover a slow body as well as slow headers.
+ *   the caller's signal cover a slow body as well as slow headers (unless `streamBodies`).
  */
 import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Agent, errors, request, type Dispatcher } from 'undici';
 import { TollgateArgumentError } from '../errors.ts';
 
 export interface UndiciFetchOptions {
   /** The undici dispatcher (an Agent, a Pool, a ProxyAgent…). Default: a keep-alive Agent of its own. */
   readonly dispatcher?: Dispatcher;
+  /**
+   * Bodies go on as streams, both ways, instead of being read whole (default false): for a relay,
+   * whose uploads and answers pass through as they come (`tollgate proxy` sends with this). A
+   * client's timeout then covers the headers only; the caller's signal still ends a slow body.
+   */
+  readonly streamBodies?: boolean;
 }
 
 /** A fetch function with a `close()` for the connections of its own agent. */
@@ -31,6 +39,10 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
   if (options.dispatcher !== undefined && typeof options.dispatcher?.dispatch !== 'function') {
     throw new TollgateArgumentError('undiciFetch: dispatcher must be an undici Dispatcher (Agent, Pool…)');
   }
+  if (options.streamBodies !== undefined && typeof options.streamBodies !== 'boolean') {
+    throw new TollgateArgumentError('undiciFetch: streamBodies must be true or false');
+  }
+  const streamBodies = options.streamBodies ?? false;
   const ownAgent = options.dispatcher === undefined ? new Agent() : undefined;
   const dispatcher = options.dispatcher ?? ownAgent!;
 
@@ -43,15 +55,28 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
       const answer = await request(outgoing.url, {
         method: outgoing.method as Dispatcher.HttpMethod,
         headers: headersOf(outgoing.headers),
-        body: outgoing.body === null ? null : Buffer.from(await outgoing.arrayBuffer()),
+        body:
+          outgoing.body === null
+            ? null
+            : streamBodies
+              ? Readable.fromWeb(outgoing.body as NodeReadableStream<Uint8Array>)
+              : Buffer.from(await outgoing.arrayBuffer()),
         signal,
         dispatcher,
       });
       const { statusCode } = answer;
       const noBody = NULL_BODY_STATUS.has(statusCode) || outgoing.method === 'HEAD';
-      const body = noBody ? (await answer.body.dump(), null) : await answer.body.arrayBuffer();
-      if (statusCode < 200 || statusCode > 599)
+      if (statusCode < 200 || statusCode > 599) {
+        answer.body.destroy();
         throw new TypeError(`fetch failed: status ${statusCode} is outside 200–599`);
+      }
+      // Streamed: the Response reads undici's body as the async iterable it is, and cancelling
+      // the Response's body ends it (and its connection).
+      const body = noBody
+        ? (await answer.body.dump(), null)
+        : streamBodies
+          ? (answer.body as AsyncIterable<Uint8Array> as unknown as BodyInit)
+          : await answer.body.arrayBuffer();
       return new Response(body, {
         status: statusCode,
         statusText: STATUS_CODES[statusCode] ?? '',

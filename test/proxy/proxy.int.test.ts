@@ -2,7 +2,9 @@
  * The proxy (`createProxy`) over real HTTP: plain fetch clients, as a bot in another language
  * would send, through the proxy to the reference service speaking Discord's headers.
  */
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy, type Proxy, type ProxyOptions } from '../../src/proxy/index.ts';
 import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
@@ -385,6 +387,42 @@ describe('HTTP as a bot may speak it', () => {
     const { proxy } = await start();
     const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: TOKEN } });
     expect(Number(answer.headers.get('content-length'))).toBe((await answer.arrayBuffer()).byteLength);
+  });
+
+  it('a compressed answer goes on as it came, bytes and encoding (undici, the default transport, decodes nothing)', async () => {
+    const json = JSON.stringify({ id: CHANNEL, name: 'général' });
+    const gzipped = gzipSync(json);
+    const upstream = createServer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': gzipped.length,
+      });
+      response.end(gzipped);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxy = await createProxy({
+        port: 0,
+        logLevel: 'silent',
+        upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      });
+      try {
+        const seen = await raw(
+          proxy.url,
+          `GET /api/v10/channels/${CHANNEL} HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nConnection: close\r\n\r\n`,
+        );
+        expect(seen).toMatch(/\r\ncontent-encoding: gzip\r\n/i);
+        expect(seen).toMatch(new RegExp(`\\r\\ncontent-length: ${gzipped.length}\\r\\n`, 'i'));
+        const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, { headers: { authorization: TOKEN } });
+        expect(await answer.json()).toEqual(JSON.parse(json));
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 
   it('resolves dot segments before it decides: /api/../admin is not under /api/', async () => {

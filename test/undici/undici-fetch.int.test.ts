@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { undiciFetch, type UndiciFetch } from '../../src/undici/index.ts';
+import { undiciFetch, type UndiciFetch, type UndiciFetchOptions } from '../../src/undici/index.ts';
 
 interface Seen {
   method: string;
@@ -41,13 +41,18 @@ async function serve(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const transport = () => {
-  const created = undiciFetch();
+const made = (options: UndiciFetchOptions = {}) => {
+  const created = undiciFetch(options);
   transports.push(created);
   return created;
 };
 
-describe('undiciFetch', () => {
+describe.each([
+  { bodies: 'read whole', streamBodies: false },
+  { bodies: 'streamed', streamBodies: true },
+])('undiciFetch, bodies $bodies', ({ streamBodies }) => {
+  const transport = () => made({ streamBodies });
+
   it('sends method, headers and body of a Request, and answers with a Response', async () => {
     const { url, seen } = await serve((_request, response) => {
       response.writeHead(201, { 'content-type': 'application/json', 'x-ratelimit-remaining': '4' });
@@ -154,5 +159,71 @@ describe('undiciFetch', () => {
     expect(() => undiciFetch({ dispatcher: {} as never })).toThrow(
       'undiciFetch: dispatcher must be an undici Dispatcher',
     );
+    expect(() => undiciFetch({ streamBodies: 'yes' as never })).toThrow(
+      'undiciFetch: streamBodies must be true or false',
+    );
+  });
+});
+
+describe("undiciFetch, bodies streamed (a relay's transport)", () => {
+  it('answers once the headers are in, and hands the body on chunk by chunk as it comes', async () => {
+    let finish!: () => void;
+    const { url } = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.write('first ');
+      finish = () => response.end('second');
+    });
+    const response = await made({ streamBodies: true })(`${url}/`);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    // The second half is not written yet: the first is readable all the same.
+    expect(decoder.decode((await reader.read()).value)).toBe('first ');
+    finish();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += decoder.decode(chunk.value);
+    expect(rest).toBe('second');
+  });
+
+  it('sends a streamed request body as it comes', async () => {
+    const { url, seen } = await serve((_request, response) => response.end());
+    const parts = ['a', 'b', 'c'];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const init = { method: 'POST', body, duplex: 'half' } as RequestInit;
+    expect((await made({ streamBodies: true })(`${url}/upload`, init)).status).toBe(200);
+    expect(seen[0]).toMatchObject({ method: 'POST', body: 'abc' });
+  });
+
+  it('a body cancelled part way ends the answer at the server', async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+    const { url } = await serve((_request, response) => {
+      response.writeHead(200);
+      response.write('part');
+      response.on('close', () => closed()); // never ended by the server itself
+    });
+    const response = await made({ streamBodies: true })(`${url}/`);
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await serverSawClose; // the test times out if the connection stays open
+  });
+
+  it("a signal aborted after the headers ends the body's read with its reason", async () => {
+    const { url } = await serve((_request, response) => {
+      response.writeHead(200);
+      response.write('part'); // and never more
+    });
+    const controller = new AbortController();
+    const response = await made({ streamBodies: true })(`${url}/`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort(new Error('caller gave up'));
+    await expect(reader.read()).rejects.toThrow();
   });
 });
