@@ -137,20 +137,29 @@ describe('tollgate proxy, the command line', () => {
     return false;
   }
 
-  it('npx tollgate proxy, as the README starts it (npm install builds dist/): SIGTERM to npx drains it, exit 0', async () => {
-    // This checkout's .npmrc runs bins through bash, which hands npx's signal to the proxy.
-    const { url, exited, pid } = await startWithNpx('/bin/bash');
-    process.kill(pid, 'SIGTERM');
-    expect(await exited).toBe(0);
-    expect(await stopsServing(url)).toBe(true);
-  });
+  // npx's first run from a checkout installs it into npm's npx cache (about 15 s here).
+  it(
+    'npx tollgate proxy, as the README starts it (npm install builds dist/): SIGTERM to npx drains it, exit 0',
+    { timeout: 90_000 },
+    async () => {
+      // This checkout's .npmrc runs bins through bash, which hands npx's signal to the proxy.
+      const { url, exited, pid } = await startWithNpx('/bin/bash');
+      process.kill(pid, 'SIGTERM');
+      expect(await exited).toBe(0);
+      expect(await stopsServing(url)).toBe(true);
+    },
+  );
 
-  it('under npx with dash, whose shell dies of the SIGTERM: the orphaned proxy notices and drains', async () => {
-    const { url, exited, pid } = await startWithNpx('/bin/sh');
-    process.kill(pid, 'SIGTERM');
-    await exited;
-    expect(await stopsServing(url)).toBe(true);
-  });
+  it(
+    'under npx with dash, whose shell dies of the SIGTERM: the orphaned proxy notices and drains',
+    { timeout: 90_000 },
+    async () => {
+      const { url, exited, pid } = await startWithNpx('/bin/sh');
+      process.kill(pid, 'SIGTERM');
+      await exited;
+      expect(await stopsServing(url)).toBe(true);
+    },
+  );
 });
 
 describe('tollgate proxy, shutting down', () => {
