@@ -43,7 +43,7 @@ export function createClient(options?: ClientOptions): TollgateClient {
  * back as it came. What `tollgate/discordjs` and the proxy stand on; see docs/discordjs.md.
  */
 export function createRelay(options?: RelayOptions): Relay {
-  return createRelayWith(SDK.dialectData.v10, options);
+  return createRelayWith(SDK.dialectData.v10, SDK.package.version, options);
 }
 
 const findRouteKey = routeKeyFinder(routeTable);

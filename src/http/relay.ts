@@ -22,6 +22,7 @@ import { planCall } from './plan.ts';
 import { newLane, Sender, type LaneParts } from './sender.ts';
 import type { ClientEvents } from './types.ts';
 import { DEFAULT_TIMEOUT_MS } from './client.ts';
+import { Telemetry, type TelemetryOption } from '../telemetry/telemetry.ts';
 
 /** The API root a relay sends to by default: Discord's, without a version. */
 export const DEFAULT_API_ROOT = 'https://discord.com/api';
@@ -58,6 +59,11 @@ export interface RelayOptions extends DialectOptions {
   readonly maxTokens?: number;
   /** Each wait before a request is sent. */
   readonly onWait?: (event: WaitEvent) => void;
+  /**
+   * OpenTelemetry spans and metrics, as a client's (needs the optional peer `@opentelemetry/api`):
+   * a span per relayed request, its waits as events, its attempt as a client span.
+   */
+  readonly telemetry?: TelemetryOption;
 }
 
 /** What a relayed request carries: fetch's `RequestInit`, of which a relay reads these. */
@@ -84,6 +90,7 @@ const relayOptionsSchema = z.strictObject({
   clock: clientOptionShapes.clock,
   maxWait: clientOptionShapes.maxWait,
   onWait: clientOptionShapes.onWait,
+  telemetry: clientOptionShapes.telemetry,
   apiRoot: z
     .string({ error: 'apiRoot must be an absolute http(s) URL such as "https://discord.com/api"' })
     .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), {
@@ -96,7 +103,7 @@ const relayOptionsSchema = z.strictObject({
 });
 
 /** A relay for v10, the service of today, under the catalog's data for it (`src/index.ts` hands it over). */
-export function createRelayWith(catalogData: unknown, options: RelayOptions = {}): Relay {
+export function createRelayWith(catalogData: unknown, version: string, options: RelayOptions = {}): Relay {
   const parsed = relayOptionsSchema.safeParse(options);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) =>
@@ -104,7 +111,7 @@ export function createRelayWith(catalogData: unknown, options: RelayOptions = {}
     );
     throw new TollgateArgumentError(`createRelay: ${problems.join('; ')}`);
   }
-  const core = new RelayCore(catalogData, parsed.data);
+  const core = new RelayCore(catalogData, version, parsed.data);
   return Object.assign((url: string | URL, init?: RelayInit) => core.send(url, init), {
     invalidRequests: () => core.invalidRequests(),
     close: () => core.close(),
@@ -127,13 +134,14 @@ class RelayCore {
   readonly #clock: Clock;
   readonly #maxTokens: number;
   readonly #parts: LaneParts;
+  readonly #telemetry: Telemetry | undefined;
   /** The IP's lane: requests without Authorization (V13). */
   readonly #ip: TokenLane;
   /** By Authorization, least recently used first. */
   readonly #tokens = new Map<string, TokenLane>();
   #closed = false;
 
-  constructor(catalogData: unknown, options: RelayOptions) {
+  constructor(catalogData: unknown, version: string, options: RelayOptions) {
     const dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents> = DIALECTS.v10;
     this.#dialect = dialect;
     this.#targets = dialect.targets(catalogData);
@@ -144,6 +152,16 @@ class RelayCore {
     this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
+    this.#telemetry = options.telemetry
+      ? new Telemetry(
+          options.telemetry,
+          this.#apiRoot,
+          version,
+          () => this.#clock.now(),
+          (listener) => events.on('rateLimited', listener),
+          () => this.invalidRequests(),
+        )
+      : undefined;
     this.#parts = {
       dialect,
       store: options.store ?? new MemoryStore(),
@@ -153,7 +171,7 @@ class RelayCore {
       judgeOptions: { bodyTimeoutMs: DEFAULT_TIMEOUT_MS },
       events,
       onInvalidCount: dialect.watchInvalidRequests?.(options, events),
-      observer: undefined,
+      observer: this.#telemetry,
       // The relayer's own headers go as they came: no User-Agent of tollgate's, no timeout.
       ky: { fetch: options.fetch, headers: {}, timeoutMs: false, relayed: true },
     };
@@ -263,7 +281,7 @@ class RelayCore {
       token,
       main: lane,
       anonymous: undefined,
-      telemetry: undefined,
+      telemetry: this.#telemetry,
       isClosed: () => this.#closed,
     });
     return {

@@ -7,6 +7,8 @@ import type { Store } from '../contracts/store.ts';
 import { TollgateArgumentError } from '../errors.ts';
 import { DIALECT_OPTION_SHAPES } from '../dialects/options.ts';
 import { milliseconds, whole } from '../option-shapes.ts';
+import { clientOptionShapes } from '../http/options.ts';
+import type { RelayOptions } from '../http/relay.ts';
 
 export const DEFAULT_PROXY_PORT = 8080;
 export const DEFAULT_UPSTREAM = 'https://discord.com';
@@ -59,8 +61,10 @@ export interface ProxyOptions {
   readonly logLevel?: LogLevel;
   /** Where log lines go (default: standard error). One JSON object per line. */
   readonly log?: (line: string) => void;
-  /** The fetch that sends (default: the global one). */
+  /** The fetch that sends (default: undici's request API when undici is installed, else the global fetch). */
   readonly fetch?: typeof fetch;
+  /** OpenTelemetry spans and metrics for the relayed requests, as a client's (`docs/telemetry.md`). */
+  readonly telemetry?: RelayOptions['telemetry'];
 }
 
 const httpOrigin = z
@@ -104,6 +108,7 @@ export const proxyOptionsSchema = z
     logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
     log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),
     fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
+    telemetry: clientOptionShapes.telemetry,
   })
   .refine(
     (options) =>

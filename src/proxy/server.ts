@@ -101,6 +101,7 @@ export async function createProxyWith(
     ...((checked.fetch ?? transport) && { fetch: checked.fetch ?? transport }),
     ...(checked.maxTokens && { maxTokens: checked.maxTokens }),
     ...(checked.globalLimit && { globalLimit: checked.globalLimit }),
+    ...(checked.telemetry && { telemetry: checked.telemetry }),
   });
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Outcome> => {

@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProxy, type Proxy, type ProxyOptions } from '../../src/proxy/index.ts';
 import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
@@ -210,6 +211,21 @@ describe('metrics', () => {
     const after = await (await fetch(`${proxy.url}/metrics`)).text();
     expect(after).toContain('route="POST /webhook/:id/:?"');
     expect(after).not.toContain('MistypedWebhookToken');
+  });
+
+  it('OpenTelemetry, when given providers: a span per request with its attempt, by route template', async () => {
+    const spans = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+    const { proxy } = await start({ telemetry: { tracerProvider } });
+    expect((await fetch(messages(proxy), post('traced'))).status).toBe(200);
+    const finished = spans.getFinishedSpans();
+    expect(finished.map((span) => [span.kind, span.name])).toEqual([
+      [2, 'POST /channels/{id}/messages'], // CLIENT: the attempt
+      [0, 'POST /channels/{id}/messages'], // INTERNAL: the request
+    ]);
+    expect(JSON.stringify(finished.map((span) => [span.attributes, span.events]))).not.toMatch(
+      new RegExp(`${CHANNEL}|${TOKEN.split(' ')[1]}`),
+    );
   });
 
   it('serves no /metrics unless asked to', async () => {

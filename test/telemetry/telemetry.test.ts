@@ -7,7 +7,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, TollgateArgumentError, type ClientOptions } from '../../src/index.ts';
+import { createClient, createRelay, TollgateArgumentError, type ClientOptions } from '../../src/index.ts';
 import { driveUntilSettled, ManualClock, settle } from '../support/manual-clock.ts';
 import { SPENT_BUCKET_429 } from '../support/headers.ts';
 
@@ -113,6 +113,50 @@ describe('spans', () => {
     expect(callSpan!.attributes['error.type']).toBe('NetworkError');
     expect(callSpan!.status.code).toBe(2); // ERROR
     await client.close();
+  });
+});
+
+describe('a relay', () => {
+  it('a span per relayed request with its wait and its one attempt; a bad telemetry option is refused', async () => {
+    const spans = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+    const clock = new ManualClock();
+    let answered = 0;
+    let firstAnsweredAt = 0;
+    const relay = createRelay({
+      apiRoot: 'http://127.0.0.1:9/api',
+      clock,
+      telemetry: { tracerProvider },
+      fetch: async () => {
+        clock.set(clock.now() + 40);
+        if (answered === 0) firstAnsweredAt = clock.now();
+        // The first answer spends the bucket for 2 s: the second request waits for it.
+        const headers = answered++ === 0 ? SPENT_BUCKET_429 : {};
+        return new Response('{}', { status: answered === 1 ? 429 : 200, headers: { via: '1.1 google', ...headers } });
+      },
+    });
+    const url = `http://127.0.0.1:9/api/v10/channels/${CHANNEL}`;
+    const first = relay(url, { headers: { authorization: 'Bot relayed' } });
+    await driveUntilSettled(clock, [first]);
+    expect((await first).status).toBe(429); // a relayed call hands the 429 back
+    const secondAskedAt = clock.now();
+    const second = relay(url, { headers: { authorization: 'Bot relayed' } });
+    await driveUntilSettled(clock, [second]);
+    expect((await second).status).toBe(200);
+    const finished = spans.getFinishedSpans();
+    const calls = finished.filter((span) => span.kind === 0); // INTERNAL
+    const attempts = finished.filter((span) => span.kind === 2); // CLIENT
+    expect(calls.map((span) => span.name)).toEqual(['GET /channels/{id}', 'GET /channels/{id}']);
+    // The rest of the 429's 2 s, from when the second request came.
+    expect(calls[1]!.events.map((event) => [event.name, event.attributes])).toEqual([
+      ['wait', { 'tollgate.wait.reason': 'bucket', 'tollgate.wait.ms': firstAnsweredAt + 2000 - secondAskedAt }],
+    ]);
+    expect(attempts.map((span) => span.attributes['http.response.status_code'])).toEqual([429, 200]);
+    expect(JSON.stringify(finished.map((span) => [span.name, span.attributes, span.events]))).not.toMatch(
+      new RegExp(`${CHANNEL}|relayed`),
+    );
+    await relay.close();
+    expect(() => createRelay({ telemetry: 'yes' as never })).toThrow(/telemetry must be true, false/);
   });
 });
 
