@@ -7,7 +7,8 @@
  *   only), and the proxy process's CPU per request.
  * - Added latency: at fixed rates (250, 500 and the goal's 1000 requests/s), p50 and p99 through
  *   the proxy less those straight to the upstream at the same rate.
- * - Memory per token held: the proxy's resident memory after 1 token and after 1000.
+ * - Memory per token held: the proxy's resident memory after 1 token and after 1000; and in the
+ *   heap, the relay's per token and after 10 000 tokens in turn (`relay-memory.ts`).
  * - Two replicas on one Redis, one token, against the reference service at 40 ms of latency: the
  *   global limit's pace (50 a second), time against the least it allows and against its safe
  *   bound at that latency (the median of three runs), and 429s.
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { ReferenceService } from '../src/testing/index.ts';
 import { startUpstream } from './overhead.ts';
+import { runRelayMemoryBench, type RelayMemoryResult } from './relay-memory.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -81,6 +83,8 @@ export interface ProxyBenchResult {
   readonly throughput: ProxyThroughput[];
   readonly latency: ProxyLatency[];
   readonly memory: ProxyMemory;
+  /** The relay under the proxy, in the heap: per token, and held after many tokens in turn. */
+  readonly relayMemory: RelayMemoryResult;
   readonly replicas: ProxyReplicas;
 }
 
@@ -373,8 +377,9 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       await Promise.all(proxies.map(({ proxy }) => stop(proxy)));
     }
     const memory = await memoryPerToken(upstreamOrigin, 1000);
+    const relayMemory = await runRelayMemoryBench();
     const replicas = await replicasOnRedis(40, 250, 3);
-    return { throughput: throughputs, latency, memory, replicas };
+    return { throughput: throughputs, latency, memory, relayMemory, replicas };
   } finally {
     upstreamChild.kill();
   }

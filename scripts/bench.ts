@@ -245,6 +245,9 @@ function proxyTables(r: ProxyBenchResult) {
         'RSS with 1 (MiB)': fixed(r.memory.rssMiBWithOne, 1),
         [`RSS with ${r.memory.tokens} (MiB)`]: fixed(r.memory.rssMiBWithAll, 1),
         'KiB/token': fixed(r.memory.kibPerToken, 1),
+        'relay heap KiB/token': fixed(r.relayMemory.heapKiBPerToken, 1),
+        [`views held after ${r.relayMemory.churnTokens} tokens (maxTokens ${r.relayMemory.maxTokens})`]:
+          r.relayMemory.viewsHeldAfterChurn,
       },
     ],
     [
@@ -696,7 +699,7 @@ async function updateBenchmarksDoc(
     );
   if (proxy)
     sections.push(
-      '**Proxy** (`tollgate proxy` beside @discordjs/proxy, each in its own process before an upstream that answers at once; 32 callers; one token in turns, three rounds, the median round; added latency at 250, 500 and 1000 requests/s against the upstream direct at the same rate; memory after 1 and 1000 tokens; two replicas on one Redis, one token, 250 requests on distinct channels at 40 ms, the global limit of 50 a second binding, three runs; the safe bound waits a round trip a window)\n\n' +
+      '**Proxy** (`tollgate proxy` beside @discordjs/proxy, each in its own process before an upstream that answers at once; 32 callers; one token in turns, three rounds, the median round; added latency at 250, 500 and 1000 requests/s against the upstream direct at the same rate; memory after 1 and 1000 tokens (resident, the proxy; heap, its relay in-process, and the store’s views after 10 000 tokens in turn); two replicas on one Redis, one token, 250 requests on distinct channels at 40 ms, the global limit of 50 a second binding, three runs; the safe bound waits a round trip a window)\n\n' +
         proxyTables(proxy)
           .map((table) => markdownTable(table))
           .join('\n\n'),
