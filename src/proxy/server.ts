@@ -92,7 +92,11 @@ export async function createProxyWith(
       })
     : undefined;
   // undici's request API when it is installed (an optional peer): the faster transport here.
-  const transport = checked.fetch ? undefined : await undiciTransport();
+  const transport = checked.fetch
+    ? undefined
+    : await undiciTransport((reason) =>
+        log('info', { msg: "undici could not be loaded: sending with the runtime's fetch", reason }),
+      );
   const relay = createRelay({
     apiRoot: `${upstream}/api`,
     maxWait: defaultMaxWait,
@@ -273,14 +277,18 @@ export async function createProxyWith(
 /**
  * `undiciFetch` with bodies streamed both ways, or undefined when undici is not installed (the
  * runtime's fetch sends then). Measured by `npm run bench -- proxy`: about 15 % more requests a
- * second than the runtime's fetch, whose WHATWG machinery costs about 100 µs a request here.
+ * second than the runtime's fetch, whose WHATWG machinery costs about 100 µs a request here. An
+ * undici that is there but cannot load (a version this Node.js is too old for) is said once, and
+ * the proxy serves on the runtime's fetch.
  */
-async function undiciTransport(): Promise<UndiciFetch | undefined> {
+async function undiciTransport(unusable: (reason: string) => void): Promise<UndiciFetch | undefined> {
   try {
     const { undiciFetch } = await import('../undici/index.ts');
     return undiciFetch({ streamBodies: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') {
+      unusable((error as Error).message.split('\n')[0] ?? String(error));
+    }
+    return undefined;
   }
 }
