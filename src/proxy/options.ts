@@ -103,8 +103,8 @@ export const proxyOptionsSchema = z
     // v10's own rule for the option: one place decides what a global limit may be.
     globalLimit: DIALECT_OPTION_SHAPES.globalLimit,
     drainMs: milliseconds('drainMs', 0, 600_000).optional(),
-    headersTimeout: milliseconds('headersTimeout', 1, 600_000).optional(),
-    requestTimeout: milliseconds('requestTimeout', 1, Number.MAX_SAFE_INTEGER).optional(),
+    headersTimeout: whole('headersTimeout', 1, 600_000, ' of milliseconds').optional(),
+    requestTimeout: whole('requestTimeout', 1, Number.MAX_SAFE_INTEGER, ' of milliseconds').optional(),
     logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
     log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),
     fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
@@ -114,7 +114,19 @@ export const proxyOptionsSchema = z
     (options) =>
       options.requestTimeout === undefined || options.requestTimeout > (options.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS),
     "requestTimeout must be longer than maxWait (a request's wait counts in it)",
+  )
+  .refine(
+    (options) => (options.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS) <= requestTimeoutOf(options),
+    'headersTimeout must not be longer than requestTimeout (the headers are part of the request)',
   );
+
+/** The whole request's bound: as given, or the longest wait plus a minute, and at least 120 s. */
+export function requestTimeoutOf(options: Pick<ProxyOptions, 'requestTimeout' | 'maxWait'>): number {
+  return (
+    options.requestTimeout ??
+    Math.max(120_000, (options.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS) + REQUEST_TIMEOUT_BEYOND_WAIT_MS)
+  );
+}
 
 /** The options, checked: one TollgateArgumentError names every problem. */
 export function checkProxyOptions(options: ProxyOptions): ProxyOptions {

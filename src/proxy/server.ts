@@ -39,7 +39,7 @@ import {
   DEFAULT_PROXY_MAX_WAIT_MS,
   DEFAULT_PROXY_PORT,
   DEFAULT_UPSTREAM,
-  REQUEST_TIMEOUT_BEYOND_WAIT_MS,
+  requestTimeoutOf,
   type LogLevel,
   type ProxyOptions,
 } from './options.ts';
@@ -71,7 +71,7 @@ export async function createProxyWith(
   const maxBody = checked.maxBody ?? DEFAULT_MAX_BODY_BYTES;
   const defaultMaxWait = checked.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS;
   const headersTimeout = checked.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const requestTimeout = checked.requestTimeout ?? Math.max(120_000, defaultMaxWait + REQUEST_TIMEOUT_BEYOND_WAIT_MS);
+  const requestTimeout = requestTimeoutOf(checked);
   const logLevel: LogLevel = checked.logLevel ?? 'info';
   const write = checked.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (level: 'info' | 'debug' | 'error', fields: Record<string, unknown>) => {
@@ -189,7 +189,7 @@ export async function createProxyWith(
       // (A body is read only once its request may go: its wait counts in.)
       requestTimeout,
       // Node looks for timed-out requests this often (30 s by default, which would stretch both).
-      connectionsCheckingInterval: Math.min(1000, headersTimeout / 4, requestTimeout / 4),
+      connectionsCheckingInterval: Math.max(1, Math.floor(Math.min(1000, headersTimeout / 4))),
       maxHeaderSize: 16 * 1024,
     },
     (request, response) => {
@@ -215,7 +215,9 @@ export async function createProxyWith(
     },
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) return socket.destroy();
+    // An answer already begun on this socket: a status line now would corrupt it.
+    const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!socket.writable || answering?.headersSent) return socket.destroy();
     const status =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? '431 Request Header Fields Too Large'
