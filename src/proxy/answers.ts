@@ -62,23 +62,29 @@ export async function pass(
  */
 async function streamBody(body: ReadableStream<Uint8Array>, response: ServerResponse): Promise<void> {
   const reader = body.getReader();
+  let through = false;
   let botGone = () => {};
   const gone = new Promise<void>((resolve) => (botGone = resolve));
-  response.once('close', botGone);
-  let through = false;
+  // The bot hung up: the upstream read ends now, a read waiting on a silent upstream included.
+  const onClose = () => {
+    botGone();
+    if (!through) reader.cancel().catch(() => {});
+  };
+  response.once('close', onClose);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
-      if (response.destroyed) return;
+      if (done || response.destroyed) break;
       if (!response.write(value)) await Promise.race([once(response, 'drain'), gone]);
     }
-    response.end();
-    through = true;
+    if (!response.destroyed) {
+      response.end();
+      through = true;
+    }
   } catch {
     response.destroy();
   } finally {
-    response.off('close', botGone);
+    response.off('close', onClose);
     if (!through) reader.cancel().catch(() => {});
     reader.releaseLock();
   }

@@ -347,6 +347,13 @@ describe('not an open relay, and closed by default', () => {
     );
   });
 
+  it('refuses timeouts Node would not take: fractions, and headers allowed longer than the whole request', async () => {
+    await expect(createProxy({ headersTimeout: 1000.5 })).rejects.toThrow(/headersTimeout must be a whole number/);
+    await expect(createProxy({ headersTimeout: 200_000 })).rejects.toThrow(
+      /headersTimeout must not be longer than requestTimeout/,
+    );
+  });
+
   it('a header that names one thing given twice (Authorization, Host, the key, the bound): a marked 400, nothing sent', async () => {
     const { service, proxy } = await start({ secret: SECRET });
     const request = (headers: string) =>
@@ -514,6 +521,36 @@ describe('answers streamed back', () => {
     await cancel; // the test times out if the proxy goes on reading
   });
 
+  it('through the default transport (undici) to a real upstream: a bot that hangs up part way ends the upstream answer', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    const upstream = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.write(Buffer.alloc(CHUNK)); // then silence: only the bot's hang-up can end it
+      response.on('close', () => upstreamClosed());
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const proxy = await createProxy({
+      port: 0,
+      logLevel: 'silent',
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
+    try {
+      const controller = new AbortController();
+      const answer = await fetch(`${proxy.url}/api/v10/channels/${CHANNEL}`, {
+        headers: { authorization: TOKEN },
+        signal: controller.signal,
+      });
+      await answer.body!.getReader().read();
+      controller.abort();
+      await closed; // the test times out if the proxy goes on holding the upstream answer
+    } finally {
+      await proxy.close();
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+
   it("an upstream that fails part way: the bot's answer is cut short, never a clean end", async () => {
     let pulls = 0;
     const proxy = await proxyAnswering(
@@ -529,7 +566,6 @@ describe('answers streamed back', () => {
     expect(answer.status).toBe(200);
     await expect(answer.arrayBuffer()).rejects.toThrow();
     // and it keeps serving
-    pulls = 0;
     expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
   });
 });
