@@ -3,7 +3,7 @@
  * `tollgate proxy`: the proxy from the command line. Each flag has an environment variable
  * (`--max-wait` ↔ `TOLLGATE_PROXY_MAX_WAIT`); a flag wins. Prints one line on stdout when it
  * serves (`tollgate proxy listening on http://HOST:PORT`), a bad flag or value as one line on
- * stderr with exit code 2, and drains on SIGTERM or SIGINT (or when npm, having started it, is
+ * stderr with exit code 2, and drains on SIGTERM or SIGINT (or when npx, having started it, is
  * gone), then exits 0.
  */
 import '../runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
@@ -89,19 +89,23 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  if (process.env.npm_command !== undefined) drainWhenOrphaned(stop);
+  if (process.env.npm_command === 'exec') drainWhenOrphaned(stop);
 }
 
 /**
- * Started by npm (`npx tollgate proxy`, an npm script), the proxy runs under a shell of npm's. A
- * SIGTERM to npm kills that shell (dash passes no signal on), and would leave the proxy serving,
- * orphaned, with its port taken. The parent changing means the launcher is gone: drain as on SIGTERM.
+ * Started by npx (`npm exec`), the proxy runs under a shell of npm's. A SIGTERM to npm kills that
+ * shell (dash passes no signal on), and would leave the proxy serving, orphaned, with its port
+ * taken. The parent changing means the launcher is gone: drain as on SIGTERM, and say why.
+ * (Only under npx: a proxy an npm script starts in the background outlives the script on purpose.)
  */
 function drainWhenOrphaned(stop: () => void): void {
   const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(watch);
+    process.stderr.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'npx, which started the proxy, is gone: draining' })}\n`,
+    );
     stop();
   }, 500);
   watch.unref();

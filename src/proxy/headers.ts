@@ -43,8 +43,8 @@ const NOT_FORWARDED = new Set([
 
 /**
  * Headers that name one thing: the token, the host, the proxy's key, a bound. Node keeps the
- * first of each and the request's raw headers keep them all, so two would mean one thing to the
- * limiter or the key check and another upstream.
+ * first Authorization and Host and joins the others with ", ", while the request's raw headers
+ * keep each: two would mean one thing to the limiter or the key check and another upstream.
  */
 const ONE_ONLY = new Set(['authorization', 'host', KEY_HEADER, MAX_WAIT_HEADER]);
 

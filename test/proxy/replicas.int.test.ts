@@ -93,7 +93,9 @@ describe('tollgate proxy, the command line', () => {
     expect(await exited).toBe(0);
   });
   /** `npx tollgate proxy` from this checkout, as a user's shell runs it (no npm_* variables of `npm test`). */
-  async function startWithNpx(shell: string): Promise<{ url: string; exited: Promise<number | null>; pid: number }> {
+  async function startWithNpx(
+    shell: string,
+  ): Promise<{ url: string; exited: Promise<number | null>; pid: number; stderr: () => string }> {
     const service = await new ReferenceService({ dialect: 'discord' }).start();
     cleanups.push(() => service.stop());
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('npm_')));
@@ -121,7 +123,7 @@ describe('tollgate proxy, the command line', () => {
     expect(
       (await fetch(`${url}/api/v10/channels/${CHANNELS[0]}`, { headers: { authorization: TOKENS[0]! } })).status,
     ).toBe(200);
-    return { url, exited, pid: child.pid! };
+    return { url, exited, pid: child.pid!, stderr: () => stderr };
   }
 
   /** Whether anything still answers at `url`, asked every 100 ms for up to 10 s. */
@@ -154,10 +156,12 @@ describe('tollgate proxy, the command line', () => {
     'under npx with dash, whose shell dies of the SIGTERM: the orphaned proxy notices and drains',
     { timeout: 90_000 },
     async () => {
-      const { url, exited, pid } = await startWithNpx('/bin/sh');
+      const { url, exited, pid, stderr } = await startWithNpx('/bin/sh');
       process.kill(pid, 'SIGTERM');
       await exited;
       expect(await stopsServing(url)).toBe(true);
+      // It went by noticing, not by a signal that reached it.
+      expect(stderr()).toContain('npx, which started the proxy, is gone: draining');
     },
   );
 });
