@@ -194,6 +194,7 @@ class ClientCore<Resources extends object, Cdn> {
       }),
       close: async () => {
         this.#closed = true;
+        telemetry?.close();
         await Promise.all([main.close(), this.#anonymous?.limiter.close()]);
       },
     });

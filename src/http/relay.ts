@@ -227,6 +227,7 @@ class RelayCore {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#telemetry?.close();
     const lanes = [this.#ip, ...this.#tokens.values()];
     this.#tokens.clear();
     await Promise.all(lanes.map((lane) => lane.close()));

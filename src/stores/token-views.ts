@@ -61,7 +61,7 @@ export class TokenViews {
       if (!view.idle?.(now)) continue;
       this.#unused.delete(key);
       this.#views.delete(key);
-      void view.close();
+      view.close().catch(() => {}); // nothing waits on a view no client uses
     }
   }
 }

@@ -50,6 +50,8 @@ export class Telemetry implements CallObserver {
   readonly #queueDepth: Api.UpDownCounter;
   readonly #server: { readonly address: string; readonly port: number };
   readonly #clock: () => number;
+  /** The client or relay is closed: its gauge is no longer read. */
+  readonly close: () => void;
 
   constructor(
     option: Exclude<TelemetryOption, false>,
@@ -86,12 +88,14 @@ export class Telemetry implements CallObserver {
       unit: '{call}',
       description: 'Calls waiting to be sent (global gate or their bucket), by route template.',
     });
-    meter
-      .createObservableGauge('tollgate.invalid_requests', {
-        unit: '{request}',
-        description: 'Invalid requests (401, 403, non-shared 429) of the last 10 minutes, as the guard counts them.',
-      })
-      .addCallback(async (result) => result.observe(await invalidRequests().catch(() => 0)));
+    const gauge = meter.createObservableGauge('tollgate.invalid_requests', {
+      unit: '{request}',
+      description: 'Invalid requests (401, 403, non-shared 429) of the last 10 minutes, as the guard counts them.',
+    });
+    const observe: Api.ObservableCallback = async (result) => result.observe(await invalidRequests().catch(() => 0));
+    gauge.addCallback(observe);
+    // The meter provider outlives the client: closed, it stops asking (and holding) this one.
+    this.close = () => gauge.removeCallback(observe);
     onRateLimited(({ scope, route }) =>
       this.#rateLimited.add(1, { 'tollgate.rate_limit.scope': scope, 'url.template': templateOfRoute(route) }),
     );

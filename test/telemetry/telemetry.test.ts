@@ -227,6 +227,39 @@ describe('turning it on', () => {
     await client.close();
   });
 
+  it('closed, a client or relay is no longer read by the meter (its gauge callback goes)', async () => {
+    /** A meter provider that keeps the gauge callbacks registered now. */
+    const registered = new Set<unknown>();
+    const provider = new MeterProvider({ readers: [new TestReader()] });
+    const meterProvider = {
+      getMeter: (name: string, version?: string) => {
+        const meter = provider.getMeter(name, version);
+        return Object.assign(Object.create(meter) as typeof meter, {
+          createObservableGauge: (...args: Parameters<typeof meter.createObservableGauge>) => {
+            const gauge = meter.createObservableGauge(...args);
+            return Object.assign(Object.create(gauge) as typeof gauge, {
+              addCallback: (callback: Parameters<typeof gauge.addCallback>[0]) => {
+                registered.add(callback);
+                gauge.addCallback(callback);
+              },
+              removeCallback: (callback: Parameters<typeof gauge.removeCallback>[0]) => {
+                registered.delete(callback);
+                gauge.removeCallback(callback);
+              },
+            });
+          },
+        });
+      },
+    };
+    const client = createClient({ baseUrl: BASE, telemetry: { meterProvider } });
+    const relay = createRelay({ apiRoot: 'http://127.0.0.1:9/api', telemetry: { meterProvider } });
+    expect(registered.size).toBe(2);
+    await client.close();
+    expect(registered.size).toBe(1);
+    await relay.close();
+    expect(registered.size).toBe(0);
+  });
+
   it('a bad telemetry option is refused', () => {
     expect(() => createClient({ telemetry: { tracer: {} } as never })).toThrow(TollgateArgumentError);
     expect(() => createClient({ telemetry: { tracerProvider: {} } as never })).toThrow(/telemetry must be true, false/);

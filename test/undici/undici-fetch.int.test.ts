@@ -224,6 +224,6 @@ describe("undiciFetch, bodies streamed (a relay's transport)", () => {
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort(new Error('caller gave up'));
-    await expect(reader.read()).rejects.toThrow();
+    await expect(reader.read()).rejects.toThrow('caller gave up');
   });
 });
