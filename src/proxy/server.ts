@@ -278,7 +278,7 @@ export async function createProxyWith(
 
 /**
  * `undiciFetch` with bodies streamed both ways, or undefined when undici is not installed (the
- * runtime's fetch sends then). Measured by `npm run bench -- proxy`: about 15 % more requests a
+ * runtime's fetch sends then). Measured by `npm run bench -- proxy`: 15–25 % more requests a
  * second than the runtime's fetch, whose WHATWG machinery costs about 100 µs a request here. An
  * undici that is there but cannot load (a version this Node.js is too old for) is said once, and
  * the proxy serves on the runtime's fetch.
