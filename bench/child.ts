@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Clock } from '../src/clock.ts';
 
 export const CHILD_FLAG = '--child';
 
@@ -29,4 +30,32 @@ export async function runInChild<T>(
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`bench: ${file} exited with ${code}`);
   return JSON.parse(output) as T;
+}
+
+/** The heap in use after two full collections, for a child started with --expose-gc (`bench` names it in the error). */
+export function heapUsedAfterGc(bench: string): () => number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error(`${bench}: run with --expose-gc`);
+  return () => {
+    gc();
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+}
+
+/** A clock the benchmark moves by hand (`advance`), from `startMs`; its timers are real ones. */
+export function movedClock(startMs: number): { readonly clock: Clock; advance(ms: number): void } {
+  let now = startMs;
+  return {
+    clock: {
+      now: () => now,
+      setTimeout: (callback, ms) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+      },
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }

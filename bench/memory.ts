@@ -9,12 +9,11 @@
  * 3. one million distinct ids again while windows keep ending (1 000 calls per second of clock
  *    time, 1 s windows): the most buckets held at once and the heap at the end.
  */
-import type { Clock } from '../src/clock.ts';
 import { V6_VIEW_REQUEST } from '../src/dialects/v6/index.ts';
 import { judgeV6 } from '../src/dialects/v6/judge.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { MemoryStore } from '../src/index.ts';
-import { CHILD_FLAG, runInChild } from './child.ts';
+import { CHILD_FLAG, heapUsedAfterGc, movedClock, runInChild } from './child.ts';
 
 export interface MemoryResult {
   readonly buckets: number;
@@ -32,21 +31,8 @@ const IDS = 1_000_000;
 const MiB = 1024 * 1024;
 
 async function measure(): Promise<MemoryResult> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('memory bench: run with --expose-gc');
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-  let now = Date.UTC(2026, 10, 22, 12, 0, 0);
-  const clock: Clock = {
-    now: () => now,
-    setTimeout: (callback, ms) => {
-      const timer = setTimeout(callback, ms);
-      return () => clearTimeout(timer);
-    },
-  };
+  const heap = heapUsedAfterGc('memory bench');
+  const { clock, advance } = movedClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const store = new MemoryStore();
   const limiter = new Limiter({
     clock,
@@ -74,14 +60,14 @@ async function measure(): Promise<MemoryResult> {
 
   const baseline = heap();
   // 1. A million buckets whose windows are all still open (reset an hour away).
-  const openWindow = responseFor(Math.floor(now / 1000) + 3600);
+  const openWindow = responseFor(Math.floor(clock.now() / 1000) + 3600);
   for (let channel = 0; channel < IDS; channel++) await decide(channel, openWindow);
   const withBuckets = heap();
   const buckets = store.bucketCount;
 
   // 2. Every reset has passed; the next call sheds what nobody holds.
-  now += 3601_000;
-  await decide(IDS, responseFor(Math.floor(now / 1000) + 1));
+  advance(3601_000);
+  await decide(IDS, responseFor(Math.floor(clock.now() / 1000) + 1));
   const afterShed = heap();
   const bucketsAfterShed = store.bucketCount;
 
@@ -89,10 +75,10 @@ async function measure(): Promise<MemoryResult> {
   let most = 0;
   for (let channel = 0; channel < IDS; channel++) {
     if (channel % 1000 === 0) {
-      now += 1000;
+      advance(1000);
       most = Math.max(most, store.bucketCount);
     }
-    await decide(IDS + 1 + channel, responseFor(Math.floor(now / 1000) + 1));
+    await decide(IDS + 1 + channel, responseFor(Math.floor(clock.now() / 1000) + 1));
   }
   const longRun = heap();
   await limiter.close();

@@ -11,7 +11,7 @@
  */
 import { createClient } from '../src/index.ts';
 import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
-import { CHILD_FLAG, runInChild } from './child.ts';
+import { CHILD_FLAG, heapUsedAfterGc, runInChild } from './child.ts';
 
 const CHANNEL = '81384788765712384';
 const MESSAGES = 10_000;
@@ -63,13 +63,8 @@ const MEMORY_ITEMS = 100_000;
 const CHECKPOINTS = [10_000, 50_000, 100_000];
 
 async function measureMemory(): Promise<PaginationMemoryResult> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('pagination bench: run with --expose-gc');
-  const heapMiB = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed / (1024 * 1024);
-  };
+  const heap = heapUsedAfterGc('pagination bench');
+  const heapMiB = () => heap() / (1024 * 1024);
   // A history made on the fly: ids count down from the top, a page per request, generous limits.
   const top = 10n ** 17n;
   const fetchPage: typeof fetch = async (input) => {

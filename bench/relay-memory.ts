@@ -6,9 +6,8 @@
  * 2. 10 000 tokens more, one request each, 10 ms of clock apart (each bucket's window 1 s), with
  *    1000 lanes at most (`maxTokens`): the store's views held at the end, and the heap.
  */
-import type { Clock } from '../src/clock.ts';
 import { createRelay, MemoryStore } from '../src/index.ts';
-import { CHILD_FLAG, runInChild } from './child.ts';
+import { CHILD_FLAG, heapUsedAfterGc, movedClock, runInChild } from './child.ts';
 
 export interface RelayMemoryResult {
   readonly tokens: number;
@@ -24,21 +23,8 @@ const CHURN = 10_000;
 const MiB = 1024 * 1024;
 
 async function measure(): Promise<RelayMemoryResult> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('relay memory bench: run with --expose-gc');
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
-  let now = Date.UTC(2026, 10, 27, 12, 0, 0);
-  const clock: Clock = {
-    now: () => now,
-    setTimeout: (callback, ms) => {
-      const timer = setTimeout(callback, ms);
-      return () => clearTimeout(timer);
-    },
-  };
+  const heap = heapUsedAfterGc('relay memory bench');
+  const { clock, advance } = movedClock(Date.UTC(2026, 10, 27, 12, 0, 0));
   const store = new MemoryStore();
   const relay = createRelay({
     apiRoot: 'http://bench.invalid/api',
@@ -68,7 +54,7 @@ async function measure(): Promise<RelayMemoryResult> {
   for (let token = 1; token <= TOKENS; token++) await send(token);
   const withTokens = heap();
   for (let token = TOKENS + 1; token <= TOKENS + CHURN; token++) {
-    now += 10;
+    advance(10);
     await send(token);
   }
   const afterChurn = heap();
