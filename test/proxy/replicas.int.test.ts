@@ -8,6 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runToExit } from '../support/command-line.ts';
 import { ReferenceService } from '../../src/testing/index.ts';
 import { REDIS_URL, connectedStore, testPrefix } from '../support/redis.ts';
 import { freePorts, startRedisServerOn, waitForRedis } from '../support/redis-processes.ts';
@@ -45,15 +46,7 @@ async function startReplica(args: readonly string[]): Promise<Replica> {
 }
 
 /** The command line run to its end: exit code and what it printed. */
-async function run(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['src/proxy/cli.ts', ...args], { cwd: root });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, stdout, stderr };
-}
+const run = (args: readonly string[]) => runToExit('src/proxy/cli.ts', args);
 
 describe('tollgate proxy, the command line', () => {
   it('a bad flag: one line on stderr, nothing on stdout, exit 2 (every bad input: command-line.test.ts)', async () => {

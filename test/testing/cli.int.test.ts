@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
+import { runToExit } from '../support/command-line.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -19,17 +20,21 @@ async function start(args: string[]): Promise<{ baseUrl: string; stop: () => voi
 it.each([
   ['v10', /\/api\/v10$/, (headers: Headers) => expect(headers.get('x-ratelimit-reset-after')).toMatch(/^\d+\.\d{3}$/)],
   ['v6', /\/api\/v6$/, (headers: Headers) => expect(headers.get('x-ratelimit-reset')).toMatch(/^\d+$/)],
-])('--api %s serves that API', async (api, path, check) => {
-  const { baseUrl, stop } = await start(['--api', api]);
-  try {
-    expect(baseUrl).toMatch(path);
-    const response = await fetch(`${baseUrl}/channels/1`, { headers: { authorization: 'Bot cli' } });
-    expect(response.status).toBe(200);
-    check(response.headers);
-  } finally {
-    stop();
-  }
-}, 20_000);
+])(
+  '--api %s serves that API',
+  async (api, path, check) => {
+    const { baseUrl, stop } = await start(['--api', api]);
+    try {
+      expect(baseUrl).toMatch(path);
+      const response = await fetch(`${baseUrl}/channels/1`, { headers: { authorization: 'Bot cli' } });
+      expect(response.status).toBe(200);
+      check(response.headers);
+    } finally {
+      stop();
+    }
+  },
+  20_000,
+);
 
 it('without --api it speaks v10, as the client does', async () => {
   const { baseUrl, stop } = await start([]);
@@ -56,15 +61,7 @@ const USAGE =
   'usage: tollgate-reference-service [--port 8080] [--limit 5] [--window 1000] [--global-limit 50] [--global-window 1000] [--api v10|v6] [--dialect spec|discord] [--quiet]\n';
 
 /** Runs the CLI to its exit: code, stdout and stderr. */
-async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['src/testing/cli.ts', ...args], { cwd: root });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, stdout, stderr };
-}
+const run = (args: string[]) => runToExit('src/testing/cli.ts', args);
 
 it.each([['-h'], ['--help']])(
   '%s prints the usage, exit 0',
