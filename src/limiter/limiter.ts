@@ -12,36 +12,10 @@ import type { BucketRef, BucketSnapshot, SettleResult, StoreView } from '../cont
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { BucketQueues, HELD, isPromise } from './bucket-queue.ts';
 import { newCallState, resendsAfter, type CallOptions, type CallState } from './call.ts';
-import type { EventSink, LimiterEvents } from './events.ts';
-import type { CallObserver } from './observer.ts';
+import type { LimiterOptions } from './limiter-options.ts';
 import { CallReporter } from './reporter.ts';
 import { GlobalGate } from './global-gate.ts';
 import { callContext, kyHooks, type AttemptEnd, type RetryCode } from './ky-hooks.ts';
-
-export interface LimiterOptions {
-  readonly clock: Clock;
-  /** This client's view of the store, for its dialect and token. */
-  readonly store: StoreView;
-  /** Reads responses: the dialect's judge. */
-  readonly judge: Judge;
-  /**
-   * Buckets shared by several local keys (v10: routes with one hash): a settle or release wakes
-   * every queue awaiting a response, not only the call's own.
-   */
-  readonly sharedBuckets?: boolean;
-  /** Told the store's invalid-request count (V15) after each settle or note that changed it. */
-  readonly onInvalidCount?: ((count: number) => void) | undefined;
-  /** Where its events go (waits, responses, 429s, decisions in words). */
-  readonly events?: EventSink<LimiterEvents> | undefined;
-  /** Follows each call's steps (telemetry); none by default. */
-  readonly observer?: CallObserver | undefined;
-  /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
-  readonly maxWaitMs?: number | undefined;
-  /** How many times a response with unparseable rate-limit headers is sent again (step 6.4). Default: 3. */
-  readonly maxHeaderResends?: number | undefined;
-  /** Transport retries for network errors and 5xx, idempotent methods only. Default: 2. */
-  readonly transportRetries?: number | undefined;
-}
 
 /** Backoff before transport retry `attempt` (1-based): 300 ms, 600 ms, 1.2 s … capped at 5 s. */
 export const transportBackoffMs = (attempt: number): number => Math.min(5000, 300 * 2 ** (attempt - 1));
@@ -208,15 +182,11 @@ export class Limiter {
   }
 
   // ── Steps 4–6 (v6), V7–V19 (v10) ──────────────────────────────────────────────────────────
-  async #afterResponse(call: CallState, response: Response): Promise<RetryCode | undefined> {
-    if (!call.relayed) return this.#judgeAndLearn(call, response);
-    try {
-      return await this.#judgeAndLearn(call, response);
-    } catch {
-      // The service answered a relayed call: a store that cannot record the answer now must not
-      // turn it into an error (whoever relayed it reads the answer; the lease runs out instead).
-      return undefined;
-    }
+  #afterResponse(call: CallState, response: Response): Promise<RetryCode | undefined> {
+    const judged = this.#judgeAndLearn(call, response);
+    // The service answered a relayed call: a store that cannot record the answer now must not
+    // turn it into an error (whoever relayed it reads the answer; the lease runs out instead).
+    return call.relayed ? judged.catch(() => undefined) : judged;
   }
 
   async #judgeAndLearn(call: CallState, response: Response): Promise<RetryCode | undefined> {
