@@ -13,15 +13,8 @@ import type {
   RateLimitScope,
   Verdict,
 } from '../../contracts/dialect.ts';
-import {
-  bucketFields,
-  judgeV10,
-  parseRateLimitBody,
-  row429,
-  type RateLimitBody,
-  type Row429,
-  type V10Verdict,
-} from './rules.ts';
+import { parseRateLimitBody, type RateLimitBody } from './reading.ts';
+import { bucketFields, judgeV10, row429, type Row429, type V10Verdict } from './rules.ts';
 
 /** A 429 body is a few hundred bytes of JSON; more is not that JSON. */
 const MAX_BODY_CHARS = 64 * 1024;

@@ -1,16 +1,14 @@
-/** The v10 rules (docs/spec/v10-rate-limits.md §10), pure: each test names its rule. */
+/** The v10 rules (docs/spec/v10-rate-limits.md §10), pure, and how a response is read for them: each test names its rule. */
 import { describe, expect, it } from 'vitest';
 import { CdnBanError } from '../../../src/dialects/v10/errors.ts';
 import {
-  bucketFields,
-  judgeV10,
   parseDecimal,
   parseRateLimitBody,
   retryAfterMs,
-  row429,
   windowLeftMs,
   type RateLimitBody,
-} from '../../../src/dialects/v10/rules.ts';
+} from '../../../src/dialects/v10/reading.ts';
+import { bucketFields, judgeV10, row429 } from '../../../src/dialects/v10/rules.ts';
 
 const headers = (values: Record<string, string>) => {
   const map = new Headers(values);
