@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { classifyV10 } from '../dialects/v10/route.ts';
-import { tokenKindOf } from '../http/sender.ts';
 
 /** `bot 80351110224678912`, `bearer 3f2a9c1d`, or `none`. */
 export function tokenLabel(authorization: string | undefined): string {
@@ -16,8 +15,7 @@ export function tokenLabel(authorization: string | undefined): string {
     const id = botIdOf(credential);
     if (id !== undefined) return `bot ${id}`;
   }
-  // The kind as the limiter tells it (an OAuth2 token's own limits); anything else unnamed.
-  const kind = tokenKindOf(authorization) === 'bearer' ? 'bearer' : 'token';
+  const kind = /^bearer$/i.test(scheme) ? 'bearer' : 'token';
   return `${kind} ${createHash('sha256').update(authorization).digest('hex').slice(0, 8)}`;
 }
 
