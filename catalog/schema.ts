@@ -88,7 +88,15 @@ export type CatalogAuth = z.infer<typeof authSchema>;
  * keep one against the document with `keep: { fact: 'why' }`; the sync then reports it and
  * leaves it.
  */
-export const SYNCED_FACTS = ['query', 'queryRequired', 'body', 'encoding', 'binaryResult', 'auth'] as const;
+export const SYNCED_FACTS = [
+  'query',
+  'queryRequired',
+  'body',
+  'encoding',
+  'allowedMentionsIn',
+  'binaryResult',
+  'auth',
+] as const;
 export type SyncedFact = (typeof SYNCED_FACTS)[number];
 
 /**
@@ -167,6 +175,11 @@ const operationSchema = z.strictObject({
    * interaction response's `data`, a forum post's `message`); default: the body itself.
    */
   attachmentsIn: z.enum(['data', 'message']).optional(),
+  /**
+   * Where the JSON body takes `allowed_mentions`: the body itself, an interaction response's
+   * `data`, a forum post's `message`. The client's `allowedMentions` default is filled in there.
+   */
+  allowedMentionsIn: z.enum(['body', 'data', 'message']).optional(),
   /** The result is bytes (an image, a CSV file): the method returns an ArrayBuffer. */
   binaryResult: z.literal(true).optional(),
   /**
@@ -205,6 +218,13 @@ const operationSchema = z.strictObject({
     .optional(),
   /** Who may call it (absent: a bot token alone). */
   auth: authSchema.optional(),
+  /**
+   * The catalog operation this one is, sent on another path (an interaction's follow-up is the
+   * webhook's execute, with the application's id and the interaction's token). It takes what is
+   * sent from its twin (WIRE_FACTS), so the sync, which follows the twin, keeps both; it has its
+   * own name, path, summary and types, and follows no operationId itself.
+   */
+  sameAs: z.string().optional(),
   /**
    * The build of Discord's OpenAPI document that no longer has this operation: it stays
    * callable, and its method is `@deprecated` (`catalog:sync --prune` removes it).
@@ -277,15 +297,63 @@ export class CatalogError extends Error {
   }
 }
 
-/** Parses and checks a catalog; throws a CatalogError that names every bad entry. */
+/**
+ * Parses and checks a catalog; throws a CatalogError that names every bad entry. An operation
+ * with `sameAs` comes back with its twin's wire facts.
+ */
 export function parseCatalog(input: unknown): Catalog {
   const parsed = catalogSchema.safeParse(input);
   if (!parsed.success) {
     throw new CatalogError(parsed.error.issues.map((issue) => `${describePath(input, issue.path)}: ${issue.message}`));
   }
-  const problems = checkCatalog(parsed.data);
+  const { catalog, problems: twinProblems } = withTwinFacts(parsed.data);
+  const problems = [...twinProblems, ...checkCatalog(catalog)];
   if (problems.length > 0) throw new CatalogError(problems);
-  return parsed.data;
+  return catalog;
+}
+
+/** What an operation with `sameAs` takes from its twin: everything about what is sent, and who may send it. */
+export const WIRE_FACTS = [
+  'body',
+  'encoding',
+  'attachmentsIn',
+  'allowedMentionsIn',
+  'bodyIn',
+  'binaryResult',
+  'query',
+  'queryRequired',
+  'unauthenticated',
+  'auth',
+] as const satisfies readonly (keyof CatalogOperation)[];
+
+/** The same about the document, which the twin follows and this one may not follow itself. */
+const TWIN_OWNS = ['operationId', 'keep', 'removedIn', 'renamedTo', 'paginate', 'auditLogReason', 'link'] as const;
+
+/** The catalog with each `sameAs` operation's wire facts copied from its twin, and what is wrong with any. */
+function withTwinFacts(catalog: Catalog): { catalog: Catalog; problems: string[] } {
+  const byName = new Map(catalog.routes.flatMap((route) => route.operations.map((op) => [op.name, op] as const)));
+  const problems: string[] = [];
+  const resolve = (operation: CatalogOperation): CatalogOperation => {
+    if (operation.sameAs === undefined) return operation;
+    const where = `operation "${operation.name}"`;
+    const twin = byName.get(operation.sameAs);
+    // Facts equal to the twin's are allowed, so that a catalog parsed once parses again the same.
+    const differs = (fact: (typeof WIRE_FACTS)[number]) =>
+      operation[fact] !== undefined && JSON.stringify(operation[fact]) !== JSON.stringify(twin?.[fact]);
+    const set = [...WIRE_FACTS.filter(differs), ...TWIN_OWNS.filter((fact) => operation[fact] !== undefined)];
+    if (set.length > 0) problems.push(`${where}: ${set.join(', ')} come from its twin (sameAs), not from itself`);
+    if (twin === undefined) problems.push(`${where}: sameAs names no operation ("${operation.sameAs}")`);
+    else if (twin.sameAs !== undefined)
+      problems.push(`${where}: its twin "${twin.name}" is itself the twin of another`);
+    else if (twin.method !== operation.method) problems.push(`${where}: its twin "${twin.name}" is a ${twin.method}`);
+    if (twin === undefined) return operation;
+    const facts = Object.fromEntries(
+      WIRE_FACTS.flatMap((fact) => (twin[fact] === undefined ? [] : [[fact, twin[fact]]])),
+    );
+    return { ...operation, ...facts };
+  };
+  const routes = catalog.routes.map((route) => ({ ...route, operations: route.operations.map(resolve) }));
+  return { catalog: { ...catalog, routes: routes as Catalog['routes'] }, problems };
 }
 
 /** Names the entry an issue path points into: `route "ChannelsId" (routes[0]).operations[1].name`. */
@@ -376,6 +444,7 @@ export function checkCatalog(catalog: Catalog): string[] {
         problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
       methodsSeen.set(endpoint, operation.name);
       if (operation.encoding && !operation.body) problems.push(`${opWhere}: encoding needs a body`);
+      if (operation.allowedMentionsIn && !operation.body) problems.push(`${opWhere}: allowedMentionsIn needs a body`);
       if (operation.attachmentsIn && operation.encoding !== 'json+files') {
         problems.push(`${opWhere}: attachmentsIn needs encoding 'json+files'`);
       }

@@ -72,6 +72,7 @@ export function buildModel(catalog: Catalog): CatalogModel {
         queryRequired: source.queryRequired === true,
         encoding: source.encoding ?? 'json',
         attachmentsIn: source.attachmentsIn ?? null,
+        ...(source.allowedMentionsIn && { allowedMentionsIn: source.allowedMentionsIn }),
         binaryResult: source.binaryResult === true,
         unauthenticated: source.unauthenticated === true,
         auditLogReason: source.auditLogReason === true,

@@ -86,6 +86,7 @@ export function draft(document: SpecOperation, context: DraftContext): AddedOper
     ...(facts.body && { body: facts.body }),
     ...(facts.encoding.encoding && { encoding: facts.encoding.encoding }),
     ...(facts.encoding.attachmentsIn && { attachmentsIn: facts.encoding.attachmentsIn }),
+    ...(facts.allowedMentionsIn && { allowedMentionsIn: facts.allowedMentionsIn }),
     ...(facts.binaryResult && { binaryResult: true }),
     ...(facts.query && { query: [...facts.query] as [string, ...string[]] }),
     ...(facts.queryRequired && { queryRequired: true }),

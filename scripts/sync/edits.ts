@@ -34,6 +34,7 @@ const OPERATION_ORDER = [
   'body',
   'encoding',
   'attachmentsIn',
+  'allowedMentionsIn',
   'bodyIn',
   'binaryResult',
   'link',

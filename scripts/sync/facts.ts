@@ -24,6 +24,7 @@ export interface SyncedFacts {
     readonly encoding: CatalogOperation['encoding'];
     readonly attachmentsIn: CatalogOperation['attachmentsIn'];
   };
+  readonly allowedMentionsIn: CatalogOperation['allowedMentionsIn'];
   readonly binaryResult: true | undefined;
   readonly auth: CatalogAuth | undefined;
 }
@@ -41,6 +42,7 @@ export function factsOf(operation: SpecOperation): SyncedFacts {
       encoding: hasBody && operation.encoding !== 'json' ? operation.encoding : undefined,
       attachmentsIn: hasBody && operation.attachmentsIn !== null ? operation.attachmentsIn : undefined,
     },
+    allowedMentionsIn: hasBody ? (operation.allowedMentionsIn ?? undefined) : undefined,
     binaryResult: operation.binaryResult ? true : undefined,
     auth: sameAuth(operation.auth, DEFAULT_AUTH) ? undefined : operation.auth,
   };
@@ -53,6 +55,7 @@ export function catalogFactsOf(operation: CatalogOperation): SyncedFacts {
     queryRequired: operation.queryRequired,
     body: operation.body,
     encoding: { encoding: operation.encoding, attachmentsIn: operation.attachmentsIn },
+    allowedMentionsIn: operation.allowedMentionsIn,
     binaryResult: operation.binaryResult,
     auth: operation.auth,
   };
@@ -89,6 +92,8 @@ export function describeFact(fact: keyof SyncedFacts, facts: SyncedFacts): strin
       return facts.body ?? 'none';
     case 'binaryResult':
       return facts.binaryResult ? 'bytes' : 'JSON';
+    case 'allowedMentionsIn':
+      return facts.allowedMentionsIn ? `allowed_mentions in ${facts.allowedMentionsIn}` : 'no allowed_mentions';
     case 'encoding': {
       const { encoding, attachmentsIn } = facts.encoding;
       return `${encoding ?? 'json'}${attachmentsIn ? ` (attachments in ${attachmentsIn})` : ''}`;

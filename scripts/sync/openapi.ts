@@ -58,6 +58,8 @@ export interface SpecOperation {
   readonly encoding: 'json' | 'json+files' | 'form-data' | 'urlencoded';
   /** `json+files`: the body member that holds the message (`data`, `message`), or null: the body. */
   readonly attachmentsIn: 'data' | 'message' | null;
+  /** Where a JSON body takes `allowed_mentions`: the body itself, its `data` or its `message`; null: nowhere. */
+  readonly allowedMentionsIn: 'body' | 'data' | 'message' | null;
   /** A success answers bytes (`image/png`, `text/csv`), not JSON. */
   readonly binaryResult: boolean;
   /** A success answers a JSON array (a list). */
@@ -194,7 +196,7 @@ function readOperation(
   const operationId = raw.operationId as string;
   const text = [raw.summary, raw.description].find((value) => typeof value === 'string' && value.trim() !== '');
   const summary = typeof text === 'string' ? firstSentence(text) : words(operationId);
-  const { body, encoding, attachmentsIn } = readBody(raw.requestBody, resolver, where);
+  const { body, encoding, attachmentsIn, allowedMentionsIn } = readBody(raw.requestBody, resolver, where);
   const { binaryResult, arrayResult, emptyResult } = readResult(raw.responses, resolver);
   return {
     operationId,
@@ -206,6 +208,7 @@ function readOperation(
     body,
     encoding,
     attachmentsIn,
+    allowedMentionsIn,
     binaryResult,
     arrayResult,
     emptyResult,
@@ -240,9 +243,10 @@ function readBody(
   input: unknown,
   resolver: Resolver,
   where: string,
-): Pick<SpecOperation, 'body' | 'encoding' | 'attachmentsIn'> {
+): Pick<SpecOperation, 'body' | 'encoding' | 'attachmentsIn' | 'allowedMentionsIn'> {
   const requestBody = resolver.resolve(input);
-  if (requestBody === undefined) return { body: 'none', encoding: 'json', attachmentsIn: null };
+  const none = { attachmentsIn: null, allowedMentionsIn: null };
+  if (requestBody === undefined) return { body: 'none', encoding: 'json', ...none };
   if (!isObject(requestBody) || !isObject(requestBody.content)) {
     throw new SpecInputError(`${where}: the request body has no content types`);
   }
@@ -251,23 +255,29 @@ function readBody(
   const schemaOf = (type: string) => (isObject(content[type]) ? (content[type] as Schema).schema : undefined);
   if (CONTENT.json in content) {
     const json = schemaOf(CONTENT.json);
+    const memberHolding = (property: string, test?: (value: unknown) => boolean) =>
+      MESSAGE_HOLDERS.find((member) =>
+        resolver.hasProperty(json, member === 'body' ? [property] : [member, property], test),
+      ) ?? null;
     // Uploaded files' metadata (`{ id, filename }`), not another kind of attachment (Slack's).
     const isFileList = (attachments: unknown) => resolver.hasProperty(resolver.itemsOf(attachments), ['filename']);
-    const holder = (['', 'data', 'message'] as const).find((member) =>
-      resolver.hasProperty(json, member === '' ? ['attachments'] : [member, 'attachments'], isFileList),
-    );
+    const holder = memberHolding('attachments', isFileList);
+    const allowedMentionsIn = memberHolding('allowed_mentions');
     const files = CONTENT.multipart in content && resolver.binaryFields(schemaOf(CONTENT.multipart)).some(isFilesField);
-    if (holder !== undefined || files) {
-      return { body, encoding: 'json+files', attachmentsIn: holder === 'data' || holder === 'message' ? holder : null };
+    if (holder !== null || files) {
+      return { body, encoding: 'json+files', attachmentsIn: holder === 'body' ? null : holder, allowedMentionsIn };
     }
-    return { body, encoding: 'json', attachmentsIn: null };
+    return { body, encoding: 'json', attachmentsIn: null, allowedMentionsIn };
   }
-  if (CONTENT.multipart in content) return { body, encoding: 'form-data', attachmentsIn: null };
-  if (CONTENT.urlencoded in content) return { body, encoding: 'urlencoded', attachmentsIn: null };
+  if (CONTENT.multipart in content) return { body, encoding: 'form-data', ...none };
+  if (CONTENT.urlencoded in content) return { body, encoding: 'urlencoded', ...none };
   throw new SpecInputError(
     `${where}: the request body's content types (${Object.keys(content).join(', ')}) are not JSON or a form`,
   );
 }
+
+/** Where a body may hold a message: itself, an interaction response's `data`, a forum post's `message`. */
+const MESSAGE_HOLDERS = ['body', 'data', 'message'] as const;
 
 const isFilesField = (name: string) => /^files\[\d+\]$/.test(name);
 

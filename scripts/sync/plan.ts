@@ -69,7 +69,10 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
       .map((l) => [l.operation.operationId!, l]),
   );
   const byShape = new Map(
-    located.filter((l) => !isV6Only(l.operation)).map((l) => [`${l.operation.method} ${shapeOf(l.path)}`, l]),
+    located
+      // A twin (sameAs) is sent on the path shape of the operation it follows: only that one matches.
+      .filter((l) => !isV6Only(l.operation) && l.operation.sameAs === undefined)
+      .map((l) => [`${l.operation.method} ${shapeOf(l.path)}`, l]),
   );
   const routeOfShape = new Map<string, CatalogRoute>();
   for (const route of catalog.routes) {
@@ -263,7 +266,12 @@ function compareFacts(
     }
     // The catalog's cross-entry rules: typed parts need the part they type.
     if (fact === 'body' && theirs.body === undefined) {
-      Object.assign(properties, { encoding: undefined, attachmentsIn: undefined, bodyIn: undefined });
+      Object.assign(properties, {
+        encoding: undefined,
+        attachmentsIn: undefined,
+        allowedMentionsIn: undefined,
+        bodyIn: undefined,
+      });
       if (operation.types?.body) properties.types = { ...operation.types, body: undefined };
     }
     if (fact === 'query' && theirs.query === undefined) {

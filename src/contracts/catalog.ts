@@ -31,6 +31,11 @@ export interface OperationDefinition {
   readonly encoding: BodyEncoding;
   /** `json+files`: the body's member holding the message and so `attachments` (null: the body itself). */
   readonly attachmentsIn: 'data' | 'message' | null;
+  /**
+   * Where the JSON body takes `allowed_mentions` (the body, or its `data` or `message` member):
+   * the client's `allowedMentions` default goes there. Absent: the body takes none.
+   */
+  readonly allowedMentionsIn?: 'body' | 'data' | 'message';
   /** The result is bytes, returned as an ArrayBuffer. */
   readonly binaryResult: boolean;
   readonly unauthenticated: boolean;
