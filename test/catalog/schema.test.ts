@@ -254,6 +254,53 @@ describe('catalog validation: every rule rejects a crafted bad catalog, naming t
     expect(() => parseCatalog(draft)).not.toThrow();
   });
 
+  it('a twin (sameAs) takes what is sent from the operation it names, and nothing of the document', () => {
+    const parsed = parseCatalog(catalog);
+    const followup = route(parsed, 'WebhooksId').operations.find((op) => op.name === 'interactions.followups.create')!;
+    const execute = route(parsed, 'WebhooksId').operations.find((op) => op.name === 'webhooks.execute')!;
+    for (const fact of ['body', 'encoding', 'query', 'unauthenticated', 'auth', 'allowedMentionsIn'] as const) {
+      expect(followup[fact], fact).toEqual(execute[fact]);
+    }
+    expect(followup.operationId).toBeUndefined();
+    expect(followup.path).toBe('/webhooks/{application_id}/{interaction_token}');
+    // Parsed once, it parses the same again.
+    expect(parseCatalog(parsed)).toEqual(parsed);
+  });
+
+  it('a twin names an operation of the same method that is no twin, and sets no fact of its own', () => {
+    const problems = problemsOf((draft) => {
+      const operations = route(draft, 'WebhooksId').operations;
+      const twin = (name: string) => operations.find((op) => op.name === name)!;
+      twin('interactions.followups.create').body = 'optional';
+      twin('interactions.followups.create').operationId = 'execute_webhook';
+      operations.push({
+        ...twin('interactions.followups.create'),
+        name: 'interactions.followups.nowhere',
+        sameAs: 'no.such',
+        body: undefined,
+        operationId: undefined,
+      });
+      operations.push({
+        ...twin('interactions.followups.create'),
+        name: 'interactions.followups.chain',
+        sameAs: 'interactions.followups.create',
+        body: undefined,
+        operationId: undefined,
+        path: '/webhooks/{application_id}/{interaction_token}/chain',
+      });
+    });
+    expect(problems.join('\n')).toMatch(/"interactions.followups.create": body, operationId come from its twin/);
+    expect(problems.join('\n')).toMatch(/"interactions.followups.nowhere": sameAs names no operation \("no.such"\)/);
+    expect(problems.join('\n')).toMatch(
+      /"interactions.followups.chain": its twin "interactions.followups.create" is itself the twin of another/,
+    );
+    const method = problemsOf((draft) => {
+      route(draft, 'WebhooksId').operations.find((op) => op.name === 'interactions.followups.create')!.sameAs =
+        'webhooks.get';
+    });
+    expect(method.join('\n')).toMatch(/its twin "webhooks.get" is a GET/);
+  });
+
   it('a required query needs documented query parameters and no body', () => {
     const problems = problemsOf((draft) => {
       route(draft, 'Gateway').operations[0]!.queryRequired = true;

@@ -115,6 +115,27 @@ describe('readSpec: what the catalog reads of a document', () => {
     expect(operation).toMatchObject({ encoding: 'json+files', attachmentsIn: 'data' });
   });
 
+  it.each([
+    ['the body itself', { allowed_mentions: { type: 'object' } }, 'body'],
+    [
+      "an interaction response's data",
+      { data: { type: 'object', properties: { allowed_mentions: { type: 'object' } } } },
+      'data',
+    ],
+    [
+      "a forum post's message",
+      { message: { type: 'object', properties: { allowed_mentions: { type: 'object' } } } },
+      'message',
+    ],
+    ['nowhere', { content: { type: 'string' } }, null],
+  ])('reads where a body takes allowed_mentions: %s', (_, properties, allowedMentionsIn) => {
+    const schema = { type: 'object', properties };
+    const [operation] = readSpec(
+      openApiDocument({ 'POST /x': { operationId: 'x', body: { required: true, ...json(schema) } } }),
+    ).operations;
+    expect(operation!.allowedMentionsIn).toBe(allowedMentionsIn);
+  });
+
   it('reads binary and empty results, and who may call it', () => {
     const operations = readSpec(
       openApiDocument({
