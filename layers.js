@@ -14,12 +14,19 @@ import { dirname, relative, resolve, sep } from 'node:path';
 
 /** @typedef {{ readonly role: string, readonly imports: readonly string[] }} Layer */
 
-/** The root files every layer may use: leaves that import nothing of src/. */
+/** The root files every layer may use: leaves that import nothing of src/ (errors.ts: only error-body.ts, a leaf). */
 const LEAVES = ['src/errors.ts', 'src/clock.ts'];
 
 /** @type {Readonly<Record<string, Layer>>} */
 export const LAYERS = {
-  'src/errors.ts': { role: 'TollgateError, its codes and the errors every layer raises', imports: [] },
+  'src/errors.ts': {
+    role: 'TollgateError, its codes and the errors every layer raises',
+    imports: ['src/error-body.ts'],
+  },
+  'src/error-body.ts': {
+    role: "what Discord's error bodies say (field errors, OAuth2's error), read and shown within bounds",
+    imports: [],
+  },
   'src/clock.ts': { role: 'the Clock contract: system and monotonic clocks, sleep', imports: [] },
   'src/body.ts': { role: 'reading a response body within a deadline', imports: [] },
   'src/secrets.ts': { role: 'what no error may carry: the token, scrubbed', imports: [] },
@@ -119,6 +126,10 @@ export const LAYERS = {
       'src/runtime-check.ts',
       ...LEAVES,
     ],
+  },
+  'src/interactions/': {
+    role: 'receiving interactions over HTTP (tollgate/interactions): the signature check, callback bodies, a handler',
+    imports: ['src/runtime-check.ts', 'src/secrets.ts', 'src/errors.ts'],
   },
   'src/testing/': {
     role: "the reference service (tollgate/testing): the package's public entry and the catalog's data, its own classification",

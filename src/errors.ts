@@ -6,6 +6,16 @@
  */
 
 import type { RESTError } from 'discord-api-types/v10';
+import {
+  describeErrorBody,
+  readErrorBody,
+  shown,
+  SHOWN_LENGTH,
+  type FieldError,
+  type OAuth2ErrorBody,
+} from './error-body.ts';
+
+export type { FieldError, OAuth2ErrorBody } from './error-body.ts';
 
 /** Marks tollgate's errors, `TollgateArgumentError` too (a `TypeError`, so it cannot extend `TollgateError`). */
 const IS_TOLLGATE_ERROR = Symbol.for('tollgate.error');
@@ -123,7 +133,22 @@ export class RateLimitWaitError extends TollgateError implements CallIdentity {
   }
 }
 
-/** A typed method's non-2xx response. `response` is the Response; its body was read into `body`. */
+/** What names the typed method behind an `HttpError`: a raw call has neither. */
+export interface HttpErrorOptions {
+  /** The typed method that failed, as the catalog names it: `channels.messages.create`. */
+  readonly operation?: string;
+  /**
+   * Its path as Discord's documentation writes it, placeholders only, never a value (a webhook's
+   * token is a value): `/channels/{channel_id}/messages`. Without it the message names `route`.
+   */
+  readonly pathTemplate?: string;
+}
+
+/**
+ * A typed method's non-2xx response. `response` is the Response; its body was read into `body`.
+ * The message names the method, the path, the status and what the body says, a field error a
+ * line (docs/client.md, "Errors"), in at most MAX_HTTP_ERROR_MESSAGE (6,000) characters.
+ */
 export class HttpError extends TollgateError implements CallIdentity {
   readonly code = 'HTTP_ERROR' as const;
   readonly status: number;
@@ -134,31 +159,45 @@ export class HttpError extends TollgateError implements CallIdentity {
    * `RESTJSONErrorCodes`: 10008 is Unknown Message), `message`, and `errors` per body field.
    */
   readonly error: RESTError | undefined;
+  /** Discord's JSON error code (`error.code`: 50035 is Invalid Form Body), when the body is its JSON error. */
+  readonly discordCode: number | undefined;
+  /**
+   * Each error `error.errors` names for a field of the request's body, in the body's order; empty
+   * when it names none. At most 1,000 are kept, and a field at most 32 keys deep is read.
+   */
+  readonly fieldErrors: readonly FieldError[];
+  /** OAuth2's error when the body is one (`/oauth2/token`: `{ error: 'invalid_grant', error_description }`). */
+  readonly oauth2Error: OAuth2ErrorBody | undefined;
+  /** The typed method that failed (`channels.messages.create`), when the error names one. */
+  readonly operation: string | undefined;
   declare readonly method: string;
   declare readonly route: string;
   declare readonly routeKey: string;
   declare readonly bucketKey: string;
   declare readonly resource: string;
-  constructor(call: CallIdentity, response: Response, body: unknown) {
-    const error = asRestError(body);
-    const detail = error ? `: ${error.message.slice(0, MAX_SHOWN_MESSAGE)} (code ${error.code})` : '';
-    super(`${call.method} ${call.routeKey} failed with status ${response.status}${detail}`);
+  constructor(call: CallIdentity, response: Response, body: unknown, options: HttpErrorOptions = {}) {
+    const read = readErrorBody(body);
+    super(`${subjectOf(call, options)} failed with status ${response.status}${describeErrorBody(read)}`);
     this.name = 'HttpError';
     this.status = response.status;
     this.response = response;
     this.body = body;
-    this.error = error;
+    this.error = read.error;
+    this.discordCode = read.error?.code;
+    this.fieldErrors = Object.freeze(read.fieldErrors);
+    this.oauth2Error = read.oauth2Error;
+    this.operation = options.operation;
     assignIdentity(this, call);
   }
 }
 
-/** An error message longer than this is cut in `HttpError.message` (the whole one is in `error`). */
-const MAX_SHOWN_MESSAGE = 200;
-
-function asRestError(body: unknown): RESTError | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { code, message } = body as Partial<RESTError>;
-  return typeof code === 'number' && typeof message === 'string' ? (body as RESTError) : undefined;
+/** `channels.messages.create (POST /channels/{channel_id}/messages)`; without an operation, its route alone. */
+function subjectOf(call: CallIdentity, { operation, pathTemplate }: HttpErrorOptions): string {
+  const path =
+    pathTemplate === undefined
+      ? shown(call.route, SHOWN_LENGTH.route)
+      : `${shown(call.method, SHOWN_LENGTH.method)} ${shown(pathTemplate, SHOWN_LENGTH.route)}`;
+  return operation === undefined ? path : `${shown(operation, SHOWN_LENGTH.operation)} (${path})`;
 }
 
 /** An argument or option that cannot be used; nothing was sent. */

@@ -81,6 +81,14 @@ export function buildPath(
   return { path, values };
 }
 
+/**
+ * A path pattern as Discord's documentation writes it, `/channels/{channel_id}/messages`: what an
+ * error may show of a call's path, since it holds no value (a webhook's token is one).
+ */
+export function pathTemplateOf(pattern: readonly PathSegment[]): string {
+  return pattern.map((segment) => (typeof segment === 'string' ? `/${segment}` : `/{${segment.name}}`)).join('');
+}
+
 const camelCases = new Map<string, string>();
 
 /** `channel_id` → `channelId`, as the generated signatures name parameters (cached: a call builds a path per request). */
