@@ -148,7 +148,7 @@ describe('binary results', () => {
     expect((error as HttpError).body).toEqual({ message: 'Unknown Guild', code: 10004 });
     expect((error as HttpError).error).toEqual({ message: 'Unknown Guild', code: 10004 });
     expect((error as HttpError).message).toBe(
-      'GET GuildsIdWidgetPng failed with status 404: Unknown Guild (code 10004)',
+      'guilds.widgetImage.get (GET /guilds/{guild_id}/widget.png) failed with status 404: Unknown Guild (code 10004)',
     );
   });
 });
