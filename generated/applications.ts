@@ -3,6 +3,7 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type {
+  ApiPromise,
   FormFields,
   NoParams,
   OperationCaller,
@@ -87,15 +88,15 @@ export class ApplicationsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.get('157730590492196864');
    * ```
    */
-  get<T = GetApplicationResult>(applicationId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['applications.get'], [applicationId], { params }, options) as Promise<T>;
+  get<T = GetApplicationResult>(applicationId: Snowflake, params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['applications.get'], [applicationId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -109,8 +110,8 @@ export class ApplicationsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.edit('157730590492196864', body);
@@ -120,8 +121,8 @@ export class ApplicationsApi {
     applicationId: Snowflake,
     body: UpdateApplicationBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.edit'], [applicationId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.edit'], [applicationId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -147,8 +148,8 @@ export class ApplicationsCommandsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_localizations`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.commands.list('157730590492196864');
@@ -158,8 +159,8 @@ export class ApplicationsCommandsApi {
     applicationId: Snowflake,
     query?: ApplicationsCommandsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.commands.list'], [applicationId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.commands.list'], [applicationId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -175,8 +176,8 @@ export class ApplicationsCommandsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.commands.create('157730590492196864', body);
@@ -186,8 +187,8 @@ export class ApplicationsCommandsApi {
     applicationId: Snowflake,
     body: v10.RESTPostAPIApplicationCommandsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.commands.create'], [applicationId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.commands.create'], [applicationId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -203,8 +204,8 @@ export class ApplicationsCommandsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.commands.replace('157730590492196864', body);
@@ -214,8 +215,8 @@ export class ApplicationsCommandsApi {
     applicationId: Snowflake,
     body: v10.RESTPutAPIApplicationCommandsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.commands.replace'], [applicationId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.commands.replace'], [applicationId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -232,8 +233,8 @@ export class ApplicationsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.commands.get('157730590492196864', '1');
@@ -244,13 +245,13 @@ export class ApplicationsCommandsApi {
     commandId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.commands.get'],
       [applicationId, commandId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -267,8 +268,8 @@ export class ApplicationsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.commands.edit('157730590492196864', '1', body);
@@ -279,13 +280,13 @@ export class ApplicationsCommandsApi {
     commandId: Snowflake,
     body: v10.RESTPatchAPIApplicationCommandJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.commands.edit'],
       [applicationId, commandId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -302,8 +303,8 @@ export class ApplicationsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.commands.delete('157730590492196864', '1');
@@ -314,13 +315,13 @@ export class ApplicationsCommandsApi {
     commandId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.commands.delete'],
       [applicationId, commandId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -361,8 +362,8 @@ export class ApplicationsGuildsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_localizations`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.guilds.commands.list('157730590492196864', '41771983423143937');
@@ -373,13 +374,13 @@ export class ApplicationsGuildsCommandsApi {
     guildId: Snowflake,
     query?: ApplicationsGuildsCommandsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.list'],
       [applicationId, guildId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -396,8 +397,8 @@ export class ApplicationsGuildsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.guilds.commands.create('157730590492196864', '41771983423143937', body);
@@ -408,13 +409,13 @@ export class ApplicationsGuildsCommandsApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIApplicationGuildCommandsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.create'],
       [applicationId, guildId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -431,8 +432,8 @@ export class ApplicationsGuildsCommandsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.guilds.commands.replace('157730590492196864', '41771983423143937', body);
@@ -443,13 +444,13 @@ export class ApplicationsGuildsCommandsApi {
     guildId: Snowflake,
     body: v10.RESTPutAPIApplicationGuildCommandsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.replace'],
       [applicationId, guildId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -467,8 +468,8 @@ export class ApplicationsGuildsCommandsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.guilds.commands.get('157730590492196864', '41771983423143937', '1');
@@ -480,13 +481,13 @@ export class ApplicationsGuildsCommandsApi {
     commandId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.get'],
       [applicationId, guildId, commandId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -504,8 +505,8 @@ export class ApplicationsGuildsCommandsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.guilds.commands.edit('157730590492196864', '41771983423143937', '1', body);
@@ -517,13 +518,13 @@ export class ApplicationsGuildsCommandsApi {
     commandId: Snowflake,
     body: v10.RESTPatchAPIApplicationGuildCommandJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.edit'],
       [applicationId, guildId, commandId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -541,8 +542,8 @@ export class ApplicationsGuildsCommandsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.guilds.commands.delete('157730590492196864', '41771983423143937', '1');
@@ -554,13 +555,13 @@ export class ApplicationsGuildsCommandsApi {
     commandId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.delete'],
       [applicationId, guildId, commandId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -587,8 +588,8 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.guilds.commands.permissions.list('157730590492196864', '41771983423143937');
@@ -599,13 +600,13 @@ export class ApplicationsGuildsCommandsPermissionsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.permissions.list'],
       [applicationId, guildId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -618,8 +619,8 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.guilds.commands.permissions.replace('157730590492196864', '41771983423143937', body);
@@ -631,13 +632,13 @@ export class ApplicationsGuildsCommandsPermissionsApi {
     guildId: Snowflake,
     body: v10.RESTPutAPIGuildApplicationCommandsPermissionsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.permissions.replace'],
       [applicationId, guildId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -655,8 +656,8 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.guilds.commands.permissions.get('157730590492196864', '41771983423143937', '1');
@@ -668,13 +669,13 @@ export class ApplicationsGuildsCommandsPermissionsApi {
     commandId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.permissions.get'],
       [applicationId, guildId, commandId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -692,8 +693,8 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param commandId - `{command_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.guilds.commands.permissions.edit('157730590492196864', '41771983423143937', '1', body);
@@ -705,13 +706,13 @@ export class ApplicationsGuildsCommandsPermissionsApi {
     commandId: Snowflake,
     body: v10.RESTPutAPIApplicationCommandPermissionsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.guilds.commands.permissions.edit'],
       [applicationId, guildId, commandId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -735,8 +736,8 @@ export class ApplicationsEmojisApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.emojis.list('157730590492196864');
@@ -746,8 +747,8 @@ export class ApplicationsEmojisApi {
     applicationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.emojis.list'], [applicationId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.emojis.list'], [applicationId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -761,8 +762,8 @@ export class ApplicationsEmojisApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.emojis.create('157730590492196864', body);
@@ -772,8 +773,8 @@ export class ApplicationsEmojisApi {
     applicationId: Snowflake,
     body: v10.RESTPostAPIApplicationEmojiJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.emojis.create'], [applicationId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.emojis.create'], [applicationId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -788,8 +789,8 @@ export class ApplicationsEmojisApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.emojis.get('157730590492196864', '41771983429993937');
@@ -800,13 +801,13 @@ export class ApplicationsEmojisApi {
     emojiId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.emojis.get'],
       [applicationId, emojiId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -821,8 +822,8 @@ export class ApplicationsEmojisApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.emojis.edit('157730590492196864', '41771983429993937', body);
@@ -833,13 +834,13 @@ export class ApplicationsEmojisApi {
     emojiId: Snowflake,
     body: v10.RESTPatchAPIApplicationEmojiJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.emojis.edit'],
       [applicationId, emojiId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -854,8 +855,8 @@ export class ApplicationsEmojisApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.emojis.delete('157730590492196864', '41771983429993937');
@@ -866,13 +867,13 @@ export class ApplicationsEmojisApi {
     emojiId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.emojis.delete'],
       [applicationId, emojiId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -907,8 +908,8 @@ export class ApplicationsRoleConnectionsMetadataApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.roleConnections.metadata.list('157730590492196864');
@@ -918,13 +919,13 @@ export class ApplicationsRoleConnectionsMetadataApi {
     applicationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.roleConnections.metadata.list'],
       [applicationId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -938,8 +939,8 @@ export class ApplicationsRoleConnectionsMetadataApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.roleConnections.metadata.replace('157730590492196864', body);
@@ -949,13 +950,13 @@ export class ApplicationsRoleConnectionsMetadataApi {
     applicationId: Snowflake,
     body: v10.RESTPutAPIApplicationRoleConnectionMetadataJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.roleConnections.metadata.replace'],
       [applicationId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -981,8 +982,8 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `user_id`, `sku_ids`, `guild_id`, `before`, `after`, `limit`, `exclude_ended`, `exclude_deleted`, `only_active`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.entitlements.list('157730590492196864');
@@ -992,8 +993,13 @@ export class ApplicationsEntitlementsApi {
     applicationId: Snowflake,
     query?: ApplicationsEntitlementsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.entitlements.list'], [applicationId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['applications.entitlements.list'],
+      [applicationId],
+      { query },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1005,7 +1011,7 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.applications.entitlements.listAll('157730590492196864', { max: 500 })) console.log(item);
@@ -1034,7 +1040,7 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.applications.entitlements.listPages('157730590492196864', { max: 500 })) console.log(page);
@@ -1065,8 +1071,8 @@ export class ApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.entitlements.create('157730590492196864', body);
@@ -1076,8 +1082,13 @@ export class ApplicationsEntitlementsApi {
     applicationId: Snowflake,
     body: v10.RESTPostAPIEntitlementJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.entitlements.create'], [applicationId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['applications.entitlements.create'],
+      [applicationId],
+      { body },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1094,8 +1105,8 @@ export class ApplicationsEntitlementsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.entitlements.get('157730590492196864', '1');
@@ -1106,13 +1117,13 @@ export class ApplicationsEntitlementsApi {
     entitlementId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.entitlements.get'],
       [applicationId, entitlementId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1129,8 +1140,8 @@ export class ApplicationsEntitlementsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.entitlements.delete('157730590492196864', '1');
@@ -1141,13 +1152,13 @@ export class ApplicationsEntitlementsApi {
     entitlementId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.entitlements.delete'],
       [applicationId, entitlementId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1164,8 +1175,8 @@ export class ApplicationsEntitlementsApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param entitlementId - `{entitlement_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.entitlements.consume('157730590492196864', '1');
@@ -1176,13 +1187,13 @@ export class ApplicationsEntitlementsApi {
     entitlementId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.entitlements.consume'],
       [applicationId, entitlementId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1204,8 +1215,8 @@ export class ApplicationsSkusApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.skus.list('157730590492196864');
@@ -1215,8 +1226,8 @@ export class ApplicationsSkusApi {
     applicationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.skus.list'], [applicationId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.skus.list'], [applicationId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1239,15 +1250,15 @@ export class ApplicationsMeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.me.get();
    * ```
    */
-  get<T = v10.RESTGetCurrentApplicationResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['applications.me.get'], [], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetCurrentApplicationResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['applications.me.get'], [], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1260,8 +1271,8 @@ export class ApplicationsMeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.me.edit(body);
@@ -1270,8 +1281,8 @@ export class ApplicationsMeApi {
   edit<T = v10.RESTPatchCurrentApplicationResult>(
     body: v10.RESTPatchCurrentApplicationJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.me.edit'], [], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['applications.me.edit'], [], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1296,8 +1307,8 @@ export class ApplicationsActivityInstancesApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param instanceId - `{instance_id}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.activityInstances.get('157730590492196864', '1');
@@ -1308,13 +1319,13 @@ export class ApplicationsActivityInstancesApi {
     instanceId: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.activityInstances.get'],
       [applicationId, instanceId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1338,8 +1349,8 @@ export class ApplicationsIdentitiesApi {
    * @param providerType - `{provider_type}`, percent-encoded for you.
    * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
    * @param query - Query parameters: `provider_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.identities.list('157730590492196864', '1', '1');
@@ -1351,13 +1362,13 @@ export class ApplicationsIdentitiesApi {
     providerUserId: string,
     query?: ApplicationsIdentitiesListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.identities.list'],
       [applicationId, providerType, providerUserId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1392,8 +1403,8 @@ export class ApplicationsUsersIdentityProfileApi {
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.applications.users.identityProfile.get('157730590492196864', '80351110224678912', '1');
@@ -1405,13 +1416,13 @@ export class ApplicationsUsersIdentityProfileApi {
     providerUserId: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.users.identityProfile.get'],
       [applicationId, userId, providerUserId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1425,8 +1436,8 @@ export class ApplicationsUsersIdentityProfileApi {
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.users.identityProfile.edit('157730590492196864', '80351110224678912', '1', body);
@@ -1438,13 +1449,13 @@ export class ApplicationsUsersIdentityProfileApi {
     providerUserId: string,
     body: v10.RESTPatchAPIApplicationIdentityProfileJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['applications.users.identityProfile.edit'],
       [applicationId, userId, providerUserId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1473,8 +1484,8 @@ export class ApplicationsAttachmentApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.applications.attachment.create('157730590492196864', body);
@@ -1484,7 +1495,12 @@ export class ApplicationsAttachmentApi {
     applicationId: Snowflake,
     body: FormFields<UploadApplicationAttachmentBody> | FormData,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['applications.attachment.create'], [applicationId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['applications.attachment.create'],
+      [applicationId],
+      { body },
+      options,
+    ) as ApiPromise<T>;
   }
 }

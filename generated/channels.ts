@@ -3,6 +3,7 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type {
+  ApiPromise,
   AuditLogOptions,
   NoParams,
   OperationCaller,
@@ -160,15 +161,19 @@ export class ChannelsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.get('81384788765712384');
    * ```
    */
-  get<T = v10.RESTGetAPIChannelResult>(channelId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.get'], [channelId], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIChannelResult>(
+    channelId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.get'], [channelId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -180,8 +185,8 @@ export class ChannelsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.edit('81384788765712384', body);
@@ -191,8 +196,8 @@ export class ChannelsApi {
     channelId: Snowflake,
     body: v10.RESTPatchAPIChannelJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.edit'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.edit'], [channelId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -202,8 +207,8 @@ export class ChannelsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.replace('81384788765712384', body);
@@ -214,8 +219,8 @@ export class ChannelsApi {
     channelId: Snowflake,
     body: v10.RESTPatchAPIChannelJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.replace'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.replace'], [channelId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -227,8 +232,8 @@ export class ChannelsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.delete('81384788765712384');
@@ -238,8 +243,8 @@ export class ChannelsApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.delete'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.delete'], [channelId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -261,8 +266,8 @@ export class ChannelsInvitesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.invites.list('81384788765712384');
@@ -272,8 +277,8 @@ export class ChannelsInvitesApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.invites.list'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.invites.list'], [channelId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -285,8 +290,8 @@ export class ChannelsInvitesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.invites.create('81384788765712384', body);
@@ -296,8 +301,8 @@ export class ChannelsInvitesApi {
     channelId: Snowflake,
     body?: v10.RESTPostAPIChannelInviteJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.invites.create'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.invites.create'], [channelId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -328,8 +333,8 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `around`, `before`, `after`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.messages.list('81384788765712384');
@@ -339,8 +344,8 @@ export class ChannelsMessagesApi {
     channelId: Snowflake,
     query?: ChannelsMessagesListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.list'], [channelId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.messages.list'], [channelId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -352,7 +357,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.messages.listAll('81384788765712384', { max: 500 })) console.log(item);
@@ -381,7 +386,7 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.messages.listPages('81384788765712384', { max: 500 })) console.log(page);
@@ -413,8 +418,8 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.create('81384788765712384', { content: 'Hello' });
@@ -424,8 +429,8 @@ export class ChannelsMessagesApi {
     channelId: Snowflake,
     body: WithFiles<v10.RESTPostAPIChannelMessageJSONBody> | FormData,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.create'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.messages.create'], [channelId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -439,8 +444,8 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.bulkDelete('81384788765712384', body);
@@ -450,8 +455,8 @@ export class ChannelsMessagesApi {
     channelId: Snowflake,
     body: v10.RESTPostAPIChannelMessagesBulkDeleteJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.bulkDelete'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.messages.bulkDelete'], [channelId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -466,8 +471,8 @@ export class ChannelsMessagesApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.messages.get('81384788765712384', '334385199974967042');
@@ -478,8 +483,13 @@ export class ChannelsMessagesApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.get'], [channelId, messageId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['channels.messages.get'],
+      [channelId, messageId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -497,8 +507,8 @@ export class ChannelsMessagesApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.edit('81384788765712384', '334385199974967042', body);
@@ -509,8 +519,8 @@ export class ChannelsMessagesApi {
     messageId: Snowflake,
     body: WithFiles<v10.RESTPatchAPIChannelMessageJSONBody> | FormData,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.edit'], [channelId, messageId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.messages.edit'], [channelId, messageId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -525,8 +535,8 @@ export class ChannelsMessagesApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.delete('81384788765712384', '334385199974967042');
@@ -537,13 +547,13 @@ export class ChannelsMessagesApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.delete'],
       [channelId, messageId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -556,8 +566,8 @@ export class ChannelsMessagesApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.ack('81384788765712384', '334385199974967042');
@@ -568,8 +578,13 @@ export class ChannelsMessagesApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.ack'], [channelId, messageId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['channels.messages.ack'],
+      [channelId, messageId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -585,15 +600,19 @@ export class ChannelsMessagesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `content`, `author_id`, `mentions`, `has`, `max_id`, `min_id`, `offset`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.messages.search('81384788765712384');
    * ```
    */
-  search<T = unknown>(channelId: Snowflake, query?: ChannelsMessagesSearchQuery, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['channels.messages.search'], [channelId], { query }, options) as Promise<T>;
+  search<T = unknown>(
+    channelId: Snowflake,
+    query?: ChannelsMessagesSearchQuery,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.messages.search'], [channelId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -608,8 +627,8 @@ export class ChannelsMessagesApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.crosspost('81384788765712384', '334385199974967042');
@@ -620,13 +639,13 @@ export class ChannelsMessagesApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.crosspost'],
       [channelId, messageId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -649,8 +668,8 @@ export class ChannelsMessagesReactionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.reactions.deleteAll('81384788765712384', '334385199974967042');
@@ -661,13 +680,13 @@ export class ChannelsMessagesReactionsApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteAll'],
       [channelId, messageId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -683,8 +702,8 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.reactions.create('81384788765712384', '334385199974967042', '🔥');
@@ -696,13 +715,13 @@ export class ChannelsMessagesReactionsApi {
     emoji: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.reactions.create'],
       [channelId, messageId, emoji],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -718,8 +737,8 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.reactions.deleteOwn('81384788765712384', '334385199974967042', '🔥');
@@ -731,13 +750,13 @@ export class ChannelsMessagesReactionsApi {
     emoji: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteOwn'],
       [channelId, messageId, emoji],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -754,8 +773,8 @@ export class ChannelsMessagesReactionsApi {
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.reactions.deleteUser('81384788765712384', '334385199974967042', '🔥', '80351110224678912');
@@ -768,13 +787,13 @@ export class ChannelsMessagesReactionsApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteUser'],
       [channelId, messageId, emoji, userId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -790,8 +809,8 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
    * @param query - Query parameters: `after`, `limit`, `type`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.messages.reactions.list('81384788765712384', '334385199974967042', '🔥');
@@ -803,13 +822,13 @@ export class ChannelsMessagesReactionsApi {
     emoji: string,
     query?: ChannelsMessagesReactionsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.reactions.list'],
       [channelId, messageId, emoji],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -823,7 +842,7 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`.
    * @param emoji - `{emoji}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.messages.reactions.listAll('81384788765712384', '334385199974967042', '🔥', { max: 500 })) console.log(item);
@@ -856,7 +875,7 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`.
    * @param emoji - `{emoji}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.messages.reactions.listPages('81384788765712384', '334385199974967042', '🔥', { max: 500 })) console.log(page);
@@ -891,8 +910,8 @@ export class ChannelsMessagesReactionsApi {
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.reactions.deleteEmoji('81384788765712384', '334385199974967042', '🔥');
@@ -904,13 +923,13 @@ export class ChannelsMessagesReactionsApi {
     emoji: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.reactions.deleteEmoji'],
       [channelId, messageId, emoji],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -934,8 +953,8 @@ export class ChannelsMessagesPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.messages.pins.list('81384788765712384');
@@ -945,8 +964,8 @@ export class ChannelsMessagesPinsApi {
     channelId: Snowflake,
     query?: ChannelsMessagesPinsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.messages.pins.list'], [channelId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.messages.pins.list'], [channelId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -958,7 +977,7 @@ export class ChannelsMessagesPinsApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.messages.pins.listAll('81384788765712384', { max: 500 })) console.log(item);
@@ -987,7 +1006,7 @@ export class ChannelsMessagesPinsApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.messages.pins.listPages('81384788765712384', { max: 500 })) console.log(page);
@@ -1019,8 +1038,8 @@ export class ChannelsMessagesPinsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.pins.add('81384788765712384', '334385199974967042');
@@ -1031,13 +1050,13 @@ export class ChannelsMessagesPinsApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.pins.add'],
       [channelId, messageId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1052,8 +1071,8 @@ export class ChannelsMessagesPinsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.pins.remove('81384788765712384', '334385199974967042');
@@ -1064,13 +1083,13 @@ export class ChannelsMessagesPinsApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.pins.remove'],
       [channelId, messageId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1095,8 +1114,8 @@ export class ChannelsMessagesThreadsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.messages.threads.create('81384788765712384', '334385199974967042', body);
@@ -1107,13 +1126,13 @@ export class ChannelsMessagesThreadsApi {
     messageId: Snowflake,
     body: v10.RESTPostAPIChannelMessagesThreadsJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.messages.threads.create'],
       [channelId, messageId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1136,8 +1155,8 @@ export class ChannelsPermissionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.permissions.edit('81384788765712384', '80351110224678912', body);
@@ -1148,13 +1167,13 @@ export class ChannelsPermissionsApi {
     overwriteId: Snowflake,
     body: v10.RESTPutAPIChannelPermissionJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.permissions.edit'],
       [channelId, overwriteId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1167,8 +1186,8 @@ export class ChannelsPermissionsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.permissions.delete('81384788765712384', '80351110224678912');
@@ -1179,13 +1198,13 @@ export class ChannelsPermissionsApi {
     overwriteId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.permissions.delete'],
       [channelId, overwriteId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1207,8 +1226,8 @@ export class ChannelsPinsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.pins.list('81384788765712384');
@@ -1219,8 +1238,8 @@ export class ChannelsPinsApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.pins.list'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.pins.list'], [channelId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1233,8 +1252,8 @@ export class ChannelsPinsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.pins.add('81384788765712384', '334385199974967042');
@@ -1246,8 +1265,8 @@ export class ChannelsPinsApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.pins.add'], [channelId, messageId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.pins.add'], [channelId, messageId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1260,8 +1279,8 @@ export class ChannelsPinsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.pins.remove('81384788765712384', '334385199974967042');
@@ -1273,8 +1292,8 @@ export class ChannelsPinsApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.pins.remove'], [channelId, messageId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.pins.remove'], [channelId, messageId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1296,8 +1315,8 @@ export class ChannelsTypingApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.typing.trigger('81384788765712384');
@@ -1307,8 +1326,8 @@ export class ChannelsTypingApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.typing.trigger'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.typing.trigger'], [channelId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1330,8 +1349,8 @@ export class ChannelsWebhooksApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.webhooks.list('81384788765712384');
@@ -1341,8 +1360,8 @@ export class ChannelsWebhooksApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.webhooks.list'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.webhooks.list'], [channelId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1354,8 +1373,8 @@ export class ChannelsWebhooksApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.webhooks.create('81384788765712384', body);
@@ -1365,8 +1384,8 @@ export class ChannelsWebhooksApi {
     channelId: Snowflake,
     body: v10.RESTPostAPIChannelWebhookJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.webhooks.create'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.webhooks.create'], [channelId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1390,8 +1409,8 @@ export class ChannelsFollowersApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.followers.create('81384788765712384', body);
@@ -1401,8 +1420,8 @@ export class ChannelsFollowersApi {
     channelId: Snowflake,
     body: v10.RESTPostAPIChannelFollowersJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.followers.create'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.followers.create'], [channelId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1427,8 +1446,8 @@ export class ChannelsRecipientsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.recipients.add('81384788765712384', '80351110224678912', body);
@@ -1439,8 +1458,8 @@ export class ChannelsRecipientsApi {
     userId: Snowflake,
     body: v10.RESTPutAPIChannelRecipientJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.recipients.add'], [channelId, userId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.recipients.add'], [channelId, userId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1455,8 +1474,8 @@ export class ChannelsRecipientsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.recipients.remove('81384788765712384', '80351110224678912');
@@ -1467,8 +1486,13 @@ export class ChannelsRecipientsApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.recipients.remove'], [channelId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['channels.recipients.remove'],
+      [channelId, userId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1492,8 +1516,8 @@ export class ChannelsVoiceStatusApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.voiceStatus.edit('81384788765712384', body);
@@ -1503,8 +1527,8 @@ export class ChannelsVoiceStatusApi {
     channelId: Snowflake,
     body: v10.RESTPutAPIChannelVoiceStatusJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.voiceStatus.edit'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.voiceStatus.edit'], [channelId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1532,8 +1556,8 @@ export class ChannelsThreadMembersApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_member`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threadMembers.get('81384788765712384', '80351110224678912');
@@ -1544,8 +1568,13 @@ export class ChannelsThreadMembersApi {
     userId: Snowflake,
     query?: ChannelsThreadMembersGetQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threadMembers.get'], [channelId, userId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['channels.threadMembers.get'],
+      [channelId, userId],
+      { query },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1560,8 +1589,8 @@ export class ChannelsThreadMembersApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.threadMembers.add('81384788765712384', '80351110224678912');
@@ -1572,8 +1601,13 @@ export class ChannelsThreadMembersApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threadMembers.add'], [channelId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['channels.threadMembers.add'],
+      [channelId, userId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1588,8 +1622,8 @@ export class ChannelsThreadMembersApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.threadMembers.remove('81384788765712384', '80351110224678912');
@@ -1600,13 +1634,13 @@ export class ChannelsThreadMembersApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.threadMembers.remove'],
       [channelId, userId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1620,8 +1654,8 @@ export class ChannelsThreadMembersApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_member`, `after`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threadMembers.list('81384788765712384');
@@ -1631,8 +1665,8 @@ export class ChannelsThreadMembersApi {
     channelId: Snowflake,
     query?: ChannelsThreadMembersListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threadMembers.list'], [channelId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.threadMembers.list'], [channelId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1644,7 +1678,7 @@ export class ChannelsThreadMembersApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.threadMembers.listAll('81384788765712384', { max: 500 })) console.log(item);
@@ -1673,7 +1707,7 @@ export class ChannelsThreadMembersApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.threadMembers.listPages('81384788765712384', { max: 500 })) console.log(page);
@@ -1714,8 +1748,8 @@ export class ChannelsThreadMembersMeApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.threadMembers.me.add('81384788765712384');
@@ -1725,8 +1759,8 @@ export class ChannelsThreadMembersMeApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threadMembers.me.add'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.threadMembers.me.add'], [channelId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1740,8 +1774,8 @@ export class ChannelsThreadMembersMeApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.threadMembers.me.leave('81384788765712384');
@@ -1751,8 +1785,8 @@ export class ChannelsThreadMembersMeApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threadMembers.me.leave'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.threadMembers.me.leave'], [channelId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1785,8 +1819,8 @@ export class ChannelsThreadsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.threads.create('81384788765712384', body);
@@ -1796,8 +1830,8 @@ export class ChannelsThreadsApi {
     channelId: Snowflake,
     body: WithFiles<v10.RESTPostAPIChannelThreadsJSONBody | v10.RESTPostAPIGuildForumThreadsJSONBody> | FormData,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threads.create'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.threads.create'], [channelId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1811,8 +1845,8 @@ export class ChannelsThreadsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `name`, `slop`, `min_id`, `max_id`, `tag`, `tag_setting`, `archived`, `sort_by`, `sort_order`, `limit`, `offset`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threads.search('81384788765712384');
@@ -1822,8 +1856,8 @@ export class ChannelsThreadsApi {
     channelId: Snowflake,
     query?: ChannelsThreadsSearchQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.threads.search'], [channelId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.threads.search'], [channelId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1835,7 +1869,7 @@ export class ChannelsThreadsApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.threads.searchAll('81384788765712384', { max: 500 })) console.log(item);
@@ -1864,7 +1898,7 @@ export class ChannelsThreadsApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.threads.searchPages('81384788765712384', { max: 500 })) console.log(page);
@@ -1912,8 +1946,8 @@ export class ChannelsThreadsArchivedApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param archive - `{archive}`, percent-encoded for you.
    * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threads.archived.list('81384788765712384', '1');
@@ -1924,13 +1958,13 @@ export class ChannelsThreadsArchivedApi {
     archive: string,
     query?: ChannelsThreadsArchivedListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.threads.archived.list'],
       [channelId, archive],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1943,7 +1977,7 @@ export class ChannelsThreadsArchivedApi {
    * @param channelId - `{channel_id}`.
    * @param archive - `{archive}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.threads.archived.listAll('81384788765712384', '1', { max: 500 })) console.log(item);
@@ -1974,7 +2008,7 @@ export class ChannelsThreadsArchivedApi {
    * @param channelId - `{channel_id}`.
    * @param archive - `{archive}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.threads.archived.listPages('81384788765712384', '1', { max: 500 })) console.log(page);
@@ -2006,8 +2040,8 @@ export class ChannelsThreadsArchivedApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threads.archived.listJoinedPrivate('81384788765712384');
@@ -2017,13 +2051,13 @@ export class ChannelsThreadsArchivedApi {
     channelId: Snowflake,
     query?: ChannelsThreadsArchivedListJoinedPrivateQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.threads.archived.listJoinedPrivate'],
       [channelId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2035,7 +2069,7 @@ export class ChannelsThreadsArchivedApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.threads.archived.listJoinedPrivateAll('81384788765712384', { max: 500 })) console.log(item);
@@ -2064,7 +2098,7 @@ export class ChannelsThreadsArchivedApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.threads.archived.listJoinedPrivatePages('81384788765712384', { max: 500 })) console.log(page);
@@ -2105,8 +2139,8 @@ export class ChannelsThreadsArchivedPrivateApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threads.archived.private.list('81384788765712384');
@@ -2116,13 +2150,13 @@ export class ChannelsThreadsArchivedPrivateApi {
     channelId: Snowflake,
     query?: ChannelsThreadsArchivedPrivateListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.threads.archived.private.list'],
       [channelId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2134,7 +2168,7 @@ export class ChannelsThreadsArchivedPrivateApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.threads.archived.private.listAll('81384788765712384', { max: 500 })) console.log(item);
@@ -2163,7 +2197,7 @@ export class ChannelsThreadsArchivedPrivateApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.threads.archived.private.listPages('81384788765712384', { max: 500 })) console.log(page);
@@ -2204,8 +2238,8 @@ export class ChannelsThreadsArchivedPublicApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `before`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.threads.archived.public.list('81384788765712384');
@@ -2215,13 +2249,13 @@ export class ChannelsThreadsArchivedPublicApi {
     channelId: Snowflake,
     query?: ChannelsThreadsArchivedPublicListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.threads.archived.public.list'],
       [channelId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2233,7 +2267,7 @@ export class ChannelsThreadsArchivedPublicApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.threads.archived.public.listAll('81384788765712384', { max: 500 })) console.log(item);
@@ -2262,7 +2296,7 @@ export class ChannelsThreadsArchivedPublicApi {
    *
    * @param channelId - `{channel_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.threads.archived.public.listPages('81384788765712384', { max: 500 })) console.log(page);
@@ -2307,8 +2341,8 @@ export class ChannelsPollsApi {
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.polls.expire('81384788765712384', '334385199974967042');
@@ -2319,8 +2353,13 @@ export class ChannelsPollsApi {
     messageId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.polls.expire'], [channelId, messageId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['channels.polls.expire'],
+      [channelId, messageId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 }
 
@@ -2346,8 +2385,8 @@ export class ChannelsPollsAnswersApi {
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param answerId - `{answer_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `after`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.channels.polls.answers.list('81384788765712384', '334385199974967042', '1');
@@ -2359,13 +2398,13 @@ export class ChannelsPollsAnswersApi {
     answerId: Snowflake,
     query?: ChannelsPollsAnswersListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['channels.polls.answers.list'],
       [channelId, messageId, answerId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2379,7 +2418,7 @@ export class ChannelsPollsAnswersApi {
    * @param messageId - `{message_id}`.
    * @param answerId - `{answer_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.channels.polls.answers.listAll('81384788765712384', '334385199974967042', '1', { max: 500 })) console.log(item);
@@ -2412,7 +2451,7 @@ export class ChannelsPollsAnswersApi {
    * @param messageId - `{message_id}`.
    * @param answerId - `{answer_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.channels.polls.answers.listPages('81384788765712384', '334385199974967042', '1', { max: 500 })) console.log(page);
@@ -2455,8 +2494,8 @@ export class ChannelsSoundboardSoundsApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.channels.soundboardSounds.send('81384788765712384', body);
@@ -2466,7 +2505,7 @@ export class ChannelsSoundboardSoundsApi {
     channelId: Snowflake,
     body: v10.RESTPostAPISoundboardSendSoundJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['channels.soundboardSounds.send'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['channels.soundboardSounds.send'], [channelId], { body }, options) as ApiPromise<T>;
   }
 }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
+import type { ApiPromise, NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.gateway`: operations on route keys `Gateway`, `GatewayBot`. */
@@ -27,15 +27,15 @@ export class GatewayApi {
    * Takes a bot token or no token at all.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.gateway.get();
    * ```
    */
-  get<T = v10.RESTGetAPIGatewayResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['gateway.get'], [], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGatewayResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['gateway.get'], [], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -56,14 +56,14 @@ export class GatewayBotApi {
    * Discord's OpenAPI document: `get_bot_gateway`.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.gateway.bot.get();
    * ```
    */
-  get<T = v10.RESTGetAPIGatewayBotResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['gateway.bot.get'], [], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGatewayBotResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['gateway.bot.get'], [], { params }, options) as ApiPromise<T>;
   }
 }

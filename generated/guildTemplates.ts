@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
+import type { ApiPromise, NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.guildTemplates`: operations on route key `GuildsTemplatesCode`. */
@@ -30,15 +30,15 @@ export class GuildTemplatesApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guildTemplates.get('0vCdhLbwjZZTWZLD');
    * ```
    */
-  get<T = v10.RESTGetAPITemplateResult>(code: string, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guildTemplates.get'], [code], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPITemplateResult>(code: string, params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['guildTemplates.get'], [code], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -62,8 +62,8 @@ export class GuildTemplatesGuildsApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guildTemplates.guilds.create('0vCdhLbwjZZTWZLD', body);
@@ -74,7 +74,7 @@ export class GuildTemplatesGuildsApi {
     code: string,
     body: v10.RESTPostAPITemplateCreateGuildJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guildTemplates.guilds.create'], [code], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guildTemplates.guilds.create'], [code], { body }, options) as ApiPromise<T>;
   }
 }

@@ -4,6 +4,7 @@
 import type * as v10 from 'discord-api-types/v10';
 import type * as v6 from 'discord-api-types/v6';
 import type {
+  ApiPromise,
   AuditLogOptions,
   FormFields,
   NoParams,
@@ -180,15 +181,19 @@ export class GuildsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_counts`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.get('41771983423143937');
    * ```
    */
-  get<T = v10.RESTGetAPIGuildResult>(guildId: Snowflake, query?: GuildsGetQuery, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.get'], [guildId], { query }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIGuildResult>(
+    guildId: Snowflake,
+    query?: GuildsGetQuery,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.get'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -200,8 +205,8 @@ export class GuildsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.edit('41771983423143937', body);
@@ -211,8 +216,8 @@ export class GuildsApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -224,8 +229,8 @@ export class GuildsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.delete('41771983423143937');
@@ -236,8 +241,8 @@ export class GuildsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.delete'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.delete'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -248,16 +253,19 @@ export class GuildsApi {
    * Discord's OpenAPI document: `create_guild`.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.create(body);
    * ```
    * @deprecated The service no longer lets apps create guilds. Not in Discord's OpenAPI document since build 212061; still callable while the service answers.
    */
-  create<T = v10.RESTPostAPIGuildsResult>(body: v10.RESTPostAPIGuildsJSONBody, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.create'], [], { body }, options) as Promise<T>;
+  create<T = v10.RESTPostAPIGuildsResult>(
+    body: v10.RESTPostAPIGuildsJSONBody,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.create'], [], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -279,8 +287,8 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `before`, `after`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.bans.list('41771983423143937');
@@ -290,8 +298,8 @@ export class GuildsBansApi {
     guildId: Snowflake,
     query?: GuildsBansListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.bans.list'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.bans.list'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -303,7 +311,7 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.guilds.bans.listAll('41771983423143937', { max: 500 })) console.log(item);
@@ -332,7 +340,7 @@ export class GuildsBansApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.guilds.bans.listPages('41771983423143937', { max: 500 })) console.log(page);
@@ -362,8 +370,8 @@ export class GuildsBansApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.bans.get('41771983423143937', '80351110224678912');
@@ -374,8 +382,8 @@ export class GuildsBansApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.bans.get'], [guildId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.bans.get'], [guildId, userId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -388,8 +396,8 @@ export class GuildsBansApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`, `query`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.bans.create('41771983423143937', '80351110224678912', body);
@@ -400,8 +408,8 @@ export class GuildsBansApi {
     userId: Snowflake,
     body?: v10.RESTPutAPIGuildBanJSONBody,
     options?: RequestOptionsWithQuery<GuildsBansCreateQuery> & AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.bans.create'], [guildId, userId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.bans.create'], [guildId, userId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -414,8 +422,8 @@ export class GuildsBansApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.bans.remove('41771983423143937', '80351110224678912');
@@ -426,8 +434,8 @@ export class GuildsBansApi {
     userId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.bans.remove'], [guildId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.bans.remove'], [guildId, userId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -453,8 +461,8 @@ export class GuildsChannelsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.channels.list('41771983423143937');
@@ -464,8 +472,8 @@ export class GuildsChannelsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.channels.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.channels.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -479,8 +487,8 @@ export class GuildsChannelsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.channels.create('41771983423143937', body);
@@ -490,8 +498,8 @@ export class GuildsChannelsApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildChannelJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.channels.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.channels.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -505,8 +513,8 @@ export class GuildsChannelsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.channels.editPositions('41771983423143937', body);
@@ -516,8 +524,8 @@ export class GuildsChannelsApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildChannelPositionsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.channels.editPositions'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.channels.editPositions'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -537,15 +545,19 @@ export class GuildsEmbedApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.embed.get('41771983423143937');
    * ```
    */
-  get<T = v6.RESTGetAPIGuildWidgetResult>(guildId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.embed.get'], [guildId], { params }, options) as Promise<T>;
+  get<T = v6.RESTGetAPIGuildWidgetResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.embed.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -555,8 +567,8 @@ export class GuildsEmbedApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.embed.edit('41771983423143937', body);
@@ -566,8 +578,8 @@ export class GuildsEmbedApi {
     guildId: Snowflake,
     body: v6.RESTPatchAPIGuildWidgetJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.embed.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.embed.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -589,8 +601,8 @@ export class GuildsEmojisApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.emojis.list('41771983423143937');
@@ -600,8 +612,8 @@ export class GuildsEmojisApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.emojis.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.emojis.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -613,8 +625,8 @@ export class GuildsEmojisApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.emojis.create('41771983423143937', body);
@@ -624,8 +636,8 @@ export class GuildsEmojisApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildEmojiJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.emojis.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.emojis.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -638,8 +650,8 @@ export class GuildsEmojisApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.emojis.get('41771983423143937', '41771983429993937');
@@ -650,8 +662,8 @@ export class GuildsEmojisApi {
     emojiId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.emojis.get'], [guildId, emojiId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.emojis.get'], [guildId, emojiId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -664,8 +676,8 @@ export class GuildsEmojisApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.emojis.edit('41771983423143937', '41771983429993937', body);
@@ -676,8 +688,8 @@ export class GuildsEmojisApi {
     emojiId: Snowflake,
     body: v10.RESTPatchAPIGuildEmojiJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.emojis.edit'], [guildId, emojiId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.emojis.edit'], [guildId, emojiId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -690,8 +702,8 @@ export class GuildsEmojisApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.emojis.delete('41771983423143937', '41771983429993937');
@@ -702,8 +714,8 @@ export class GuildsEmojisApi {
     emojiId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.emojis.delete'], [guildId, emojiId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.emojis.delete'], [guildId, emojiId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -725,8 +737,8 @@ export class GuildsIntegrationsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.integrations.list('41771983423143937');
@@ -736,8 +748,8 @@ export class GuildsIntegrationsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.integrations.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.integrations.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -747,8 +759,8 @@ export class GuildsIntegrationsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.integrations.create('41771983423143937', body);
@@ -758,8 +770,8 @@ export class GuildsIntegrationsApi {
     guildId: Snowflake,
     body: v6.RESTPostAPIGuildIntegrationJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.integrations.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.integrations.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -770,8 +782,8 @@ export class GuildsIntegrationsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.integrations.edit('41771983423143937', '33590653072239123', body);
@@ -782,13 +794,13 @@ export class GuildsIntegrationsApi {
     integrationId: Snowflake,
     body: v6.RESTPatchAPIGuildIntegrationJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.integrations.edit'],
       [guildId, integrationId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -801,8 +813,8 @@ export class GuildsIntegrationsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.integrations.delete('41771983423143937', '33590653072239123');
@@ -813,13 +825,13 @@ export class GuildsIntegrationsApi {
     integrationId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.integrations.delete'],
       [guildId, integrationId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -830,8 +842,8 @@ export class GuildsIntegrationsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.integrations.sync('41771983423143937', '33590653072239123');
@@ -842,13 +854,13 @@ export class GuildsIntegrationsApi {
     integrationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.integrations.sync'],
       [guildId, integrationId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -870,8 +882,8 @@ export class GuildsInvitesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.invites.list('41771983423143937');
@@ -881,8 +893,8 @@ export class GuildsInvitesApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.invites.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.invites.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -910,8 +922,8 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `after`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.members.list('41771983423143937');
@@ -921,8 +933,8 @@ export class GuildsMembersApi {
     guildId: Snowflake,
     query?: GuildsMembersListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.list'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.list'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -934,7 +946,7 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.guilds.members.listAll('41771983423143937', { max: 500 })) console.log(item);
@@ -963,7 +975,7 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.guilds.members.listPages('41771983423143937', { max: 500 })) console.log(page);
@@ -993,8 +1005,8 @@ export class GuildsMembersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.members.get('41771983423143937', '80351110224678912');
@@ -1005,8 +1017,8 @@ export class GuildsMembersApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.get'], [guildId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.get'], [guildId, userId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1019,8 +1031,8 @@ export class GuildsMembersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.add('41771983423143937', '80351110224678912', body);
@@ -1031,8 +1043,8 @@ export class GuildsMembersApi {
     userId: Snowflake,
     body: v10.RESTPutAPIGuildMemberJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.add'], [guildId, userId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.add'], [guildId, userId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1045,8 +1057,8 @@ export class GuildsMembersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.edit('41771983423143937', '80351110224678912', body);
@@ -1057,8 +1069,8 @@ export class GuildsMembersApi {
     userId: Snowflake,
     body: v10.RESTPatchAPIGuildMemberJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.edit'], [guildId, userId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.edit'], [guildId, userId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1071,8 +1083,8 @@ export class GuildsMembersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.remove('41771983423143937', '80351110224678912');
@@ -1083,8 +1095,8 @@ export class GuildsMembersApi {
     userId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.remove'], [guildId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.remove'], [guildId, userId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1098,8 +1110,8 @@ export class GuildsMembersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `query`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.members.search('41771983423143937');
@@ -1109,8 +1121,8 @@ export class GuildsMembersApi {
     guildId: Snowflake,
     query: GuildsMembersSearchQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.search'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.search'], [guildId], { query }, options) as ApiPromise<T>;
   }
 }
 
@@ -1134,8 +1146,8 @@ export class GuildsMembersRolesApi {
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.roles.add('41771983423143937', '80351110224678912', '41771983423143936');
@@ -1147,13 +1159,13 @@ export class GuildsMembersRolesApi {
     roleId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.members.roles.add'],
       [guildId, userId, roleId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -1167,8 +1179,8 @@ export class GuildsMembersRolesApi {
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.roles.remove('41771983423143937', '80351110224678912', '41771983423143936');
@@ -1180,13 +1192,13 @@ export class GuildsMembersRolesApi {
     roleId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.members.roles.remove'],
       [guildId, userId, roleId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -1213,8 +1225,8 @@ export class GuildsMembersMeApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.me.edit('41771983423143937', body);
@@ -1224,8 +1236,8 @@ export class GuildsMembersMeApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPICurrentGuildMemberJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.me.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.me.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1245,8 +1257,8 @@ export class GuildsMembersMeNickApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.members.me.nick.edit('41771983423143937', body);
@@ -1256,8 +1268,8 @@ export class GuildsMembersMeNickApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPICurrentGuildMemberNicknameJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.members.me.nick.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.members.me.nick.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1285,8 +1297,8 @@ export class GuildsMessagesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `sort_by`, `sort_order`, `content`, `slop`, `author_id`, `author_type`, `mentions`, `mentions_role_id`, `replied_to_user_id`, `replied_to_message_id`, `mention_everyone`, `min_id`, `max_id`, `limit`, `offset`, `has`, `link_hostname`, `embed_provider`, `embed_type`, `attachment_extension`, `attachment_filename`, `pinned`, `include_nsfw`, `channel_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.messages.search('41771983423143937');
@@ -1296,8 +1308,8 @@ export class GuildsMessagesApi {
     guildId: Snowflake,
     query?: GuildsMessagesSearchQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.messages.search'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.messages.search'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1309,7 +1321,7 @@ export class GuildsMessagesApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.guilds.messages.searchAll('41771983423143937', { max: 500 })) console.log(item);
@@ -1338,7 +1350,7 @@ export class GuildsMessagesApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.guilds.messages.searchPages('41771983423143937', { max: 500 })) console.log(page);
@@ -1377,8 +1389,8 @@ export class GuildsPruneApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `days`, `include_roles`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.prune.count('41771983423143937');
@@ -1388,8 +1400,8 @@ export class GuildsPruneApi {
     guildId: Snowflake,
     query?: GuildsPruneCountQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.prune.count'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.prune.count'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1401,8 +1413,8 @@ export class GuildsPruneApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`, `query`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.prune.begin('41771983423143937', body);
@@ -1412,8 +1424,8 @@ export class GuildsPruneApi {
     guildId: Snowflake,
     body?: v10.RESTPostAPIGuildPruneJSONBody,
     options?: RequestOptionsWithQuery<GuildsPruneBeginQuery> & AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.prune.begin'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.prune.begin'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1435,8 +1447,8 @@ export class GuildsRegionsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.regions.list('41771983423143937');
@@ -1446,8 +1458,8 @@ export class GuildsRegionsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.regions.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.regions.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1472,8 +1484,8 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.roles.list('41771983423143937');
@@ -1483,8 +1495,8 @@ export class GuildsRolesApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1496,8 +1508,8 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.roles.create('41771983423143937', body);
@@ -1507,8 +1519,8 @@ export class GuildsRolesApi {
     guildId: Snowflake,
     body?: v10.RESTPostAPIGuildRoleJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1520,8 +1532,8 @@ export class GuildsRolesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.roles.editPositions('41771983423143937', body);
@@ -1531,8 +1543,8 @@ export class GuildsRolesApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildRolePositionsJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.editPositions'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.editPositions'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1545,8 +1557,8 @@ export class GuildsRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.roles.get('41771983423143937', '41771983423143936');
@@ -1557,8 +1569,8 @@ export class GuildsRolesApi {
     roleId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.get'], [guildId, roleId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.get'], [guildId, roleId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1571,8 +1583,8 @@ export class GuildsRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.roles.edit('41771983423143937', '41771983423143936', body);
@@ -1583,8 +1595,8 @@ export class GuildsRolesApi {
     roleId: Snowflake,
     body: v10.RESTPatchAPIGuildRoleJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.edit'], [guildId, roleId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.edit'], [guildId, roleId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1597,8 +1609,8 @@ export class GuildsRolesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.roles.delete('41771983423143937', '41771983423143936');
@@ -1609,8 +1621,8 @@ export class GuildsRolesApi {
     roleId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.delete'], [guildId, roleId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.delete'], [guildId, roleId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1634,8 +1646,8 @@ export class GuildsRolesMemberCountsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.roles.memberCounts.get('41771983423143937');
@@ -1645,8 +1657,8 @@ export class GuildsRolesMemberCountsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.roles.memberCounts.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.roles.memberCounts.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1668,8 +1680,8 @@ export class GuildsWebhooksApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.webhooks.list('41771983423143937');
@@ -1679,8 +1691,8 @@ export class GuildsWebhooksApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.webhooks.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.webhooks.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1704,8 +1716,8 @@ export class GuildsPreviewApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.preview.get('41771983423143937');
@@ -1715,8 +1727,8 @@ export class GuildsPreviewApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.preview.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.preview.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1740,8 +1752,8 @@ export class GuildsVanityUrlApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.vanityUrl.get('41771983423143937');
@@ -1751,8 +1763,8 @@ export class GuildsVanityUrlApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.vanityUrl.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.vanityUrl.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1776,8 +1788,8 @@ export class GuildsAuditLogsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `user_id`, `target_id`, `action_type`, `before`, `after`, `limit`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.auditLogs.get('41771983423143937');
@@ -1787,8 +1799,8 @@ export class GuildsAuditLogsApi {
     guildId: Snowflake,
     query?: GuildsAuditLogsGetQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.auditLogs.get'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.auditLogs.get'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1800,7 +1812,7 @@ export class GuildsAuditLogsApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.guilds.auditLogs.getAll('41771983423143937', { max: 500 })) console.log(item);
@@ -1829,7 +1841,7 @@ export class GuildsAuditLogsApi {
    *
    * @param guildId - `{guild_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.guilds.auditLogs.getPages('41771983423143937', { max: 500 })) console.log(page);
@@ -1870,8 +1882,8 @@ export class GuildsActiveThreadsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.activeThreads.list('41771983423143937');
@@ -1881,8 +1893,8 @@ export class GuildsActiveThreadsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.activeThreads.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.activeThreads.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -1906,8 +1918,8 @@ export class GuildsWidgetApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.widget.get('41771983423143937');
@@ -1917,8 +1929,8 @@ export class GuildsWidgetApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.widget.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.widget.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -1932,8 +1944,8 @@ export class GuildsWidgetApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.widget.edit('41771983423143937', body);
@@ -1943,8 +1955,8 @@ export class GuildsWidgetApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildWidgetSettingsJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.widget.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.widget.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -1972,8 +1984,8 @@ export class GuildsWidgetJsonApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.widgetJson.get('41771983423143937');
@@ -1983,8 +1995,8 @@ export class GuildsWidgetJsonApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.widgetJson.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.widgetJson.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -2012,8 +2024,8 @@ export class GuildsWidgetImageApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `style`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The body's bytes; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The body's bytes; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.widgetImage.get('41771983423143937');
@@ -2023,8 +2035,8 @@ export class GuildsWidgetImageApi {
     guildId: Snowflake,
     query?: GuildsWidgetImageGetQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.widgetImage.get'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.widgetImage.get'], [guildId], { query }, options) as ApiPromise<T>;
   }
 }
 
@@ -2048,8 +2060,8 @@ export class GuildsMfaApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.mfa.edit('41771983423143937', body);
@@ -2060,8 +2072,8 @@ export class GuildsMfaApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildsMFAJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.mfa.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.mfa.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -2085,8 +2097,8 @@ export class GuildsBulkBanApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.bulkBan.create('41771983423143937', body);
@@ -2096,8 +2108,8 @@ export class GuildsBulkBanApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildBulkBanJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.bulkBan.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.bulkBan.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -2125,8 +2137,8 @@ export class GuildsVoiceStatesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.voiceStates.get('41771983423143937', '80351110224678912');
@@ -2137,8 +2149,8 @@ export class GuildsVoiceStatesApi {
     userId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.voiceStates.get'], [guildId, userId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.voiceStates.get'], [guildId, userId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2153,8 +2165,8 @@ export class GuildsVoiceStatesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.voiceStates.edit('41771983423143937', '80351110224678912', body);
@@ -2165,8 +2177,8 @@ export class GuildsVoiceStatesApi {
     userId: Snowflake,
     body: v10.RESTPatchAPIGuildVoiceStateUserJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.voiceStates.edit'], [guildId, userId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.voiceStates.edit'], [guildId, userId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -2190,8 +2202,8 @@ export class GuildsVoiceStatesMeApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.voiceStates.me.get('41771983423143937');
@@ -2201,8 +2213,8 @@ export class GuildsVoiceStatesMeApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.voiceStates.me.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.voiceStates.me.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2216,8 +2228,8 @@ export class GuildsVoiceStatesMeApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.voiceStates.me.edit('41771983423143937', body);
@@ -2227,8 +2239,8 @@ export class GuildsVoiceStatesMeApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildVoiceStateCurrentMemberJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.voiceStates.me.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.voiceStates.me.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -2252,8 +2264,8 @@ export class GuildsStickersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.stickers.list('41771983423143937');
@@ -2263,8 +2275,8 @@ export class GuildsStickersApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.stickers.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.stickers.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2281,8 +2293,8 @@ export class GuildsStickersApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.stickers.create('41771983423143937', body);
@@ -2292,8 +2304,8 @@ export class GuildsStickersApi {
     guildId: Snowflake,
     body: FormFields<v10.RESTPostAPIGuildStickerFormDataBody> | FormData,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.stickers.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.stickers.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2308,8 +2320,8 @@ export class GuildsStickersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.stickers.get('41771983423143937', '1');
@@ -2320,8 +2332,8 @@ export class GuildsStickersApi {
     stickerId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.stickers.get'], [guildId, stickerId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.stickers.get'], [guildId, stickerId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2336,8 +2348,8 @@ export class GuildsStickersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.stickers.edit('41771983423143937', '1', body);
@@ -2348,8 +2360,8 @@ export class GuildsStickersApi {
     stickerId: Snowflake,
     body: v10.RESTPatchAPIGuildStickerJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.stickers.edit'], [guildId, stickerId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.stickers.edit'], [guildId, stickerId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2364,8 +2376,8 @@ export class GuildsStickersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.stickers.delete('41771983423143937', '1');
@@ -2376,8 +2388,8 @@ export class GuildsStickersApi {
     stickerId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.stickers.delete'], [guildId, stickerId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.stickers.delete'], [guildId, stickerId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -2401,8 +2413,8 @@ export class GuildsWelcomeScreenApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.welcomeScreen.get('41771983423143937');
@@ -2412,8 +2424,8 @@ export class GuildsWelcomeScreenApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.welcomeScreen.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.welcomeScreen.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2427,8 +2439,8 @@ export class GuildsWelcomeScreenApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.welcomeScreen.edit('41771983423143937', body);
@@ -2438,8 +2450,8 @@ export class GuildsWelcomeScreenApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildWelcomeScreenJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.welcomeScreen.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.welcomeScreen.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -2463,8 +2475,8 @@ export class GuildsSoundboardSoundsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.soundboardSounds.list('41771983423143937');
@@ -2474,8 +2486,8 @@ export class GuildsSoundboardSoundsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.soundboardSounds.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.soundboardSounds.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2489,8 +2501,8 @@ export class GuildsSoundboardSoundsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.soundboardSounds.create('41771983423143937', body);
@@ -2500,8 +2512,8 @@ export class GuildsSoundboardSoundsApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildSoundboardSoundJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.soundboardSounds.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.soundboardSounds.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2516,8 +2528,8 @@ export class GuildsSoundboardSoundsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param soundId - `{sound_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.soundboardSounds.get('41771983423143937', '1');
@@ -2528,8 +2540,13 @@ export class GuildsSoundboardSoundsApi {
     soundId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.soundboardSounds.get'], [guildId, soundId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['guilds.soundboardSounds.get'],
+      [guildId, soundId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2544,8 +2561,8 @@ export class GuildsSoundboardSoundsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param soundId - `{sound_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.soundboardSounds.edit('41771983423143937', '1', body);
@@ -2556,8 +2573,13 @@ export class GuildsSoundboardSoundsApi {
     soundId: Snowflake,
     body: v10.RESTPatchAPIGuildSoundboardSoundJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.soundboardSounds.edit'], [guildId, soundId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['guilds.soundboardSounds.edit'],
+      [guildId, soundId],
+      { body },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2572,8 +2594,8 @@ export class GuildsSoundboardSoundsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param soundId - `{sound_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.soundboardSounds.delete('41771983423143937', '1');
@@ -2584,13 +2606,13 @@ export class GuildsSoundboardSoundsApi {
     soundId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.soundboardSounds.delete'],
       [guildId, soundId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -2617,8 +2639,8 @@ export class GuildsScheduledEventsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_user_count`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.scheduledEvents.list('41771983423143937');
@@ -2628,8 +2650,8 @@ export class GuildsScheduledEventsApi {
     guildId: Snowflake,
     query?: GuildsScheduledEventsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.scheduledEvents.list'], [guildId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.scheduledEvents.list'], [guildId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2643,8 +2665,8 @@ export class GuildsScheduledEventsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.scheduledEvents.create('41771983423143937', body);
@@ -2654,8 +2676,8 @@ export class GuildsScheduledEventsApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildScheduledEventJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.scheduledEvents.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.scheduledEvents.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2670,8 +2692,8 @@ export class GuildsScheduledEventsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param eventId - `{event_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_user_count`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.scheduledEvents.get('41771983423143937', '1');
@@ -2682,8 +2704,13 @@ export class GuildsScheduledEventsApi {
     eventId: Snowflake,
     query?: GuildsScheduledEventsGetQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.scheduledEvents.get'], [guildId, eventId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['guilds.scheduledEvents.get'],
+      [guildId, eventId],
+      { query },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2698,8 +2725,8 @@ export class GuildsScheduledEventsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param eventId - `{event_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.scheduledEvents.edit('41771983423143937', '1', body);
@@ -2710,8 +2737,13 @@ export class GuildsScheduledEventsApi {
     eventId: Snowflake,
     body: v10.RESTPatchAPIGuildScheduledEventJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.scheduledEvents.edit'], [guildId, eventId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['guilds.scheduledEvents.edit'],
+      [guildId, eventId],
+      { body },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2726,8 +2758,8 @@ export class GuildsScheduledEventsApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param eventId - `{event_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.scheduledEvents.delete('41771983423143937', '1');
@@ -2738,13 +2770,13 @@ export class GuildsScheduledEventsApi {
     eventId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.scheduledEvents.delete'],
       [guildId, eventId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -2769,8 +2801,8 @@ export class GuildsScheduledEventsUsersApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param eventId - `{event_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `with_member`, `before`, `after`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.scheduledEvents.users.list('41771983423143937', '1');
@@ -2781,13 +2813,13 @@ export class GuildsScheduledEventsUsersApi {
     eventId: Snowflake,
     query?: GuildsScheduledEventsUsersListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.scheduledEvents.users.list'],
       [guildId, eventId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2800,7 +2832,7 @@ export class GuildsScheduledEventsUsersApi {
    * @param guildId - `{guild_id}`.
    * @param eventId - `{event_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.guilds.scheduledEvents.users.listAll('41771983423143937', '1', { max: 500 })) console.log(item);
@@ -2831,7 +2863,7 @@ export class GuildsScheduledEventsUsersApi {
    * @param guildId - `{guild_id}`.
    * @param eventId - `{event_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.guilds.scheduledEvents.users.listPages('41771983423143937', '1', { max: 500 })) console.log(page);
@@ -2884,8 +2916,8 @@ export class GuildsAutoModerationRulesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.autoModeration.rules.list('41771983423143937');
@@ -2895,8 +2927,8 @@ export class GuildsAutoModerationRulesApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.autoModeration.rules.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.autoModeration.rules.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2910,8 +2942,8 @@ export class GuildsAutoModerationRulesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.autoModeration.rules.create('41771983423143937', body);
@@ -2921,8 +2953,8 @@ export class GuildsAutoModerationRulesApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIAutoModerationRuleJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.autoModeration.rules.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.autoModeration.rules.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -2937,8 +2969,8 @@ export class GuildsAutoModerationRulesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.autoModeration.rules.get('41771983423143937', '1');
@@ -2949,13 +2981,13 @@ export class GuildsAutoModerationRulesApi {
     ruleId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.autoModeration.rules.get'],
       [guildId, ruleId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -2970,8 +3002,8 @@ export class GuildsAutoModerationRulesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.autoModeration.rules.edit('41771983423143937', '1', body);
@@ -2982,13 +3014,13 @@ export class GuildsAutoModerationRulesApi {
     ruleId: Snowflake,
     body: v10.RESTPatchAPIAutoModerationRuleJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.autoModeration.rules.edit'],
       [guildId, ruleId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -3003,8 +3035,8 @@ export class GuildsAutoModerationRulesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param ruleId - `{rule_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.autoModeration.rules.delete('41771983423143937', '1');
@@ -3015,13 +3047,13 @@ export class GuildsAutoModerationRulesApi {
     ruleId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['guilds.autoModeration.rules.delete'],
       [guildId, ruleId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -3045,8 +3077,8 @@ export class GuildsOnboardingApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.onboarding.get('41771983423143937');
@@ -3056,8 +3088,8 @@ export class GuildsOnboardingApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.onboarding.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.onboarding.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -3071,8 +3103,8 @@ export class GuildsOnboardingApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.onboarding.replace('41771983423143937', body);
@@ -3082,8 +3114,8 @@ export class GuildsOnboardingApi {
     guildId: Snowflake,
     body: v10.RESTPutAPIGuildOnboardingJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.onboarding.replace'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.onboarding.replace'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -3105,8 +3137,8 @@ export class GuildsIncidentActionsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.incidentActions.replace('41771983423143937', body);
@@ -3116,8 +3148,8 @@ export class GuildsIncidentActionsApi {
     guildId: Snowflake,
     body: v10.RESTPutAPIGuildIncidentActionsJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.incidentActions.replace'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.incidentActions.replace'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -3141,8 +3173,8 @@ export class GuildsMemberVerificationApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.memberVerification.get('41771983423143937');
@@ -3152,8 +3184,8 @@ export class GuildsMemberVerificationApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.memberVerification.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.memberVerification.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -3167,8 +3199,8 @@ export class GuildsMemberVerificationApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.memberVerification.edit('41771983423143937', body);
@@ -3178,8 +3210,8 @@ export class GuildsMemberVerificationApi {
     guildId: Snowflake,
     body: v10.RESTPatchAPIGuildMemberVerificationJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.memberVerification.edit'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.memberVerification.edit'], [guildId], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -3203,8 +3235,8 @@ export class GuildsTemplatesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.templates.list('41771983423143937');
@@ -3214,8 +3246,8 @@ export class GuildsTemplatesApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.templates.list'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.templates.list'], [guildId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -3229,8 +3261,8 @@ export class GuildsTemplatesApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.templates.create('41771983423143937', body);
@@ -3240,8 +3272,8 @@ export class GuildsTemplatesApi {
     guildId: Snowflake,
     body: v10.RESTPostAPIGuildTemplatesJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.templates.create'], [guildId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.templates.create'], [guildId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -3256,8 +3288,8 @@ export class GuildsTemplatesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.templates.sync('41771983423143937', '0vCdhLbwjZZTWZLD');
@@ -3268,8 +3300,8 @@ export class GuildsTemplatesApi {
     code: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.templates.sync'], [guildId, code], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.templates.sync'], [guildId, code], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -3284,8 +3316,8 @@ export class GuildsTemplatesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param code - `{code}`, percent-encoded for you.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.templates.edit('41771983423143937', '0vCdhLbwjZZTWZLD', body);
@@ -3296,8 +3328,8 @@ export class GuildsTemplatesApi {
     code: string,
     body: v10.RESTPatchAPIGuildTemplateJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.templates.edit'], [guildId, code], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.templates.edit'], [guildId, code], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -3312,8 +3344,8 @@ export class GuildsTemplatesApi {
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.guilds.templates.delete('41771983423143937', '0vCdhLbwjZZTWZLD');
@@ -3324,8 +3356,8 @@ export class GuildsTemplatesApi {
     code: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['guilds.templates.delete'], [guildId, code], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.templates.delete'], [guildId, code], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -3349,14 +3381,18 @@ export class GuildsNewMemberWelcomeApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.guilds.newMemberWelcome.get('41771983423143937');
    * ```
    */
-  get<T = GetGuildNewMemberWelcomeResult>(guildId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['guilds.newMemberWelcome.get'], [guildId], { params }, options) as Promise<T>;
+  get<T = GetGuildNewMemberWelcomeResult>(
+    guildId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['guilds.newMemberWelcome.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }

@@ -3,6 +3,7 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type {
+  ApiPromise,
   OperationCaller,
   QueryOf,
   RequestOptions,
@@ -17,6 +18,14 @@ import type {
 } from './spec-types.ts';
 import { operations } from './routes.ts';
 
+/** Query parameters of `interactions.followups.create` (Create Followup Message). */
+export type InteractionsFollowupsCreateQuery = QueryOf<v10.RESTPostAPIWebhookWithTokenQuery>;
+/** Query parameters of `interactions.followups.get` (Get Followup Message). */
+export type InteractionsFollowupsGetQuery = QueryOf<v10.RESTGetAPIWebhookWithTokenMessageQuery>;
+/** Query parameters of `interactions.followups.edit` (Edit Followup Message). */
+export type InteractionsFollowupsEditQuery = QueryOf<v10.RESTPatchAPIWebhookWithTokenMessageQuery>;
+/** Query parameters of `interactions.followups.delete` (Delete Followup Message). */
+export type InteractionsFollowupsDeleteQuery = QueryOf<v10.RESTDeleteAPIWebhookWithTokenMessageQuery>;
 /** Query parameters of `interactions.callback.create` (Create Interaction Response). */
 export type InteractionsCallbackCreateQuery = QueryOf<v10.RESTPostAPIInteractionCallbackQuery>;
 /** Query parameters of `interactions.original.get` (Get Original Interaction Response). */
@@ -26,8 +35,10 @@ export type InteractionsOriginalEditQuery = QueryOf<UpdateOriginalWebhookMessage
 /** Query parameters of `interactions.original.delete` (Delete Original Interaction Response). */
 export type InteractionsOriginalDeleteQuery = QueryOf<DeleteOriginalWebhookMessageQuery>;
 
-/** `client.interactions`: operations on route keys `InteractionsIdTokenCallback`, `WebhooksIdTokenMessagesId`. */
+/** `client.interactions`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`, `InteractionsIdTokenCallback`. */
 export class InteractionsApi {
+  /** `client.interactions.followups` */
+  readonly followups: InteractionsFollowupsApi;
   /** `client.interactions.callback` */
   readonly callback: InteractionsCallbackApi;
   /** `client.interactions.original` */
@@ -35,8 +46,171 @@ export class InteractionsApi {
 
   /** @internal Built by `createClient`. */
   constructor(call: OperationCaller) {
+    this.followups = new InteractionsFollowupsApi(call);
     this.callback = new InteractionsCallbackApi(call);
     this.original = new InteractionsOriginalApi(call);
+  }
+}
+
+/** `client.interactions.followups`: operations on route keys `WebhooksId`, `WebhooksIdTokenMessagesId`. */
+export class InteractionsFollowupsApi {
+  readonly #call: OperationCaller;
+
+  /** @internal Built by `createClient`. */
+  constructor(call: OperationCaller) {
+    this.#call = call;
+  }
+
+  /**
+   * Create Followup Message.
+   *
+   * `POST /webhooks/{application_id}/{interaction_token}` · route key `WebhooksId`
+   *
+   * Takes a bot token or no token at all.
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
+   * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
+   * @example
+   * ```ts
+   * await client.interactions.followups.create('157730590492196864', interactionToken, body);
+   * ```
+   */
+  create<T = v10.RESTPostAPIInteractionFollowupResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    body: WithFiles<v10.RESTPostAPIInteractionFollowupJSONBody> | FormData,
+    options?: RequestOptionsWithQuery<InteractionsFollowupsCreateQuery>,
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['interactions.followups.create'],
+      [applicationId, interactionToken],
+      { body },
+      options,
+    ) as ApiPromise<T>;
+  }
+
+  /**
+   * Get Followup Message.
+   *
+   * `GET /webhooks/{application_id}/{interaction_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
+   *
+   * Takes a bot token or no token at all.
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `thread_id`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
+   * @example
+   * ```ts
+   * const result = await client.interactions.followups.get('157730590492196864', interactionToken, '334385199974967042');
+   * ```
+   */
+  get<T = v10.RESTGetAPIInteractionFollowupResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    messageId: Snowflake,
+    query?: InteractionsFollowupsGetQuery,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['interactions.followups.get'],
+      [applicationId, interactionToken, messageId],
+      { query },
+      options,
+    ) as ApiPromise<T>;
+  }
+
+  /**
+   * Edit Followup Message.
+   *
+   * `PATCH /webhooks/{application_id}/{interaction_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
+   *
+   * Takes a bot token or no token at all.
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
+   * file listed in `attachments`); a `FormData` body is sent as it is.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param body - The request body.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
+   * @example
+   * ```ts
+   * await client.interactions.followups.edit('157730590492196864', interactionToken, '334385199974967042', body);
+   * ```
+   */
+  edit<T = v10.RESTPatchAPIInteractionFollowupResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    messageId: Snowflake,
+    body: WithFiles<v10.RESTPatchAPIInteractionFollowupJSONBody> | FormData,
+    options?: RequestOptionsWithQuery<InteractionsFollowupsEditQuery>,
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['interactions.followups.edit'],
+      [applicationId, interactionToken, messageId],
+      { body },
+      options,
+    ) as ApiPromise<T>;
+  }
+
+  /**
+   * Delete Followup Message.
+   *
+   * `DELETE /webhooks/{application_id}/{interaction_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
+   *
+   * Takes a bot token or no token at all.
+   *
+   * Sent without the Authorization header: the token in the path is the credential.
+   *
+   * The spec does not show this path; it is the service's documented one.
+   *
+   * @param applicationId - `{application_id}`, an id: decimal string or bigint.
+   * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
+   * @param messageId - `{message_id}`, an id: decimal string or bigint.
+   * @param query - Query parameters: `thread_id`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
+   * @example
+   * ```ts
+   * await client.interactions.followups.delete('157730590492196864', interactionToken, '334385199974967042');
+   * ```
+   */
+  delete<T = v10.RESTDeleteAPIInteractionFollowupResult>(
+    applicationId: Snowflake,
+    interactionToken: string,
+    messageId: Snowflake,
+    query?: InteractionsFollowupsDeleteQuery,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['interactions.followups.delete'],
+      [applicationId, interactionToken, messageId],
+      { query },
+      options,
+    ) as ApiPromise<T>;
   }
 }
 
@@ -71,8 +245,8 @@ export class InteractionsCallbackApi {
    * @param interactionId - `{interaction_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.interactions.callback.create('1', interactionToken, body);
@@ -83,13 +257,13 @@ export class InteractionsCallbackApi {
     interactionToken: string,
     body: WithFiles<v10.RESTPostAPIInteractionCallbackJSONBody> | FormData,
     options?: RequestOptionsWithQuery<InteractionsCallbackCreateQuery>,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['interactions.callback.create'],
       [interactionId, interactionToken],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -118,8 +292,8 @@ export class InteractionsOriginalApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param query - Query parameters: `thread_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.interactions.original.get('157730590492196864', interactionToken);
@@ -130,13 +304,13 @@ export class InteractionsOriginalApi {
     interactionToken: string,
     query?: InteractionsOriginalGetQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['interactions.original.get'],
       [applicationId, interactionToken],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -158,8 +332,8 @@ export class InteractionsOriginalApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.interactions.original.edit('157730590492196864', interactionToken, body);
@@ -170,13 +344,13 @@ export class InteractionsOriginalApi {
     interactionToken: string,
     body: WithFiles<v10.RESTPatchAPIInteractionOriginalResponseJSONBody> | FormData,
     options?: RequestOptionsWithQuery<InteractionsOriginalEditQuery>,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['interactions.original.edit'],
       [applicationId, interactionToken],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -195,8 +369,8 @@ export class InteractionsOriginalApi {
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param interactionToken - `{interaction_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param query - Query parameters: `thread_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.interactions.original.delete('157730590492196864', interactionToken);
@@ -207,12 +381,12 @@ export class InteractionsOriginalApi {
     interactionToken: string,
     query?: InteractionsOriginalDeleteQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['interactions.original.delete'],
       [applicationId, interactionToken],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }

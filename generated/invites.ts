@@ -2,7 +2,15 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { AuditLogOptions, FormFields, NoParams, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type {
+  ApiPromise,
+  AuditLogOptions,
+  FormFields,
+  NoParams,
+  OperationCaller,
+  QueryOf,
+  RequestOptions,
+} from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** Query parameters of `invites.get` (Get Invite). */
@@ -31,15 +39,15 @@ export class InvitesApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param query - Query parameters: `with_counts`, `guild_scheduled_event_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.invites.get('0vCdhLbwjZZTWZLD');
    * ```
    */
-  get<T = v10.RESTGetAPIInviteResult>(code: string, query?: InvitesGetQuery, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['invites.get'], [code], { query }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIInviteResult>(code: string, query?: InvitesGetQuery, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['invites.get'], [code], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -51,15 +59,15 @@ export class InvitesApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.invites.delete('0vCdhLbwjZZTWZLD');
    * ```
    */
-  delete<T = v10.RESTDeleteAPIInviteResult>(code: string, params?: NoParams, options?: AuditLogOptions): Promise<T> {
-    return this.#call(operations['invites.delete'], [code], { params }, options) as Promise<T>;
+  delete<T = v10.RESTDeleteAPIInviteResult>(code: string, params?: NoParams, options?: AuditLogOptions): ApiPromise<T> {
+    return this.#call(operations['invites.delete'], [code], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -88,8 +96,8 @@ export class InvitesTargetUsersApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The body's bytes; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The body's bytes; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.invites.targetUsers.get('0vCdhLbwjZZTWZLD');
@@ -99,8 +107,8 @@ export class InvitesTargetUsersApi {
     code: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['invites.targetUsers.get'], [code], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['invites.targetUsers.get'], [code], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -119,8 +127,8 @@ export class InvitesTargetUsersApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.invites.targetUsers.replace('0vCdhLbwjZZTWZLD', body);
@@ -130,8 +138,8 @@ export class InvitesTargetUsersApi {
     code: string,
     body: FormFields<v10.RESTPutAPIInviteTargetUsersFormDataBody> | FormData,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['invites.targetUsers.replace'], [code], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['invites.targetUsers.replace'], [code], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -155,8 +163,8 @@ export class InvitesTargetUsersJobStatusApi {
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.invites.targetUsers.jobStatus.get('0vCdhLbwjZZTWZLD');
@@ -166,7 +174,7 @@ export class InvitesTargetUsersJobStatusApi {
     code: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['invites.targetUsers.jobStatus.get'], [code], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['invites.targetUsers.jobStatus.get'], [code], { params }, options) as ApiPromise<T>;
   }
 }

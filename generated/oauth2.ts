@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
+import type { ApiPromise, NoParams, OperationCaller, QueryOf, RequestOptions } from '../src/sdk.ts';
 import type { GetOpenidConnectUserinfoResult, GetPublicKeysResult } from './spec-types.ts';
 import { operations } from './routes.ts';
 
@@ -67,15 +67,15 @@ export class Oauth2ApplicationsMeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.oauth2.applications.me.get();
    * ```
    */
-  get<T = v10.RESTGetAPIOAuth2CurrentApplicationResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.applications.me.get'], [], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIOAuth2CurrentApplicationResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['oauth2.applications.me.get'], [], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -102,15 +102,15 @@ export class Oauth2MeApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.oauth2.me.get();
    * ```
    */
-  get<T = v10.RESTGetAPIOAuth2CurrentAuthorizationResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.me.get'], [], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIOAuth2CurrentAuthorizationResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['oauth2.me.get'], [], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -167,8 +167,8 @@ export class Oauth2TokenApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.oauth2.token.create(body);
@@ -180,8 +180,8 @@ export class Oauth2TokenApi {
       | v10.RESTPostOAuth2RefreshTokenURLEncodedData
       | v10.RESTPostOAuth2ClientCredentialsURLEncodedData,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['oauth2.token.create'], [], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['oauth2.token.create'], [], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -198,15 +198,15 @@ export class Oauth2TokenApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.oauth2.token.revoke(body);
    * ```
    */
-  revoke<T = unknown>(body: v10.RESTPostOAuth2TokenRevocationQuery, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.token.revoke'], [], { body }, options) as Promise<T>;
+  revoke<T = unknown>(body: v10.RESTPostOAuth2TokenRevocationQuery, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['oauth2.token.revoke'], [], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -231,15 +231,15 @@ export class Oauth2KeysApi {
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.oauth2.keys.get();
    * ```
    */
-  get<T = GetPublicKeysResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.keys.get'], [], { params }, options) as Promise<T>;
+  get<T = GetPublicKeysResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['oauth2.keys.get'], [], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -264,14 +264,14 @@ export class Oauth2UserinfoApi {
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.oauth2.userinfo.get();
    * ```
    */
-  get<T = GetOpenidConnectUserinfoResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['oauth2.userinfo.get'], [], { params }, options) as Promise<T>;
+  get<T = GetOpenidConnectUserinfoResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['oauth2.userinfo.get'], [], { params }, options) as ApiPromise<T>;
   }
 }

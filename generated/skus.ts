@@ -2,7 +2,16 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  ApiPromise,
+  NoParams,
+  OperationCaller,
+  PageItem,
+  PageQuery,
+  QueryOf,
+  RequestOptions,
+  Snowflake,
+} from '../src/sdk.ts';
 import { operations, paginations } from './routes.ts';
 
 /** Query parameters of `skus.subscriptions.list` (List SKU Subscriptions). */
@@ -41,8 +50,8 @@ export class SkusSubscriptionsApi {
    *
    * @param skuId - `{sku_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `before`, `after`, `limit`, `user_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.skus.subscriptions.list('1');
@@ -52,8 +61,8 @@ export class SkusSubscriptionsApi {
     skuId: Snowflake,
     query?: SkusSubscriptionsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['skus.subscriptions.list'], [skuId], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['skus.subscriptions.list'], [skuId], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -65,7 +74,7 @@ export class SkusSubscriptionsApi {
    *
    * @param skuId - `{sku_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.skus.subscriptions.listAll('1', { max: 500 })) console.log(item);
@@ -94,7 +103,7 @@ export class SkusSubscriptionsApi {
    *
    * @param skuId - `{sku_id}`.
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.skus.subscriptions.listPages('1', { max: 500 })) console.log(page);
@@ -124,8 +133,8 @@ export class SkusSubscriptionsApi {
    * @param skuId - `{sku_id}`, an id: decimal string or bigint.
    * @param subscriptionId - `{subscription_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.skus.subscriptions.get('1', '1');
@@ -136,7 +145,12 @@ export class SkusSubscriptionsApi {
     subscriptionId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['skus.subscriptions.get'], [skuId, subscriptionId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['skus.subscriptions.get'],
+      [skuId, subscriptionId],
+      { params },
+      options,
+    ) as ApiPromise<T>;
   }
 }

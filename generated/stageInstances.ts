@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { AuditLogOptions, NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { ApiPromise, AuditLogOptions, NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.stageInstances`: operations on route keys `StageInstances`, `StageInstancesChannelId`. */
@@ -24,8 +24,8 @@ export class StageInstancesApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.stageInstances.create(body);
@@ -34,8 +34,8 @@ export class StageInstancesApi {
   create<T = v10.RESTPostAPIStageInstanceResult>(
     body: v10.RESTPostAPIStageInstanceJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['stageInstances.create'], [], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['stageInstances.create'], [], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -49,8 +49,8 @@ export class StageInstancesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.stageInstances.get('81384788765712384');
@@ -60,8 +60,8 @@ export class StageInstancesApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['stageInstances.get'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['stageInstances.get'], [channelId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -75,8 +75,8 @@ export class StageInstancesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.stageInstances.edit('81384788765712384', body);
@@ -86,8 +86,8 @@ export class StageInstancesApi {
     channelId: Snowflake,
     body: v10.RESTPatchAPIStageInstanceJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['stageInstances.edit'], [channelId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['stageInstances.edit'], [channelId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -101,8 +101,8 @@ export class StageInstancesApi {
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.stageInstances.delete('81384788765712384');
@@ -112,7 +112,7 @@ export class StageInstancesApi {
     channelId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['stageInstances.delete'], [channelId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['stageInstances.delete'], [channelId], { params }, options) as ApiPromise<T>;
   }
 }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { ApiPromise, NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.stickerPacks`: operations on route keys `StickerPacks`, `StickerPacksId`. */
@@ -26,15 +26,15 @@ export class StickerPacksApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.stickerPacks.list();
    * ```
    */
-  list<T = v10.RESTGetStickerPacksResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stickerPacks.list'], [], { params }, options) as Promise<T>;
+  list<T = v10.RESTGetStickerPacksResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['stickerPacks.list'], [], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -48,14 +48,18 @@ export class StickerPacksApi {
    *
    * @param packId - `{pack_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.stickerPacks.get('1');
    * ```
    */
-  get<T = v10.RESTGetAPIStickerPackResult>(packId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stickerPacks.get'], [packId], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIStickerPackResult>(
+    packId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['stickerPacks.get'], [packId], { params }, options) as ApiPromise<T>;
   }
 }

@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type { ApiPromise, NoParams, OperationCaller, RequestOptions, Snowflake } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.stickers`: operations on route key `StickersId`. */
@@ -25,14 +25,18 @@ export class StickersApi {
    *
    * @param stickerId - `{sticker_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.stickers.get('1');
    * ```
    */
-  get<T = v10.RESTGetAPIStickerResult>(stickerId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['stickers.get'], [stickerId], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIStickerResult>(
+    stickerId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['stickers.get'], [stickerId], { params }, options) as ApiPromise<T>;
   }
 }

@@ -2,7 +2,16 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, PageItem, PageQuery, QueryOf, RequestOptions, Snowflake } from '../src/sdk.ts';
+import type {
+  ApiPromise,
+  NoParams,
+  OperationCaller,
+  PageItem,
+  PageQuery,
+  QueryOf,
+  RequestOptions,
+  Snowflake,
+} from '../src/sdk.ts';
 import type {
   GetCurrentUserApplicationEntitlementsQuery,
   GetCurrentUserApplicationEntitlementsResult,
@@ -42,15 +51,15 @@ export class UsersApi {
    *
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.get('80351110224678912');
    * ```
    */
-  get<T = v10.RESTGetAPIUserResult>(userId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.get'], [userId], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIUserResult>(userId: Snowflake, params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['users.get'], [userId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -85,15 +94,15 @@ export class UsersMeApi {
    * Takes a bot token or an OAuth2 Bearer token (`identify`).
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.get();
    * ```
    */
-  get<T = v10.RESTGetAPICurrentUserResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.get'], [], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPICurrentUserResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['users.me.get'], [], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -104,8 +113,8 @@ export class UsersMeApi {
    * Discord's OpenAPI document: `update_my_user`.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.users.me.edit(body);
@@ -114,8 +123,8 @@ export class UsersMeApi {
   edit<T = v10.RESTPatchAPICurrentUserResult>(
     body: v10.RESTPatchAPICurrentUserJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['users.me.edit'], [], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['users.me.edit'], [], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -134,15 +143,15 @@ export class UsersMeChannelsApi {
    * `GET /users/@me/channels` · route key `UsersMeChannels`
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.channels.list();
    * ```
    */
-  list<T = unknown>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.channels.list'], [], { params }, options) as Promise<T>;
+  list<T = unknown>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['users.me.channels.list'], [], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -153,8 +162,8 @@ export class UsersMeChannelsApi {
    * Discord's OpenAPI document: `create_dm`.
    *
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.users.me.channels.create(body);
@@ -163,8 +172,8 @@ export class UsersMeChannelsApi {
   create<T = v10.RESTPostAPICurrentUserCreateDMChannelResult>(
     body: v10.RESTPostAPICurrentUserCreateDMChannelJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['users.me.channels.create'], [], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['users.me.channels.create'], [], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -191,15 +200,15 @@ export class UsersMeConnectionsApi {
    * The spec does not show this path; it is the service's documented one.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.connections.list();
    * ```
    */
-  list<T = v10.RESTGetAPICurrentUserConnectionsResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['users.me.connections.list'], [], { params }, options) as Promise<T>;
+  list<T = v10.RESTGetAPICurrentUserConnectionsResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['users.me.connections.list'], [], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -225,8 +234,8 @@ export class UsersMeGuildsApi {
    * Takes a bot token or an OAuth2 Bearer token (`guilds`).
    *
    * @param query - Query parameters: `before`, `after`, `limit`, `with_counts`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.guilds.list();
@@ -235,8 +244,8 @@ export class UsersMeGuildsApi {
   list<T = v10.RESTGetAPICurrentUserGuildsResult>(
     query?: UsersMeGuildsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['users.me.guilds.list'], [], { query }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['users.me.guilds.list'], [], { query }, options) as ApiPromise<T>;
   }
 
   /**
@@ -247,7 +256,7 @@ export class UsersMeGuildsApi {
    * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
    *
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const item of client.users.me.guilds.listAll({ max: 500 })) console.log(item);
@@ -271,7 +280,7 @@ export class UsersMeGuildsApi {
    * fetches nothing more. Every page is an ordinary call: waits, `maxWait`, the signal and events apply.
    *
    * @param query - The list's query, the cursor to start from, and `max` (the most items).
-   * @param options - `signal`, `headers`, `maxWait`.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
    * @example
    * ```ts
    * for await (const page of client.users.me.guilds.listPages({ max: 500 })) console.log(page);
@@ -301,8 +310,8 @@ export class UsersMeGuildsApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.users.me.guilds.leave('41771983423143937');
@@ -312,8 +321,8 @@ export class UsersMeGuildsApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['users.me.guilds.leave'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['users.me.guilds.leave'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -339,8 +348,8 @@ export class UsersMeGuildsMemberApi {
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.guilds.member.get('41771983423143937');
@@ -350,8 +359,8 @@ export class UsersMeGuildsMemberApi {
     guildId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['users.me.guilds.member.get'], [guildId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['users.me.guilds.member.get'], [guildId], { params }, options) as ApiPromise<T>;
   }
 }
 
@@ -391,8 +400,8 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.applications.roleConnection.get('157730590492196864');
@@ -402,13 +411,13 @@ export class UsersMeApplicationsRoleConnectionApi {
     applicationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['users.me.applications.roleConnection.get'],
       [applicationId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -424,8 +433,8 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.users.me.applications.roleConnection.replace('157730590492196864', body);
@@ -435,13 +444,13 @@ export class UsersMeApplicationsRoleConnectionApi {
     applicationId: Snowflake,
     body: v10.RESTPutAPICurrentUserApplicationRoleConnectionJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['users.me.applications.roleConnection.replace'],
       [applicationId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -457,8 +466,8 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.users.me.applications.roleConnection.delete('157730590492196864');
@@ -468,13 +477,13 @@ export class UsersMeApplicationsRoleConnectionApi {
     applicationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['users.me.applications.roleConnection.delete'],
       [applicationId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -500,8 +509,8 @@ export class UsersMeApplicationsEntitlementsApi {
    *
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `sku_ids`, `exclude_consumed`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.me.applications.entitlements.list('157730590492196864');
@@ -511,13 +520,13 @@ export class UsersMeApplicationsEntitlementsApi {
     applicationId: Snowflake,
     query?: UsersMeApplicationsEntitlementsListQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['users.me.applications.entitlements.list'],
       [applicationId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -540,8 +549,8 @@ export class UsersApplicationIdentitiesApi {
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param applicationId - `{application_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.users.applicationIdentities.list('80351110224678912', '157730590492196864');
@@ -552,13 +561,13 @@ export class UsersApplicationIdentitiesApi {
     applicationId: Snowflake,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['users.applicationIdentities.list'],
       [userId, applicationId],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -575,8 +584,8 @@ export class UsersApplicationIdentitiesApi {
    * @param providerType - `{provider_type}`, percent-encoded for you.
    * @param providerUserId - `{provider_user_id}`, percent-encoded for you.
    * @param body - The request body (optional).
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.users.applicationIdentities.delete('80351110224678912', '157730590492196864', '1', '1', body);
@@ -589,12 +598,12 @@ export class UsersApplicationIdentitiesApi {
     providerUserId: string,
     body?: v10.RESTPostAPIApplicationIdentityDeleteJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['users.applicationIdentities.delete'],
       [userId, applicationId, providerType, providerUserId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }

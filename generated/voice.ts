@@ -2,7 +2,7 @@
 // change the catalog and run `npm run generate`.
 
 import type * as v10 from 'discord-api-types/v10';
-import type { NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
+import type { ApiPromise, NoParams, OperationCaller, RequestOptions } from '../src/sdk.ts';
 import { operations } from './routes.ts';
 
 /** `client.voice`: operations on route key `VoiceRegions`. */
@@ -33,14 +33,14 @@ export class VoiceRegionsApi {
    * Discord's OpenAPI document: `list_voice_regions`.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.voice.regions.list();
    * ```
    */
-  list<T = v10.RESTGetAPIVoiceRegionsResult>(params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['voice.regions.list'], [], { params }, options) as Promise<T>;
+  list<T = v10.RESTGetAPIVoiceRegionsResult>(params?: NoParams, options?: RequestOptions): ApiPromise<T> {
+    return this.#call(operations['voice.regions.list'], [], { params }, options) as ApiPromise<T>;
   }
 }

@@ -3,6 +3,7 @@
 
 import type * as v10 from 'discord-api-types/v10';
 import type {
+  ApiPromise,
   AuditLogOptions,
   JsonBody,
   NoParams,
@@ -67,15 +68,19 @@ export class WebhooksApi {
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.webhooks.get('223704706495545344');
    * ```
    */
-  get<T = v10.RESTGetAPIWebhookResult>(webhookId: Snowflake, params?: NoParams, options?: RequestOptions): Promise<T> {
-    return this.#call(operations['webhooks.get'], [webhookId], { params }, options) as Promise<T>;
+  get<T = v10.RESTGetAPIWebhookResult>(
+    webhookId: Snowflake,
+    params?: NoParams,
+    options?: RequestOptions,
+  ): ApiPromise<T> {
+    return this.#call(operations['webhooks.get'], [webhookId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -89,8 +94,8 @@ export class WebhooksApi {
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.edit('223704706495545344', body);
@@ -100,8 +105,8 @@ export class WebhooksApi {
     webhookId: Snowflake,
     body: v10.RESTPatchAPIWebhookJSONBody,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['webhooks.edit'], [webhookId], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['webhooks.edit'], [webhookId], { body }, options) as ApiPromise<T>;
   }
 
   /**
@@ -115,8 +120,8 @@ export class WebhooksApi {
    *
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`, `reason` (for the audit log).
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `reason` (for the audit log) (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.delete('223704706495545344');
@@ -126,8 +131,8 @@ export class WebhooksApi {
     webhookId: Snowflake,
     params?: NoParams,
     options?: AuditLogOptions,
-  ): Promise<T> {
-    return this.#call(operations['webhooks.delete'], [webhookId], { params }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['webhooks.delete'], [webhookId], { params }, options) as ApiPromise<T>;
   }
 
   /**
@@ -146,8 +151,8 @@ export class WebhooksApi {
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.webhooks.getWithToken('223704706495545344', webhookToken);
@@ -158,13 +163,13 @@ export class WebhooksApi {
     webhookToken: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.getWithToken'],
       [webhookId, webhookToken],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -183,8 +188,8 @@ export class WebhooksApi {
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.editWithToken('223704706495545344', webhookToken, body);
@@ -195,8 +200,13 @@ export class WebhooksApi {
     webhookToken: string,
     body: v10.RESTPatchAPIWebhookWithTokenJSONBody,
     options?: RequestOptions,
-  ): Promise<T> {
-    return this.#call(operations['webhooks.editWithToken'], [webhookId, webhookToken], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['webhooks.editWithToken'],
+      [webhookId, webhookToken],
+      { body },
+      options,
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -215,8 +225,8 @@ export class WebhooksApi {
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.deleteWithToken('223704706495545344', webhookToken);
@@ -227,13 +237,13 @@ export class WebhooksApi {
     webhookToken: string,
     params?: NoParams,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.deleteWithToken'],
       [webhookId, webhookToken],
       { params },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -255,8 +265,8 @@ export class WebhooksApi {
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.execute('223704706495545344', webhookToken, body);
@@ -267,8 +277,8 @@ export class WebhooksApi {
     webhookToken: string,
     body: WithFiles<v10.RESTPostAPIWebhookWithTokenJSONBody> | FormData,
     options?: RequestOptionsWithQuery<WebhooksExecuteQuery>,
-  ): Promise<T> {
-    return this.#call(operations['webhooks.execute'], [webhookId, webhookToken], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(operations['webhooks.execute'], [webhookId, webhookToken], { body }, options) as ApiPromise<T>;
   }
 }
 
@@ -298,8 +308,8 @@ export class WebhooksMessagesApi {
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `thread_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * const result = await client.webhooks.messages.getWithToken('223704706495545344', webhookToken, '334385199974967042');
@@ -311,13 +321,13 @@ export class WebhooksMessagesApi {
     messageId: Snowflake,
     query?: WebhooksMessagesGetWithTokenQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.messages.getWithToken'],
       [webhookId, webhookToken, messageId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -340,8 +350,8 @@ export class WebhooksMessagesApi {
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.messages.editWithToken('223704706495545344', webhookToken, '334385199974967042', body);
@@ -353,13 +363,13 @@ export class WebhooksMessagesApi {
     messageId: Snowflake,
     body: WithFiles<v10.RESTPatchAPIWebhookWithTokenMessageJSONBody> | FormData,
     options?: RequestOptionsWithQuery<WebhooksMessagesEditWithTokenQuery>,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.messages.editWithToken'],
       [webhookId, webhookToken, messageId],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 
   /**
@@ -379,8 +389,8 @@ export class WebhooksMessagesApi {
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `thread_id`.
-   * @param options - `signal`, `headers`, `maxWait`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.messages.deleteWithToken('223704706495545344', webhookToken, '334385199974967042');
@@ -392,13 +402,13 @@ export class WebhooksMessagesApi {
     messageId: Snowflake,
     query?: WebhooksMessagesDeleteWithTokenQuery,
     options?: RequestOptions,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.messages.deleteWithToken'],
       [webhookId, webhookToken, messageId],
       { query },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -426,8 +436,8 @@ export class WebhooksPlatformApi {
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param platform - `{platform}`, percent-encoded for you.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.platform.execute('223704706495545344', webhookToken, '1', body);
@@ -439,13 +449,13 @@ export class WebhooksPlatformApi {
     platform: string,
     body: JsonBody,
     options?: RequestOptionsWithQuery<WebhooksPlatformExecuteQuery>,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.platform.execute'],
       [webhookId, webhookToken, platform],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -474,8 +484,8 @@ export class WebhooksGithubApi {
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.github.execute('223704706495545344', webhookToken, body);
@@ -486,13 +496,13 @@ export class WebhooksGithubApi {
     webhookToken: string,
     body: ExecuteGithubCompatibleWebhookBody,
     options?: RequestOptionsWithQuery<WebhooksGithubExecuteQuery>,
-  ): Promise<T> {
+  ): ApiPromise<T> {
     return this.#call(
       operations['webhooks.github.execute'],
       [webhookId, webhookToken],
       { body },
       options,
-    ) as Promise<T>;
+    ) as ApiPromise<T>;
   }
 }
 
@@ -521,8 +531,8 @@ export class WebhooksSlackApi {
    * @param webhookId - `{webhook_id}`, an id: decimal string or bigint.
    * @param webhookToken - `{webhook_token}`, a token that is a credential (webhook or interaction); never logged or used in a bucket key.
    * @param body - The request body.
-   * @param options - `signal`, `headers`, `maxWait`, `query`.
-   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.
+   * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries`, `query` (docs/options.md).
+   * @returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.
    * @example
    * ```ts
    * await client.webhooks.slack.execute('223704706495545344', webhookToken, body);
@@ -533,7 +543,12 @@ export class WebhooksSlackApi {
     webhookToken: string,
     body: ExecuteSlackCompatibleWebhookBody,
     options?: RequestOptionsWithQuery<WebhooksSlackExecuteQuery>,
-  ): Promise<T> {
-    return this.#call(operations['webhooks.slack.execute'], [webhookId, webhookToken], { body }, options) as Promise<T>;
+  ): ApiPromise<T> {
+    return this.#call(
+      operations['webhooks.slack.execute'],
+      [webhookId, webhookToken],
+      { body },
+      options,
+    ) as ApiPromise<T>;
   }
 }

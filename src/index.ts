@@ -59,6 +59,7 @@ export function routeKeyOf(method: string, path: string): string {
 
 export { apiOfBaseUrl } from './dialects/index.ts';
 export type { Relay, RelayInit, RelayOptions } from './http/relay.ts';
+export type { AllowedMentions } from './http/mentions.ts';
 export { DEFAULT_API_ROOT, DEFAULT_RELAY_MAX_WAIT_MS } from './http/relay.ts';
 export { GENERATED_HEADER, SENT_HEADER } from './dialects/v10/answers.ts';
 export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';
@@ -74,6 +75,9 @@ export type {
 export {
   ClientClosedError,
   HttpError,
+  type FieldError,
+  type HttpErrorOptions,
+  type OAuth2ErrorBody,
   NetworkError,
   PaginationError,
   RateLimitI64Error,
@@ -121,6 +125,7 @@ export type {
 export { monotonicClock, systemClock, type Clock } from './clock.ts';
 export { NO_BUCKET } from './contracts/dialect.ts';
 export type {
+  ApiPromise,
   AuditLogOptions,
   FileUpload,
   FormFields,
@@ -132,6 +137,7 @@ export type {
   RequestOptionsWithQuery,
   Snowflake,
   WithFiles,
+  WithResponse,
 } from './sdk.ts';
 export type * from '../generated/index.ts';
 export { cdnEndpoints, operations, routeTable } from '../generated/index.ts';

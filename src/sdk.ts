@@ -99,6 +99,22 @@ export interface OperationInput {
   readonly params?: NoParams;
 }
 
+/** A typed method's result with the Response it came in (`.withResponse()`). */
+export interface WithResponse<T> {
+  readonly data: T;
+  /** The answer's status and headers; its body was read into `data`. */
+  readonly response: Response;
+}
+
+/**
+ * What a typed method returns: a promise of its result, which a plain `await` reads as ever, and
+ * `.withResponse()` for the result with its Response (status, headers).
+ */
+export interface ApiPromise<T> extends Promise<T> {
+  /** The result and the Response it came in; rejects as the call does. */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
 /** Runs one catalog operation; the client provides it to the generated resources. */
 export interface OperationCaller {
   (
@@ -106,7 +122,7 @@ export interface OperationCaller {
     pathArguments: readonly unknown[],
     input: OperationInput | undefined,
     options: RequestOptionsWithQuery<QueryInput> | undefined,
-  ): Promise<unknown>;
+  ): ApiPromise<unknown>;
   /** The absolute URL of a link operation (a page the user's browser opens) with its query; nothing is sent. */
   url(operation: OperationDefinition, pathArguments: readonly unknown[], query: QueryInput | undefined): string;
   /** A paged list's results, page by page, each fetched when wanted (src/pagination/walk.ts). */

@@ -22,6 +22,7 @@ import { cdnExports, emitCdn } from './cdn.ts';
 import { describeClash, identifierClashes } from './identifiers.ts';
 import { iteratorsOf } from './iterators.ts';
 import {
+  CALL_OPTIONS_DOC,
   EXAMPLE_VALUES,
   paramsSlotOf,
   pascalOf,
@@ -163,6 +164,7 @@ function emitResource(file: SourceFile, root: NamespaceModel, specNames: SpecNam
     if (!op.source.link) {
       if (paramsSlotOf(op) === 'none') sdkTypes.add('NoParams');
       sdkTypes.add(optionsInterfaceOf(op));
+      sdkTypes.add('ApiPromise');
     }
     if (op.source.auditLogReason) sdkTypes.add('AuditLogOptions');
     if (op.source.paginate) ['PageItem', 'PageQuery', 'RequestOptions'].forEach((name) => sdkTypes.add(name));
@@ -314,10 +316,10 @@ function methodOf(op: OperationModel, spec: SpecTypeNames): MethodDeclarationStr
       type: p.type,
       hasQuestionToken: p.name.endsWith('?'),
     })),
-    returnType: 'Promise<T>',
+    returnType: 'ApiPromise<T>',
     docs: [methodDoc(op)],
     statements: [
-      `return this.#call(operations[${JSON.stringify(source.name)}], [${pathArguments.join(', ')}], ${input}, options) as Promise<T>;`,
+      `return this.#call(operations[${JSON.stringify(source.name)}], [${pathArguments.join(', ')}], ${input}, options) as ApiPromise<T>;`,
     ],
   };
 }
@@ -398,14 +400,16 @@ function methodDoc(op: OperationModel): string {
     const extra =
       slot === 'body' && source.query ? ', `query`' : slot === 'query' && definition.body !== 'none' ? ', `body`' : '';
     lines.push(
-      '@param options - `signal`, `headers`, `maxWait`' +
+      `@param options - ${CALL_OPTIONS_DOC}` +
         extra +
-        (source.auditLogReason ? ', `reason` (for the audit log).' : '.'),
+        (source.auditLogReason ? ', `reason` (for the audit log)' : '') +
+        ' (docs/options.md).',
     );
     lines.push(
-      definition.binaryResult
-        ? "@returns The body's bytes; rejects with `HttpError` on a non-2xx status."
-        : '@returns The parsed JSON body, or `undefined` for an empty response; rejects with `HttpError` on a non-2xx status.',
+      (definition.binaryResult
+        ? "@returns The body's bytes"
+        : '@returns The parsed JSON body, or `undefined` for an empty response') +
+        '; rejects with `HttpError` on a non-2xx status. `.withResponse()` gives `{ data, response }`.',
     );
   }
   const exampleArguments = op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'");

@@ -5,7 +5,7 @@
 import { StructureKind, type MethodDeclarationStructure } from 'ts-morph';
 import { camelCase } from '../../src/routing/path.ts';
 import type { OperationModel } from './model.ts';
-import { EXAMPLE_VALUES, pascalOf, pathParametersOf, resultTypeOf } from './names.ts';
+import { CALL_OPTIONS_DOC, EXAMPLE_VALUES, pascalOf, pathParametersOf, resultTypeOf } from './names.ts';
 import type { SpecTypeNames } from './spec-types.ts';
 
 /** A paged list's two iterators: every item (`listAll`), every page as the service sent it (`listPages`). */
@@ -30,7 +30,7 @@ export function iteratorsOf(op: OperationModel, spec: SpecTypeNames): MethodDecl
     '',
     ...op.parameters.map((p) => `@param ${camelCase(p.name)} - \`{${p.name}}\`.`),
     "@param query - The list's query, the cursor to start from, and `max` (the most items).",
-    '@param options - `signal`, `headers`, `maxWait`.',
+    `@param options - ${CALL_OPTIONS_DOC} (docs/options.md).`,
   ];
   const example = [...op.parameters.map((p) => EXAMPLE_VALUES[p.name] ?? "'1'"), '{ max: 500 }'].join(', ');
   const iterator = (kind: 'items' | 'pages', name: string, resultType: string, what: string, variable: string) => ({

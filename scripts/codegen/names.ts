@@ -7,6 +7,12 @@ import type { OperationModel } from './model.ts';
 import type { SpecTypeNames } from './spec-types.ts';
 import { pascalCase } from '../words.ts';
 
+/**
+ * The options every method and iterator takes, as its JSDoc lists them; the reference, with
+ * types and defaults, is docs/options.md.
+ */
+export const CALL_OPTIONS_DOC = '`signal`, `headers`, `maxWait`, `timeout`, `transportRetries`';
+
 /** Sample values for examples in the JSDoc, by parameter name. */
 export const EXAMPLE_VALUES: Record<string, string> = {
   channel_id: "'81384788765712384'",

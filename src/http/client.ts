@@ -2,19 +2,20 @@
  * `createClientWith`: the dialect looked up once (`DIALECTS[api]`), a lane per budget (a limiter
  * and the ky instance whose hooks it is; v10 has a second for calls sent without Authorization,
  * on the IP's budget), the typed resources the generated SDK makes, `request` for raw calls, the
- * read-only bucket view and `close`. `src/index.ts` hands it the generated SDK (`createClient`).
+ * read-only bucket view, `withToken` and `close`. `src/index.ts` hands it the generated SDK (`createClient`).
  */
 import { readBody } from '../body.ts';
 import { sleep, type Clock } from '../clock.ts';
 import type { CallTargets, Dialect } from '../contracts/dialect.ts';
 import type { BucketRef } from '../contracts/store.ts';
 import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
-import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
+import { ClientClosedError, HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
 import { EventHub } from '../limiter/events.ts';
-import { buildPath } from '../routing/path.ts';
+import { buildPath, pathTemplateOf } from '../routing/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
 import type {
+  ApiPromise,
   AuditLogOptions,
   OperationInput,
   PageQueryInput,
@@ -28,9 +29,13 @@ import { MemoryStore } from '../stores/memory-store.ts';
 import { encodeBody, toSearchParams, withReason } from './encode.ts';
 import { planCall, timeoutOf } from './plan.ts';
 import { newLane, Sender, type Lane, type LaneParts } from './sender.ts';
+import { withDefaultMentions, type AllowedMentions } from './mentions.ts';
+import { DEFAULT_MAX_TOKENS, TokenLanes } from './token-lanes.ts';
+import type { Limiter } from '../limiter/limiter.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
   checkCallOptions,
+  clientOptionShapes,
   checkRawRequest,
   checkNoParams,
   checkClientOptions,
@@ -61,11 +66,37 @@ export function createClientWith<Resources extends object, Cdn>(
   return new ClientCore(sdk, checked, chosen ?? named ?? 'v10').client;
 }
 
+/**
+ * What one client object calls through: the client's own token, or one token's under `withToken`
+ * (its lane made anew on its next call if it was let go, its `close` that token's alone).
+ */
+interface ClientScope {
+  readonly sender: () => Sender;
+  /** The token's limiter, if its lane is kept (`buckets.get` reads it, then the IP's). */
+  readonly limiter: () => Limiter | undefined;
+  readonly close: () => Promise<void>;
+}
+
+/** A token's lane under `withToken`, and its Sender (whose calls under way keep the lane). */
+interface TokenLane {
+  readonly lane: Lane;
+  readonly sender: Sender;
+  readonly inFlight: number;
+  close(): Promise<void>;
+}
+
 class ClientCore<Resources extends object, Cdn> {
   readonly client: Resources & ClientSurface<Cdn>;
+  readonly #sdk: GeneratedSdk<Resources, Cdn>;
+  readonly #api: ApiVersion;
+  readonly #cdn: Cdn;
   readonly #dialect: Dialect;
   /** How the dialect makes this client's calls into targets, under the catalog's data for it. */
   readonly #targets: CallTargets;
+  /** What every lane of this client is made of, its token aside (`withToken`'s lanes too). */
+  readonly #parts: LaneParts;
+  readonly #events: EventHub<ClientEvents>;
+  readonly #telemetry: Telemetry | undefined;
   /** The limiter of the client's token. */
   readonly #main: Lane;
   /**
@@ -74,28 +105,33 @@ class ClientCore<Resources extends object, Cdn> {
    * store's view without a token. Absent when both are the same.
    */
   readonly #anonymous: Lane | undefined;
+  /** The IP's lane, which `withToken`'s clients send their calls without Authorization in (absent: the dialect has none). */
+  readonly #ipLane: Lane | undefined;
   readonly #baseUrl: string;
   readonly #origin: string;
   readonly #timeoutMs: number | false;
   readonly #clock: Clock;
   readonly #sender: Sender;
+  readonly #allowedMentions: AllowedMentions | undefined;
+  /** `withToken`'s clients, by token. */
+  readonly #tokens: TokenLanes<TokenLane>;
   #closed = false;
 
   constructor(sdk: GeneratedSdk<Resources, Cdn>, options: CheckedClientOptions, api: ApiVersion) {
     const dialect: Dialect<BucketRef, ClientOptions, unknown, ClientEvents> = DIALECTS[api];
+    this.#sdk = sdk;
+    this.#api = api;
     this.#dialect = dialect;
     this.#targets = dialect.targets(sdk.dialectData[api]);
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
     this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.#allowedMentions = options.allowedMentions;
     const clock = options.clock ?? dialect.defaultClock;
     this.#clock = clock;
-    const store = options.store ?? new MemoryStore();
-    // A 429's body is read within the client's timeout, and without one under `timeout: false`.
-    const judgeOptions = { bodyTimeoutMs: timeoutOf(this.#timeoutMs) };
     const events = new EventHub<ClientEvents>();
+    this.#events = events;
     if (options.onWait) events.on('wait', options.onWait);
-    const onInvalidCount = dialect.watchInvalidRequests?.(options, events);
     const userAgent = `${userAgentOf(sdk.package)} ${options.userAgentAppendix ?? ''}`.trim();
     const telemetry = options.telemetry
       ? new Telemetry(
@@ -107,40 +143,99 @@ class ClientCore<Resources extends object, Cdn> {
           () => this.#main.limiter.invalidRequests(),
         )
       : undefined;
-    const kySettings = {
-      fetch: options.fetch,
-      headers: { 'user-agent': userAgent, ...options.headers },
-      timeoutMs: this.#timeoutMs,
-    };
-    const parts: LaneParts = {
+    this.#telemetry = telemetry;
+    this.#parts = {
       dialect,
-      store,
+      store: options.store ?? new MemoryStore(),
       clock,
       options,
-      judgeOptions,
+      // A 429's body is read within the client's timeout, and without one under `timeout: false`.
+      judgeOptions: { bodyTimeoutMs: timeoutOf(this.#timeoutMs) },
       events,
-      onInvalidCount,
+      onInvalidCount: dialect.watchInvalidRequests?.(options, events),
       observer: telemetry,
-      ky: kySettings,
+      ky: {
+        fetch: options.fetch,
+        headers: { 'user-agent': userAgent, ...options.headers },
+        timeoutMs: this.#timeoutMs,
+      },
     };
-    const lane = (token: string | undefined): Lane => newLane(parts, token);
-    this.#main = lane(options.token);
-    if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = lane(undefined);
-    this.#sender = new Sender({
+    this.#main = newLane(this.#parts, options.token);
+    if (dialect.anonymousLane && options.token !== undefined) this.#anonymous = newLane(this.#parts, undefined);
+    this.#ipLane = dialect.anonymousLane ? (this.#anonymous ?? this.#main) : undefined;
+    this.#sender = this.#newSender(options.token, this.#main, this.#anonymous);
+    this.#tokens = new TokenLanes(options.maxTokens ?? DEFAULT_MAX_TOKENS, (token) => this.#newTokenLane(token));
+    this.#cdn = sdk.createCdn(options.cdn);
+    this.client = this.#surface({
+      sender: () => this.#sender,
+      limiter: () => this.#main.limiter,
+      close: async () => {
+        this.#closed = true;
+        telemetry?.close();
+        await Promise.all([this.#main.limiter.close(), this.#anonymous?.limiter.close(), this.#tokens.close()]);
+      },
+    });
+  }
+
+  #newSender(token: string | undefined, main: Lane, anonymous: Lane | undefined): Sender {
+    return new Sender({
       baseUrl: this.#baseUrl,
-      token: options.token,
-      main: this.#main,
-      anonymous: this.#anonymous,
-      telemetry,
+      token,
+      main,
+      anonymous,
+      telemetry: this.#telemetry,
       isClosed: () => this.#closed,
     });
+  }
+
+  /** A client of `token` that shares everything of this one but its limits (`withToken`). */
+  #withToken(token: unknown): Resources & ClientSurface<Cdn> {
+    const checked = clientOptionShapes.token.safeParse(token);
+    if (!checked.success || checked.data === undefined) {
+      const why = checked.success ? 'token must be a string such as "Bearer …"' : checked.error.issues[0]!.message;
+      throw new TollgateArgumentError(`withToken: ${why}`);
+    }
+    if (this.#closed) throw new ClientClosedError();
+    const kept = checked.data;
+    let closed = false;
+    // The client object holds no limits: its token's lane is made on its first call and kept
+    // here (at most `maxTokens`), so a client object dropped by its caller costs nothing after.
+    return this.#surface({
+      sender: () => {
+        if (closed) throw new ClientClosedError();
+        return this.#tokens.of(kept).sender;
+      },
+      limiter: () => this.#tokens.peek(kept)?.lane.limiter,
+      close: async () => {
+        closed = true;
+        await this.#tokens.drop(kept);
+      },
+    });
+  }
+
+  #newTokenLane(token: string): TokenLane {
+    const lane = newLane(this.#parts, token);
+    // Calls without Authorization count where the IP's do, whichever token's client sends them.
+    const sender = this.#newSender(token, lane, this.#ipLane);
+    return {
+      lane,
+      sender,
+      get inFlight() {
+        return sender.inFlight;
+      },
+      close: () => lane.limiter.close(),
+    };
+  }
+
+  /** The client object of `scope`: the typed methods and the core's surface. */
+  #surface(scope: ClientScope): Resources & ClientSurface<Cdn> {
     const caller = Object.assign(
       (
         operation: OperationDefinition,
         args: readonly unknown[],
         input?: OperationInput,
         callOptions?: RequestOptionsWithQuery<QueryInput>,
-      ) => this.#invoke(operation, args, input, callOptions),
+      ) => withResponseOf((answer) => this.#invoke(scope, operation, args, input, callOptions, answer)),
       {
         url: (operation: OperationDefinition, args: readonly unknown[], query?: QueryInput) =>
           this.#url(operation, args, query),
@@ -150,21 +245,21 @@ class ClientCore<Resources extends object, Cdn> {
           args: readonly unknown[],
           query?: PageQueryInput,
           callOptions?: RequestOptions,
-        ) => walkResults(operation.name, facts, query ?? {}, this.#pageHooks(operation, args, callOptions)),
+        ) => walkResults(operation.name, facts, query ?? {}, this.#pageHooks(scope, operation, args, callOptions)),
         items: (
           operation: OperationDefinition,
           facts: PaginationDefinition,
           args: readonly unknown[],
           query?: PageQueryInput,
           callOptions?: RequestOptions,
-        ) => walkItems(operation.name, facts, query ?? {}, this.#pageHooks(operation, args, callOptions)),
+        ) => walkItems(operation.name, facts, query ?? {}, this.#pageHooks(scope, operation, args, callOptions)),
       },
     );
-    const main = this.#main.limiter;
+    const events = this.#events;
     const client: Resources & ClientSurface<Cdn> = Object.freeze({
-      ...sdk.createResources(caller),
-      api,
-      cdn: sdk.createCdn(options.cdn),
+      ...this.#sdk.createResources(caller),
+      api: this.#api,
+      cdn: this.#cdn,
       on: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
         events.on(name, listener);
         return client;
@@ -177,9 +272,9 @@ class ClientCore<Resources extends object, Cdn> {
         events.once(name, listener);
         return client;
       },
-      invalidRequests: () => main.invalidRequests(),
+      invalidRequests: () => this.#main.limiter.invalidRequests(),
       request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
-        this.#request(method, path, requestOptions),
+        this.#request(scope, method, path, requestOptions),
       buckets: Object.freeze({
         get: async (bucketKey: string) => {
           if (typeof bucketKey !== 'string' || bucketKey === '') {
@@ -187,26 +282,27 @@ class ClientCore<Resources extends object, Cdn> {
               'buckets.get: bucketKey must be a bucket key such as "ChannelsIdMessages:81384788765712384"',
             );
           }
-          const bucket = dialect.bucketOfKey(bucketKey);
+          const bucket = this.#dialect.bucketOfKey(bucketKey);
           // Calls without Authorization keep their buckets in the IP's lane.
-          return (await main.snapshot(bucket)) ?? this.#anonymous?.limiter.snapshot(bucket);
+          return (await scope.limiter()?.snapshot(bucket)) ?? this.#ipLane?.limiter.snapshot(bucket);
         },
       }),
-      close: async () => {
-        this.#closed = true;
-        telemetry?.close();
-        await Promise.all([main.close(), this.#anonymous?.limiter.close()]);
-      },
+      withToken: (token: string) => this.#withToken(token),
+      close: scope.close,
     });
-    this.client = client;
+    return client;
   }
 
+  /** One typed call; `answer` gets its Response, as a caller may see it, for `withResponse`. */
   async #invoke(
+    scope: ClientScope,
     operation: OperationDefinition,
     args: readonly unknown[],
     input: OperationInput | undefined,
     options: RequestOptionsWithQuery<QueryInput> | undefined,
+    answer?: Answer,
   ): Promise<unknown> {
+    const sender = scope.sender();
     const label = operation.name;
     checkCallOptions(label, options, optionKeysOf(operation));
     if (input?.params !== undefined) checkNoParams(label, input.params);
@@ -214,7 +310,11 @@ class ClientCore<Resources extends object, Cdn> {
     const target = this.#targets.targetOfOperation(operation, path, values, this.#clock.now());
     const given = options as (RequestOptionsWithQuery<QueryInput> & AuditLogOptions & { body?: unknown }) | undefined;
     // A body that came after the query is given in the options (catalog `bodyIn: 'options'`).
-    const bodyGiven = operation.bodyInOptions ? given?.body : input?.body;
+    const bodyGiven = withDefaultMentions(
+      operation,
+      operation.bodyInOptions ? given?.body : input?.body,
+      this.#allowedMentions,
+    );
     const nonce = this.#dialect.resendSafeBody?.(target, bodyGiven);
     const body = encodeBody(label, operation, nonce ? nonce.body : bodyGiven);
     if (operation.queryRequired && input?.query === undefined)
@@ -237,7 +337,7 @@ class ClientCore<Resources extends object, Cdn> {
       },
       this.#timeoutMs,
     );
-    const response = await this.#sender.send(plan);
+    const response = await sender.send(plan);
     const timeoutMs = plan.timeoutMs;
     const parsed = await readBody(
       response,
@@ -246,24 +346,30 @@ class ClientCore<Resources extends object, Cdn> {
       () => new RequestTimeoutError(plan.identity, timeoutMs!),
     ).catch((error: unknown) => {
       // A body that breaks off (the connection reset mid-read) fails the call as the network's fault.
-      throw error instanceof RequestTimeoutError ? error : this.#sender.networkFailure(error, plan.identity);
+      throw error instanceof RequestTimeoutError ? error : sender.networkFailure(error, plan.identity);
     });
+    if (answer) {
+      answer.operation = operation;
+      answer.response = response;
+    }
     if (!response.ok) {
-      // A path with a secret (a webhook or interaction token) must not reach the error: its
-      // Response is handed over without the URL (the body was read into `body`).
-      const secret = operation.path.some((segment) => typeof segment !== 'string' && segment.kind === 'secret');
-      const shown = secret
-        ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
-        : response;
-      throw new HttpError(plan.identity, shown, parsed);
+      throw new HttpError(plan.identity, shownResponse(operation, response), parsed, {
+        operation: label,
+        pathTemplate: pathTemplateOf(operation.path),
+      });
     }
     return parsed;
   }
 
   /** A page is an ordinary call of the list's operation; a "try later" waits on the client's clock. */
-  #pageHooks(operation: OperationDefinition, args: readonly unknown[], options: RequestOptions | undefined): WalkHooks {
+  #pageHooks(
+    scope: ClientScope,
+    operation: OperationDefinition,
+    args: readonly unknown[],
+    options: RequestOptions | undefined,
+  ): WalkHooks {
     return {
-      fetchPage: (query) => this.#invoke(operation, args, { query }, options),
+      fetchPage: (query) => this.#invoke(scope, operation, args, { query }, options),
       sleep: (ms) => sleep(this.#clock, ms, options?.signal),
     };
   }
@@ -275,13 +381,44 @@ class ClientCore<Resources extends object, Cdn> {
     return `${this.#baseUrl}${path}${search ? `?${search}` : ''}`;
   }
 
-  async #request(method: string, path: string, options: RawRequestOptions = {}): Promise<Response> {
+  async #request(scope: ClientScope, method: string, path: string, options: RawRequestOptions = {}): Promise<Response> {
+    const sender = scope.sender();
     const upper = checkRawRequest(method, path, options, this.#baseUrl, this.#origin);
     const target = this.#targets.targetOfRequest(upper, path, this.#clock.now());
     const plan = planCall(
       { ...options, method: upper, path, target, authenticated: !target.exempt, nonceEnforced: false },
       this.#timeoutMs,
     );
-    return this.#sender.send(plan);
+    return sender.send(plan);
   }
+}
+
+/** Where a typed call leaves its Response for `withResponse`. */
+interface Answer {
+  operation?: OperationDefinition;
+  response?: Response;
+}
+
+/**
+ * The Response as a caller may see it. A path with a secret (a webhook or interaction token) must
+ * not reach the caller: its Response is handed over without the URL (the body was read already).
+ */
+function shownResponse(operation: OperationDefinition, response: Response): Response {
+  const secret = operation.path.some((segment) => typeof segment !== 'string' && segment.kind === 'secret');
+  return secret
+    ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
+    : response;
+}
+
+/**
+ * A typed call's promise, with `withResponse()`. The call starts at once; its Response is kept
+ * for `withResponse` whether or not it is asked for, since it may be asked for after the call ended.
+ */
+function withResponseOf(call: (answer: Answer) => Promise<unknown>): ApiPromise<unknown> {
+  const answer: Answer = {};
+  const data = call(answer);
+  return Object.assign(data, {
+    withResponse: () =>
+      data.then((value) => ({ data: value, response: shownResponse(answer.operation!, answer.response!) })),
+  });
 }

@@ -16,19 +16,16 @@ import { DIALECT_OPTION_SHAPES, type DialectOptions } from '../dialects/options.
 import { DIALECTS } from '../dialects/index.ts';
 import { EventHub, type WaitEvent } from '../limiter/events.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { whole } from '../option-shapes.ts';
 import { clientOptionShapes } from './options.ts';
 import { planCall } from './plan.ts';
 import { newLane, Sender, type LaneParts } from './sender.ts';
 import type { ClientEvents } from './types.ts';
 import { DEFAULT_TIMEOUT_MS } from './client.ts';
+import { DEFAULT_MAX_TOKENS, TokenLanes } from './token-lanes.ts';
 import { Telemetry, type TelemetryOption } from '../telemetry/telemetry.ts';
 
 /** The API root a relay sends to by default: Discord's, without a version. */
 export const DEFAULT_API_ROOT = 'https://discord.com/api';
-
-/** How many tokens' lanes a relay keeps by default. */
-export const DEFAULT_MAX_TOKENS = 1000;
 
 /** How long a relayed request waits for its place by default, in ms: then a 429 made by tollgate answers. */
 export const DEFAULT_RELAY_MAX_WAIT_MS = 5000;
@@ -98,7 +95,7 @@ const relayOptionsSchema = z.strictObject({
     })
     .refine((value) => !/\/v\d+\/*$/.test(value), { error: 'apiRoot must not name a version (requests do)' })
     .optional(),
-  maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
+  maxTokens: clientOptionShapes.maxTokens,
   ...DIALECT_OPTION_SHAPES,
 });
 
@@ -118,12 +115,12 @@ export function createRelayWith(catalogData: unknown, version: string, options: 
   });
 }
 
-/** A token's lane, its Sender, and how many of its requests are under way (an idle one may go). */
+/** A token's lane and its Sender (whose requests under way keep the lane). */
 interface TokenLane {
   readonly sender: Sender;
   readonly invalidRequests: () => Promise<number>;
   readonly close: () => Promise<void>;
-  inFlight: number;
+  readonly inFlight: number;
 }
 
 class RelayCore {
@@ -132,13 +129,12 @@ class RelayCore {
   readonly #apiRoot: string;
   readonly #origin: string;
   readonly #clock: Clock;
-  readonly #maxTokens: number;
   readonly #parts: LaneParts;
   readonly #telemetry: Telemetry | undefined;
   /** The IP's lane: requests without Authorization (V13). */
   readonly #ip: TokenLane;
-  /** By Authorization, least recently used first. */
-  readonly #tokens = new Map<string, TokenLane>();
+  /** By Authorization. */
+  readonly #tokens: TokenLanes<TokenLane>;
   #closed = false;
 
   constructor(catalogData: unknown, version: string, options: RelayOptions) {
@@ -149,7 +145,7 @@ class RelayCore {
     this.#apiRoot = new URL(options.apiRoot ?? DEFAULT_API_ROOT).href.replace(/\/+$/, '');
     this.#origin = new URL(this.#apiRoot).origin;
     this.#clock = options.clock ?? dialect.defaultClock;
-    this.#maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.#tokens = new TokenLanes(options.maxTokens ?? DEFAULT_MAX_TOKENS, (token) => this.#newLane(token));
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
     this.#telemetry = options.telemetry
@@ -192,7 +188,7 @@ class RelayCore {
     const authorization = headers.get('authorization') || null;
     headers.delete('authorization');
     const target = this.#targets.targetOfRequest(method, routePath, this.#clock.now());
-    const lane = authorization === null ? this.#ip : this.#laneOf(authorization);
+    const lane = authorization === null ? this.#ip : this.#tokens.of(authorization);
     const plan = planCall(
       {
         method,
@@ -208,7 +204,6 @@ class RelayCore {
       },
       false,
     );
-    lane.inFlight += 1;
     try {
       return await lane.sender.send(plan);
     } catch (error) {
@@ -216,8 +211,6 @@ class RelayCore {
       const answer = this.#dialect.refusalAnswer?.(error);
       if (answer) return answer;
       throw error;
-    } finally {
-      lane.inFlight -= 1;
     }
   }
 
@@ -228,9 +221,7 @@ class RelayCore {
   async close(): Promise<void> {
     this.#closed = true;
     this.#telemetry?.close();
-    const lanes = [this.#ip, ...this.#tokens.values()];
-    this.#tokens.clear();
-    await Promise.all(lanes.map((lane) => lane.close()));
+    await Promise.all([this.#ip.close(), this.#tokens.close()]);
   }
 
   /**
@@ -253,28 +244,6 @@ class RelayCore {
     return { sendPath, routePath };
   }
 
-  /** The lane of a token, made on its first request; the least recently used idle one goes past `maxTokens`. */
-  #laneOf(authorization: string): TokenLane {
-    const found = this.#tokens.get(authorization);
-    if (found) {
-      this.#tokens.delete(authorization);
-      this.#tokens.set(authorization, found);
-      return found;
-    }
-    const lane = this.#newLane(authorization);
-    this.#tokens.set(authorization, lane);
-    if (this.#tokens.size > this.#maxTokens) {
-      for (const [key, candidate] of this.#tokens) {
-        if (candidate.inFlight > 0 || candidate === lane) continue;
-        this.#tokens.delete(key);
-        // Its limiter only lets go of its view (the store stays open): nothing to wait for or report.
-        candidate.close().catch(() => {});
-        break;
-      }
-    }
-    return lane;
-  }
-
   #newLane(token: string | undefined): TokenLane {
     const lane = newLane(this.#parts, token);
     const sender = new Sender({
@@ -289,7 +258,9 @@ class RelayCore {
       sender,
       invalidRequests: () => lane.limiter.invalidRequests(),
       close: () => lane.limiter.close(),
-      inFlight: 0,
+      get inFlight() {
+        return sender.inFlight;
+      },
     };
   }
 }

@@ -131,6 +131,7 @@ export class Sender {
   readonly #secrets: readonly string[];
   /** host:port of the base URL, as network errors name it. */
   readonly #host: string;
+  #inFlight = 0;
 
   constructor(options: SenderOptions) {
     this.#baseUrl = options.baseUrl;
@@ -161,6 +162,11 @@ export class Sender {
     return headers;
   }
 
+  /** Calls waiting for their place or under way: a lane kept by token goes only when it has none. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
   /** Sends `plan` through its lane's ky instance, whose hooks are the lane's limiter. */
   async send(plan: CallPlan): Promise<Response> {
     if (this.#isClosed()) throw new ClientClosedError();
@@ -176,6 +182,7 @@ export class Sender {
       relayed: plan.relayed,
     });
     this.#telemetry?.startCall(call);
+    this.#inFlight += 1;
     let failure: unknown;
     try {
       // Only the options in use: ky merges every key given, undefined ones too.
@@ -195,8 +202,10 @@ export class Sender {
       throw failure;
     } finally {
       this.#telemetry?.endCall(call, failure);
+      // Under way until the limiter has learnt from it: a lane kept by token is not closed before.
       const finishing = lane.limiter.finish(call);
-      if (finishing) await finishing;
+      if (finishing) await finishing.finally(() => (this.#inFlight -= 1));
+      else this.#inFlight -= 1;
     }
   }
 

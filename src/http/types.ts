@@ -38,7 +38,18 @@ export interface ClientSurface<Cdn> {
   /** A raw call: the path is relative to the base URL. Resolves to the Response as received, whatever its status. */
   request(method: string, path: string, options?: RawRequestOptions): Promise<Response>;
   readonly buckets: BucketView;
-  /** Fails waiting calls with ClientClosedError, cancels the limiter's timers and refuses new calls. */
+  /**
+   * A client that sends with `token` (`Bearer …` for a user, `Bot …`) and shares everything of
+   * this one but its limits: the store, the transport, telemetry, listeners and options. Each
+   * token keeps its own limits, its global limit too, in a lane this client keeps (`maxTokens`)
+   * for every client object of that token. Making one sends nothing; closing this client closes
+   * them all.
+   */
+  withToken(token: string): this;
+  /**
+   * Fails waiting calls with ClientClosedError, cancels the limiter's timers and refuses new
+   * calls. A client of `withToken` closes its token's lane alone.
+   */
   close(): Promise<void>;
 }
 
