@@ -6,12 +6,15 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createClient,
   routeKeyOf,
+  type ApiPromise,
   type RateLimitI64Error,
   type RateLimitUtf8Error,
   type BucketRecord,
   type FileUpload,
   type FormFields,
   type TollgateClient,
+  type WithResponse,
+  type AllowedMentions,
 } from '../../src/index.ts';
 import type {
   RESTDeleteAPIChannelMessageResult,
@@ -23,6 +26,8 @@ import type {
   RESTPostAPIApplicationCommandsResult,
   RESTPostAPIChannelMessageResult,
   RESTPostAPIGuildStickerResult,
+  RESTPostAPIInteractionFollowupResult,
+  APIAllowedMentions,
   RESTPatchAPIInteractionOriginalResponseResult,
   RESTPostAPIWebhookWithTokenResult,
   RESTPostOAuth2AccessTokenResult,
@@ -46,36 +51,52 @@ describe('public signatures', () => {
   });
 
   it('ids are decimal strings or bigints, in path order, then body or query, then options; results are typed', () => {
-    expectTypeOf(client.channels.messages.delete('1', 2n)).toEqualTypeOf<Promise<RESTDeleteAPIChannelMessageResult>>();
+    expectTypeOf(client.channels.messages.delete('1', 2n)).toEqualTypeOf<
+      ApiPromise<RESTDeleteAPIChannelMessageResult>
+    >();
     expectTypeOf(client.channels.messages.create('1', { content: 'x' }, { signal })).toEqualTypeOf<
-      Promise<RESTPostAPIChannelMessageResult>
+      ApiPromise<RESTPostAPIChannelMessageResult>
     >();
     expectTypeOf(client.channels.messages.list('1', { limit: 50, before: 9n })).toEqualTypeOf<
-      Promise<RESTGetAPIChannelMessagesResult>
+      ApiPromise<RESTGetAPIChannelMessagesResult>
     >();
-    expectTypeOf(client.gateway.get(undefined, { signal })).toEqualTypeOf<Promise<RESTGetAPIGatewayResult>>();
-    expectTypeOf(client.guilds.members.list<{ id: string }[]>('1')).toEqualTypeOf<Promise<{ id: string }[]>>();
+    expectTypeOf(client.gateway.get(undefined, { signal })).toEqualTypeOf<ApiPromise<RESTGetAPIGatewayResult>>();
+    expectTypeOf(client.guilds.members.list<{ id: string }[]>('1')).toEqualTypeOf<ApiPromise<{ id: string }[]>>();
     expectTypeOf(client.webhooks.execute('1', 'token', { content: 'x' }, { query: { wait: true } })).toEqualTypeOf<
-      Promise<RESTPostAPIWebhookWithTokenResult>
+      ApiPromise<RESTPostAPIWebhookWithTokenResult>
     >();
-    expectTypeOf(client.invites.get('code', { with_counts: true })).toEqualTypeOf<Promise<RESTGetAPIInviteResult>>();
+    expectTypeOf(client.invites.get('code', { with_counts: true })).toEqualTypeOf<ApiPromise<RESTGetAPIInviteResult>>();
     // v6-only operations take their types from discord-api-types/v6; the few without any stay unknown.
-    expectTypeOf(client.guilds.integrations.sync('1', '2')).toEqualTypeOf<Promise<V6IntegrationSyncResult>>();
-    expectTypeOf(client.channels.messages.ack('1', '2')).toEqualTypeOf<Promise<unknown>>();
+    expectTypeOf(client.guilds.integrations.sync('1', '2')).toEqualTypeOf<ApiPromise<V6IntegrationSyncResult>>();
+    expectTypeOf(client.channels.messages.ack('1', '2')).toEqualTypeOf<ApiPromise<unknown>>();
+  });
+
+  it('withResponse gives the typed result with its Response; withToken a client of the same type', () => {
+    expectTypeOf(client.channels.messages.create('1', { content: 'x' }).withResponse()).toEqualTypeOf<
+      Promise<WithResponse<RESTPostAPIChannelMessageResult>>
+    >();
+    expectTypeOf(client.withToken('Bearer abc')).toEqualTypeOf<TollgateClient>();
+    expectTypeOf(client.interactions.followups.create('1', 'token', { content: 'x' })).toEqualTypeOf<
+      ApiPromise<RESTPostAPIInteractionFollowupResult>
+    >();
+    // discord-api-types' own allowed_mentions object is a default as it is.
+    expectTypeOf<APIAllowedMentions>().toMatchTypeOf<AllowedMentions>();
+    // @ts-expect-error: not a kind of mention
+    createClient({ allowedMentions: { parse: ['everybody'] } });
   });
 
   it('v10 routes beyond the seed are typed too', () => {
     expectTypeOf(client.applications.commands.create('1', { name: 'ping', description: 'Replies' })).toEqualTypeOf<
-      Promise<RESTPostAPIApplicationCommandsResult>
+      ApiPromise<RESTPostAPIApplicationCommandsResult>
     >();
-    expectTypeOf(client.interactions.callback.create('1', 'token', { type: 1 })).toEqualTypeOf<Promise<undefined>>();
+    expectTypeOf(client.interactions.callback.create('1', 'token', { type: 1 })).toEqualTypeOf<ApiPromise<undefined>>();
     // @ts-expect-error an interaction response type that does not exist
     void client.interactions.callback.create('1', 'token', { type: 99 });
   });
 
   it('actions that enter the audit log take a reason', () => {
     expectTypeOf(client.guilds.members.remove('1', '2', undefined, { reason: 'spam' })).toEqualTypeOf<
-      Promise<RESTDeleteAPIGuildMemberResult>
+      ApiPromise<RESTDeleteAPIGuildMemberResult>
     >();
   });
 
@@ -94,11 +115,13 @@ describe('public signatures', () => {
       readonly name: string;
     }>();
     const sticker = { name: 'tg', description: 'toll', tags: 'gate', file: upload };
-    expectTypeOf(client.guilds.stickers.create('1', sticker)).toEqualTypeOf<Promise<RESTPostAPIGuildStickerResult>>();
+    expectTypeOf(client.guilds.stickers.create('1', sticker)).toEqualTypeOf<
+      ApiPromise<RESTPostAPIGuildStickerResult>
+    >();
     // @ts-expect-error a form's file field is { name, data }, not the bytes alone
     void client.guilds.stickers.create('1', { ...sticker, file: new Uint8Array(4) });
     expectTypeOf(client.guilds.widgetImage.get('1', { style: GuildWidgetStyle.Banner1 })).toEqualTypeOf<
-      Promise<ArrayBuffer>
+      ApiPromise<ArrayBuffer>
     >();
     expectTypeOf(
       client.oauth2.authorization.url({ client_id: '1', scope: 'bot', permissions: '8' }),
@@ -110,7 +133,7 @@ describe('public signatures', () => {
     // @ts-expect-error …with the required \`query\` in it
     void client.guilds.members.search('1', { limit: 5 });
     expectTypeOf(client.guilds.members.search('1', { query: 'toll' })).toEqualTypeOf<
-      Promise<RESTGetAPIGuildMembersSearchResult>
+      ApiPromise<RESTGetAPIGuildMembersSearchResult>
     >();
     // @ts-expect-error an authorization parameter that does not exist
     void client.oauth2.authorization.url({ client_id: '1', scopes: 'bot' });
@@ -121,12 +144,12 @@ describe('public signatures', () => {
         client_id: '1',
         client_secret: 's',
       }),
-    ).toEqualTypeOf<Promise<RESTPostOAuth2AccessTokenResult | RESTPostOAuth2ClientCredentialsResult>>();
+    ).toEqualTypeOf<ApiPromise<RESTPostOAuth2AccessTokenResult | RESTPostOAuth2ClientCredentialsResult>>();
     // @ts-expect-error a grant type OAuth2 does not have
     void client.oauth2.token.create({ grant_type: 'password', username: 'u' });
-    expectTypeOf(client.applications.commands.delete('1', '2')).toEqualTypeOf<Promise<undefined>>();
+    expectTypeOf(client.applications.commands.delete('1', '2')).toEqualTypeOf<ApiPromise<undefined>>();
     expectTypeOf(client.interactions.original.edit('1', 'token', { content: 'done' })).toEqualTypeOf<
-      Promise<RESTPatchAPIInteractionOriginalResponseResult>
+      ApiPromise<RESTPatchAPIInteractionOriginalResponseResult>
     >();
   });
 
