@@ -6,7 +6,7 @@
  *   npm run bench                    all suites (about 4 minutes here)
  *   npm run bench -- overhead memory only the suites named (decision, overhead, rate-limits,
  *                                    shared-store, memory, v10, pagination, cloudflare, discordjs,
- *                                    proxy)
+ *                                    proxy, interactions)
  *   npm run bench -- overhead --save-baseline
  *                                    also keeps this run's overhead figures as the baseline
  *                                    (bench/results/overhead-baseline.json) that later runs print
@@ -19,8 +19,11 @@ import { renderRateLimitChart } from '../bench/chart.ts';
 import { runCloudflareBench, type CloudflareResult } from '../bench/cloudflare.ts';
 import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
 import { runDiscordjsFleetBench, type DiscordjsFleetResult } from '../bench/discordjs.ts';
+import { INTERACTIONS_REQUESTS, runInteractionsBench } from '../bench/interactions.ts';
 import { runProxyBench, type ProxyBenchResult } from '../bench/proxy.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
+import { runTokenClientsMemoryBench } from '../bench/token-clients-memory.ts';
+import type { TokenMemoryResult } from '../bench/token-memory.ts';
 import { runOverheadBench, type OverheadRatio, type OverheadResult } from '../bench/overhead.ts';
 import {
   runPaginationMemory,
@@ -48,6 +51,7 @@ const SUITES = [
   'cloudflare',
   'discordjs',
   'proxy',
+  'interactions',
 ] as const;
 type Suite = (typeof SUITES)[number];
 
@@ -142,6 +146,10 @@ if (suites.has('memory')) {
   const memory = await runMemoryBench();
   console.table([memoryRow(memory)]);
   await save('memory', memory);
+  console.log("\n5b. Memory: a client's withToken, 1000 users' tokens kept, then 2000 more in turn (maxTokens 1000)");
+  const tokenClients = await runTokenClientsMemoryBench();
+  console.table([tokenMemoryRow(tokenClients)]);
+  await save('memory-tokens', tokenClients);
 }
 
 if (suites.has('v10')) {
@@ -183,6 +191,22 @@ if (suites.has('proxy')) {
   const proxy = await runProxyBench();
   printProxy(proxy);
   await save('proxy', proxy);
+}
+
+if (suites.has('interactions')) {
+  console.log(
+    `\n11. Interactions: tollgate/interactions' Node handler on loopback, ${INTERACTIONS_REQUESTS} signed PINGs one after another (each verified in full)`,
+  );
+  const interactions = await runInteractionsBench();
+  console.table([
+    {
+      requests: interactions.requests,
+      'p50 ms': fixed(interactions.p50Ms, 3),
+      'p99 ms': fixed(interactions.p99Ms, 3),
+      'not PONG': interactions.failures,
+    },
+  ]);
+  await save('interactions', interactions);
 }
 
 // The targets, from the latest results of every suite (this run's where it ran them).
@@ -345,6 +369,15 @@ function paginationRow(r: PaginationResult) {
     'of the least': fixed(r.walk.minimumSeconds / r.walk.spanSeconds, 3),
     '429s': r.walk.status429,
     'heap MiB at 10k / 50k / 100k items': r.memory.heapMiB.map((sample) => fixed(sample.heapMiB, 2)).join(' / '),
+  };
+}
+
+function tokenMemoryRow(r: TokenMemoryResult) {
+  return {
+    tokens: r.tokens,
+    'heap KiB/token': fixed(r.heapKiBPerToken, 1),
+    [`views held after ${r.churnTokens} more`]: r.viewsHeldAfterChurn,
+    'heap after (MiB)': fixed(r.heapMiBAfterChurn, 1),
   };
 }
 

@@ -13,6 +13,7 @@ const documents = [
   'docs/cloudflare.md',
   'docs/cdn.md',
   'docs/client.md',
+  'docs/interactions.md',
   'docs/migrating.md',
   'docs/redis.md',
   'docs/reference-service.md',

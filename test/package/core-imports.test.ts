@@ -40,3 +40,13 @@ it("tollgate/cloudflare imports nothing from node:, only workerd's own cloudflar
   const { bare } = importGraph('src/cloudflare/index.ts');
   expect([...bare.keys()]).toEqual(['cloudflare:workers']);
 });
+
+it('tollgate/interactions imports nothing at run time but root leaves of src/: no package, no node:, none of the client', () => {
+  const { files, bare } = importGraph('src/interactions/index.ts');
+  expect([...bare.keys()]).toEqual([]);
+  const outside = files
+    .map((file) => relative(root, file))
+    .filter((file) => dirname(file) !== join('src', 'interactions'));
+  expect(outside).toEqual(expect.arrayContaining([join('src', 'runtime-check.ts'), join('src', 'errors.ts')]));
+  expect(outside.filter((file) => dirname(file) !== 'src' || file === join('src', 'index.ts'))).toEqual([]);
+});

@@ -4,7 +4,9 @@
  * Worker bundled as wrangler bundles, in miniflare with no compatibility flag, against the
  * reference service in this process. Each must: wait out a spent bucket (never more creates per
  * window than the limit), pace the global limit (the reads take longer than a second), raise a
- * typed HttpError, and draw no 429.
+ * typed HttpError, and draw no 429. In the same runs, tollgate/interactions (interactions.ts):
+ * each runtime verifies a PING it signed and answers it PONG, and refuses it tampered with a 401,
+ * through the fetch handler and, where there is `node:http`, the Node one.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReferenceService } from '../../src/testing/index.ts';
 import { bundleWorker, COMPATIBILITY_DATE, type WorkerBundle } from '../support/workers.ts';
+import type { HandlerAnswers, InteractionsOutcome } from './interactions.ts';
 import {
   EXPECTED,
   SCENARIO_SERVICE,
@@ -44,28 +47,55 @@ function expectScenarioPassed(outcome: ScenarioOutcome, service: ServiceFacts, r
   expect(service.requests).toBe(EXPECTED.messages + EXPECTED.reads + 1);
 }
 
-async function hostIn(
-  command: string,
-  args: readonly string[],
-): Promise<{ outcome: ScenarioOutcome; service: ServiceFacts }> {
+/** A handler's answers: PONG to the signed PING, 401 to it tampered with, and the user's function never called. */
+const HANDLER_ANSWERS: HandlerAnswers = {
+  ping: { status: 200, body: { type: 1 } },
+  tamperedStatus: 401,
+  handleCalls: 0,
+};
+
+function expectInteractionsPassed(interactions: InteractionsOutcome, withNodeHandler: boolean): void {
+  expect(interactions).toEqual({
+    verified: true,
+    tamperedVerified: false,
+    fetch: HANDLER_ANSWERS,
+    ...(withNodeHandler && { node: HANDLER_ANSWERS }),
+  });
+}
+
+interface HostOutput {
+  readonly outcome: ScenarioOutcome;
+  readonly service: ServiceFacts;
+  readonly interactions: InteractionsOutcome;
+}
+
+async function hostIn(command: string, args: readonly string[]): Promise<HostOutput> {
   const { stdout } = await run(command, [...args, host], { cwd: root, timeout: 60_000 });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as { outcome: ScenarioOutcome; service: ServiceFacts };
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as HostOutput;
 }
 
 describe.concurrent('one scenario in every runtime', () => {
-  it('Node.js (the reference service in the same process)', async () => {
-    const { outcome, service } = await hostIn(process.execPath, []);
+  it('Node.js (the reference service in the same process; tollgate/interactions)', async () => {
+    const { outcome, service, interactions } = await hostIn(process.execPath, []);
     expectScenarioPassed(outcome, service, /^node (2[2-9]|[3-9]\d)\./);
+    expectInteractionsPassed(interactions, true);
   });
 
-  it('Bun (the reference service in the same process)', async () => {
-    const { outcome, service } = await hostIn(bin('bun'), []);
+  it('Bun (the reference service in the same process; tollgate/interactions)', async () => {
+    const { outcome, service, interactions } = await hostIn(bin('bun'), []);
     expectScenarioPassed(outcome, service, /^bun 1\./);
+    expectInteractionsPassed(interactions, true);
   });
 
-  it('Deno (the reference service in the same process)', async () => {
-    const { outcome, service } = await hostIn(bin('deno'), ['run', '--allow-net', '--allow-read', '--allow-env']);
+  it('Deno (the reference service in the same process; tollgate/interactions)', async () => {
+    const { outcome, service, interactions } = await hostIn(bin('deno'), [
+      'run',
+      '--allow-net',
+      '--allow-read',
+      '--allow-env',
+    ]);
     expectScenarioPassed(outcome, service, /^deno 2\./);
+    expectInteractionsPassed(interactions, true);
   });
 
   describe('workerd (a Worker bundled as wrangler does, no compatibility flag)', () => {
@@ -88,6 +118,13 @@ describe.concurrent('one scenario in every runtime', () => {
       const text = await response.text();
       expect(response.status, text).toBe(200);
       expectScenarioPassed(JSON.parse(text) as ScenarioOutcome, serviceFacts(service), /^workerd$/);
+    });
+
+    it('verifies a signed PING and refuses it tampered with, through tollgate/interactions', async () => {
+      const response = await miniflare.dispatchFetch('http://worker/interactions');
+      const text = await response.text();
+      expect(response.status, text).toBe(200);
+      expectInteractionsPassed(JSON.parse(text) as InteractionsOutcome, false);
     });
 
     it("bundles far under Workers' size limit (3 MB gzipped on the free plan)", () => {

@@ -22,8 +22,9 @@ const root = join(import.meta.dirname, '..', '..');
 /**
  * Imports of `tollgate` and `tollgate/<entry>` (the examples') from the sources: the package's
  * exports name dist/, which a test run has not built. `cloudflare` is its `workerd` condition.
+ * Also for bundling the Node.js example (test/interactions/node-example.int.test.ts).
  */
-const tollgateFromSources: Plugin = {
+export const tollgateFromSources: Plugin = {
   name: 'tollgate-from-sources',
   setup(build) {
     build.onResolve({ filter: /^tollgate(?:\/[a-z]+)?$/ }, ({ path }) => {

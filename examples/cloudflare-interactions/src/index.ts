@@ -1,18 +1,14 @@
 /**
- * An interactions endpoint on Cloudflare Workers: it checks each interaction's signature, answers
- * a command at once with a deferred response (the service allows 3 s for the first answer), and
- * then edits that response through tollgate. The interaction webhook's limits live in one
- * Durable Object, so every isolate that serves the app waits its turn on the same buckets.
+ * An interactions endpoint on Cloudflare Workers: tollgate/interactions checks each interaction's
+ * signature and answers PING; a command is answered at once with a deferred response (the
+ * service allows 3 s for the first answer), then that response is edited through tollgate. The
+ * interaction webhook's limits live in one Durable Object, so every isolate that serves the app
+ * waits its turn on the same buckets.
  */
-import {
-  InteractionResponseType,
-  InteractionType,
-  type APIApplicationCommandInteraction,
-  type APIInteraction,
-} from 'discord-api-types/v10';
+import { InteractionType, MessageFlags, type APIApplicationCommandInteraction } from 'discord-api-types/v10';
 import { createClient, type TollgateClient } from 'tollgate';
 import { DurableObjectStore, TollgateLimits, type LimitsNamespace } from 'tollgate/cloudflare';
-import { isSignedInteraction } from './verify.ts';
+import { createInteractionHandler, respond, type InteractionHandler } from 'tollgate/interactions';
 
 // The Durable Object class, exported so wrangler.json's binding can name it.
 export { TollgateLimits };
@@ -27,6 +23,12 @@ interface Env {
 
 interface Context {
   waitUntil(promise: Promise<unknown>): void;
+}
+
+/** What each request hands the handler: the Worker's bindings and its context. */
+interface Call {
+  readonly env: Env;
+  readonly context: Context;
 }
 
 /** One client per isolate: interaction webhooks need no bot token (they are sent without one). */
@@ -44,23 +46,22 @@ async function answerLater(interaction: APIApplicationCommandInteraction, env: E
   });
 }
 
+/** One handler per isolate: the public key is a binding, known only once a request brings `env`. */
+let handler: InteractionHandler<Call> | undefined;
+const handlerFor = (env: Env): InteractionHandler<Call> =>
+  (handler ??= createInteractionHandler<Call>({
+    publicKey: env.DISCORD_PUBLIC_KEY,
+    handle(interaction, { env, context }) {
+      if (interaction.type !== InteractionType.ApplicationCommand) {
+        return respond.reply({ content: 'This app answers commands only.', flags: MessageFlags.Ephemeral });
+      }
+      // Answer now; the edit goes on after the response (and fails only in the logs).
+      context.waitUntil(answerLater(interaction, env).catch((error: unknown) => console.error(error)));
+      return respond.deferReply();
+    },
+  }));
+
 export default {
-  async fetch(request: Request, env: Env, context: Context): Promise<Response> {
-    if (request.method !== 'POST') return new Response('interactions are POSTed', { status: 405 });
-    const body = await request.text();
-    if (!(await isSignedInteraction(request.headers, body, env.DISCORD_PUBLIC_KEY))) {
-      return new Response('invalid request signature', { status: 401 });
-    }
-    const interaction = JSON.parse(body) as APIInteraction;
-    switch (interaction.type) {
-      case InteractionType.Ping:
-        return Response.json({ type: InteractionResponseType.Pong });
-      case InteractionType.ApplicationCommand:
-        // Answer now; the edit goes on after the response (and fails only in the logs).
-        context.waitUntil(answerLater(interaction, env).catch((error: unknown) => console.error(error)));
-        return Response.json({ type: InteractionResponseType.DeferredChannelMessageWithSource });
-      default:
-        return new Response('unsupported interaction type', { status: 400 });
-    }
-  },
+  fetch: (request: Request, env: Env, context: Context): Promise<Response> =>
+    handlerFor(env).fetch(request, { env, context }),
 };
