@@ -736,6 +736,9 @@ const SAMPLES = {
     message(ids) satisfies v10.RESTGetAPIInteractionOriginalResponseResult,
   RESTPatchAPIInteractionOriginalResponseResult: (ids) =>
     message(ids) satisfies v10.RESTPatchAPIInteractionOriginalResponseResult,
+  RESTPostAPIInteractionFollowupResult: (ids) => message(ids) satisfies v10.RESTPostAPIInteractionFollowupResult,
+  RESTGetAPIInteractionFollowupResult: (ids) => message(ids) satisfies v10.RESTGetAPIInteractionFollowupResult,
+  RESTPatchAPIInteractionFollowupResult: (ids) => message(ids) satisfies v10.RESTPatchAPIInteractionFollowupResult,
   RESTPutAPIGuildApplicationCommandsPermissionsResult: (ids) =>
     [commandPermissions(ids)] satisfies v10.RESTPutAPIGuildApplicationCommandsPermissionsResult,
   RESTPostAPITemplateCreateGuildResult: (ids) => guild(ids) satisfies v10.RESTPostAPITemplateCreateGuildResult,
@@ -850,6 +853,7 @@ const EMPTY = {
   RESTDeleteAPIChannelMessageReactionResult: empty<v10.RESTDeleteAPIChannelMessageReactionResult>(),
   RESTPatchAPIGuildVoiceStateCurrentMemberResult: empty<v10.RESTPatchAPIGuildVoiceStateCurrentMemberResult>(),
   RESTDeleteAPIInteractionOriginalResponseResult: empty<v10.RESTDeleteAPIInteractionOriginalResponseResult>(),
+  RESTDeleteAPIInteractionFollowupResult: empty<v10.RESTDeleteAPIInteractionFollowupResult>(),
   RESTDeleteAPICurrentUserApplicationRoleConnectionResult:
     empty<v10.RESTDeleteAPICurrentUserApplicationRoleConnectionResult>(),
   RESTPutAPIInviteTargetUsersResult: empty<v10.RESTPutAPIInviteTargetUsersResult>(),
