@@ -19,7 +19,7 @@ import { renderRateLimitChart } from '../bench/chart.ts';
 import { runCloudflareBench, type CloudflareResult } from '../bench/cloudflare.ts';
 import { runDecisionBench, type DecisionResult } from '../bench/decision.ts';
 import { runDiscordjsFleetBench, type DiscordjsFleetResult } from '../bench/discordjs.ts';
-import { INTERACTIONS_REQUESTS, runInteractionsBench } from '../bench/interactions.ts';
+import { INTERACTIONS_REQUESTS, runInteractionsBench, type InteractionsBenchResult } from '../bench/interactions.ts';
 import { runProxyBench, type ProxyBenchResult } from '../bench/proxy.ts';
 import { runMemoryBench, type MemoryResult } from '../bench/memory.ts';
 import { runTokenClientsMemoryBench } from '../bench/token-clients-memory.ts';
@@ -198,14 +198,7 @@ if (suites.has('interactions')) {
     `\n11. Interactions: tollgate/interactions' Node handler on loopback, ${INTERACTIONS_REQUESTS} signed PINGs one after another (each verified in full)`,
   );
   const interactions = await runInteractionsBench();
-  console.table([
-    {
-      requests: interactions.requests,
-      'p50 ms': fixed(interactions.p50Ms, 3),
-      'p99 ms': fixed(interactions.p99Ms, 3),
-      'not PONG': interactions.failures,
-    },
-  ]);
+  console.table([interactionsRow(interactions)]);
   await save('interactions', interactions);
 }
 
@@ -218,11 +211,13 @@ const latest: Latest = {
   shared: await load<SharedStoreResult[]>('shared-store'),
   globalPace: await load<GlobalPaceResult[]>('shared-store-global'),
   memory: await load<MemoryResult>('memory'),
+  tokenClients: await load<TokenMemoryResult>('memory-tokens'),
   v10: (await load<{ runs: V10Run[] }>('v10'))?.runs,
   pagination: await load<PaginationResult>('pagination'),
   cloudflare: await load<CloudflareResult>('cloudflare'),
   discordjs: await load<DiscordjsFleetResult[]>('discordjs'),
   proxy: await load<ProxyBenchResult>('proxy'),
+  interactions: await load<InteractionsBenchResult>('interactions'),
 };
 const targets = summarise(latest);
 console.log('\nTargets');
@@ -372,6 +367,10 @@ function paginationRow(r: PaginationResult) {
   };
 }
 
+function interactionsRow(r: InteractionsBenchResult) {
+  return { requests: r.requests, 'p50 ms': fixed(r.p50Ms, 3), 'p99 ms': fixed(r.p99Ms, 3), 'not PONG': r.failures };
+}
+
 function tokenMemoryRow(r: TokenMemoryResult) {
   return {
     tokens: r.tokens,
@@ -409,11 +408,13 @@ interface Latest {
   readonly shared: SharedStoreResult[] | undefined;
   readonly globalPace: GlobalPaceResult[] | undefined;
   readonly memory: MemoryResult | undefined;
+  readonly tokenClients: TokenMemoryResult | undefined;
   readonly v10: V10Run[] | undefined;
   readonly pagination: PaginationResult | undefined;
   readonly cloudflare: CloudflareResult | undefined;
   readonly discordjs: DiscordjsFleetResult[] | undefined;
   readonly proxy: ProxyBenchResult | undefined;
+  readonly interactions: InteractionsBenchResult | undefined;
 }
 
 /** The overhead suite's figures, and the baseline later runs are compared with (`--save-baseline`). */
@@ -653,11 +654,13 @@ async function updateBenchmarksDoc(
     shared,
     globalPace,
     memory,
+    tokenClients,
     v10,
     pagination,
     cloudflare,
     discordjs,
     proxy,
+    interactions,
   }: Latest,
   targets: Target[],
 ): Promise<void> {
@@ -702,6 +705,11 @@ async function updateBenchmarksDoc(
     );
   if (memory)
     sections.push('**Memory** (memory store, a million distinct channel ids)\n\n' + markdownTable([memoryRow(memory)]));
+  if (tokenClients)
+    sections.push(
+      "**Memory, `withToken`** (a client's heap per user's token, every lane kept; then more tokens in turn, 10 ms apart, with `maxTokens` lanes kept)\n\n" +
+        markdownTable([tokenMemoryRow(tokenClients)]),
+    );
   if (v10)
     sections.push(
       `**The v10 service** (${LATENCY_MS} ms latency; per-route: 4 channels × 15 message creates at 5 per 5 s; shared hash: reaction PUT/DELETE on 2 channels; global: 150 reads at 50 per second)\n\n` +
@@ -736,6 +744,11 @@ async function updateBenchmarksDoc(
         proxyTables(proxy)
           .map((table) => markdownTable(table))
           .join('\n\n'),
+    );
+  if (interactions)
+    sections.push(
+      `**Interactions** (tollgate/interactions' Node handler on loopback, ${interactions.requests} signed PINGs one after another, each verified in full, after a warm-up)\n\n` +
+        markdownTable([interactionsRow(interactions)]),
     );
   const body = `\n_Latest \`npm run bench\`: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}._\n\n${sections.join('\n\n')}\n`;
   await writeFile(docPath, doc.slice(0, from + start.length) + body + doc.slice(to));
