@@ -93,6 +93,20 @@ describe('withToken', () => {
     await client.close();
   });
 
+  it('2,000 tokens in turn keep the store bounded by the default maxTokens (1,000)', async () => {
+    // One call per token never waits: time only has to move, so a clock moved by hand, no timers run.
+    let now = Date.UTC(2026, 10, 27);
+    const { client, store } = setup({ clock: { now: () => now, setTimeout: () => () => {} } });
+    for (let user = 0; user < 2000; user++) {
+      await client.withToken(`Bearer user-${user}`).users.me.get();
+      // 10 ms apart: each window (1 s) is over 100 tokens later, and a view let go can be dropped.
+      now += 10;
+    }
+    // 1,000 lanes kept, the parent's and the IP's views, and lanes let go whose window is still open.
+    expect(store.viewCount).toBeLessThanOrEqual(1000 + 2 + 100);
+    await client.close();
+  });
+
   it('never lets go of a lane with a call waiting or under way', async () => {
     const { client, hold, release } = setup({ maxTokens: 1 });
     hold();
