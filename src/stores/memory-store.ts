@@ -1,7 +1,8 @@
 /**
  * `MemoryStore`: buckets in process memory, the default store. One view per (dialect, token),
  * made on first use by the dialect's own memory view; state a dialect keeps for the whole store
- * (v10's invalid-request log, V15: the service counts per IP) lives in the store's slots.
+ * (v10's invalid-request log, V15: the service counts per IP) lives in the store's slots. Clients
+ * of one token on one store share its view, and each one's changes wake the others' waiting calls.
  */
 import type { Clock } from '../clock.ts';
 import type { BucketRef, Store, StoreView, ViewRequest } from '../contracts/store.ts';
@@ -11,7 +12,7 @@ import { TokenViews } from './token-views.ts';
 export { SHED_INTERVAL_MS } from '../contracts/store.ts';
 
 export class MemoryStore implements Store {
-  readonly #views = new TokenViews();
+  readonly #views = new TokenViews({ announceChanges: true });
   readonly #slot = newStoreSlots();
 
   /** Buckets held now, over every token and dialect: bounded by the buckets whose window is still open. */

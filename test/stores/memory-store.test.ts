@@ -155,3 +155,51 @@ describe('MemoryStore: views of tokens no client uses any more', () => {
     expect(most).toBeLessThanOrEqual(150);
   });
 });
+
+describe('MemoryStore: clients of one token tell each other what they change', () => {
+  const events = (view: KeyedView) => {
+    const seen: unknown[] = [];
+    view.subscribe((event) => seen.push(event));
+    return seen;
+  };
+
+  it("a settle, release or give-back through one client is a bucket event for the other, a global lock a global one; never one's own", async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    const first = keyedView(memory, 'Bot a', clock);
+    const second = keyedView(memory, 'Bot a', clock);
+    const firstSaw = events(first);
+    const secondSaw = events(second);
+    await use(first, 'ChannelsId:1', T + 60);
+    const released = await first.admit('ChannelsId:1');
+    const givenBack = await first.admit('ChannelsId:1');
+    if (released.kind !== 'grant' || givenBack.kind !== 'grant') throw new Error('expected grants');
+    await first.release('ChannelsId:1', released.reservation);
+    await first.giveBack('ChannelsId:1', givenBack.reservation);
+    await first.lockGlobal(250);
+    await Promise.resolve(); // events come after the change, as Redis's come after its script
+    expect(secondSaw).toEqual([
+      { kind: 'bucket', bucketKey: 'ChannelsId:1' },
+      { kind: 'bucket', bucketKey: 'ChannelsId:1' },
+      { kind: 'bucket', bucketKey: 'ChannelsId:1' },
+      { kind: 'global', ms: 250 },
+    ]);
+    expect(firstSaw).toEqual([]);
+  });
+
+  it('other tokens, and a client that closed, are told nothing', async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    const first = keyedView(memory, 'Bot a', clock);
+    const closed = keyedView(memory, 'Bot a', clock);
+    const other = keyedView(memory, 'Bot b', clock);
+    const closedSaw = events(closed);
+    const otherSaw = events(other);
+    await closed.close();
+    await use(first, 'ChannelsId:1', T + 60);
+    await first.lockGlobal(100);
+    await Promise.resolve();
+    expect(closedSaw).toEqual([]);
+    expect(otherSaw).toEqual([]);
+  });
+});
