@@ -129,7 +129,9 @@ function handleOn<B extends BucketRef>(
     settle: (bucket, reservation, update) => telling(view.settle(bucket, reservation, update), bucketEvent(bucket)),
     release: (bucket, reservation) => telling(view.release(bucket, reservation), bucketEvent(bucket)),
     giveBack: (bucket, reservation) => telling(view.giveBack(bucket, reservation), bucketEvent(bucket)),
-    lockGlobal: (ms) => telling(view.lockGlobal(ms), () => ({ kind: 'global', ms }) as const),
+    // A lock of no time holds no one: Redis tells no one of it either.
+    lockGlobal: (ms) =>
+      ms > 0 ? telling(view.lockGlobal(ms), () => ({ kind: 'global', ms }) as const) : view.lockGlobal(ms),
     ...(view.noteInvalid && { noteInvalid: () => view.noteInvalid!() }),
     ...(view.invalidRequests && { invalidRequests: () => view.invalidRequests!() }),
     get: (bucket) => view.get(bucket),
