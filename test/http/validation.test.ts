@@ -3,7 +3,8 @@
  * started. One row per entry point and mistake; the message must name the argument.
  */
 import { describe, expect, it } from 'vitest';
-import { createClient, MemoryStore, routeKeyOf } from '../../src/index.ts';
+import { createClient, createRelay, MemoryStore, routeKeyOf } from '../../src/index.ts';
+import { makeRequest } from '../../src/discordjs/index.ts';
 import { RedisStore } from '../../src/redis/index.ts';
 import { LimitEnforcer, ReferenceService } from '../../src/testing/index.ts';
 import { undiciFetch } from '../../src/undici/index.ts';
@@ -47,6 +48,41 @@ describe('constructors and factories throw at once', () => {
       /api is 'v10' but baseUrl names v6/,
     ],
     ['createClient: globalLimit of 0', () => createClient({ globalLimit: 0 }), /globalLimit must be at least 1/],
+    [
+      'createClient: botGlobalLimits not an object',
+      () => createClient({ botGlobalLimits: bad([['80351110224678912', 500]]) }),
+      /botGlobalLimits must be an object of bot ids to limits/,
+    ],
+    [
+      'createClient: botGlobalLimits a Map (whose entries an object check would not see)',
+      () => createClient({ botGlobalLimits: bad(new Map([['80351110224678912', 500]])) }),
+      /botGlobalLimits must be an object of bot ids to limits/,
+    ],
+    [
+      'createClient: botGlobalLimits names no bot',
+      () => createClient({ botGlobalLimits: { '@me': 500 } }),
+      /botGlobalLimits names "@me", which is not a bot id/,
+    ],
+    [
+      "createClient: a bot's global limit not a whole number",
+      () => createClient({ botGlobalLimits: { '80351110224678912': 2.5 } }),
+      /botGlobalLimits\["80351110224678912"\] must be a whole number of requests per second from 1 to 100000/,
+    ],
+    [
+      'createRelay: botGlobalLimits names no bot',
+      () => createRelay({ botGlobalLimits: { '1234': 500 } }),
+      /^createRelay: botGlobalLimits: botGlobalLimits names "1234", which is not a bot id/,
+    ],
+    [
+      "createRelay: a bot's global limit over the range",
+      () => createRelay({ botGlobalLimits: { '80351110224678912': 1e6 } }),
+      /botGlobalLimits\["80351110224678912"\] must be at most 100000/,
+    ],
+    [
+      "makeRequest: a bot's global limit of 0",
+      () => makeRequest({ botGlobalLimits: { '80351110224678912': 0 } }),
+      /^createRelay: .*botGlobalLimits\["80351110224678912"\] must be at least 1/,
+    ],
     ['createClient: negative resetMargin', () => createClient({ resetMargin: -5 }), /resetMargin must not be negative/],
     [
       'createClient: invalidRequestLimit above the ban',

@@ -117,7 +117,7 @@ export const v10: Dialect<V10Bucket, V10Options, V10CatalogData, V10Events> = {
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs, Date.now, options.tokenKind),
   refusalAnswer: refusalAnswerOf,
-  view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options)), token, clock),
+  view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options, token)), token, clock),
   viewRequest: (settings) => v10ViewRequest(settings as V10Settings),
   watchInvalidRequests: (options, events) => {
     if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);

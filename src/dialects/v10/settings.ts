@@ -3,6 +3,7 @@
  * its margin, V15's guard) and what a token's view runs on, with the rules' defaults.
  */
 import type { Reservation } from '../../contracts/store.ts';
+import { botIdOf } from './bot-id.ts';
 import type { V10Options } from './options.ts';
 import {
   DEFAULT_GLOBAL_LIMIT,
@@ -23,13 +24,26 @@ export interface V10Settings {
   readonly invalidRequestLimit: number;
 }
 
-/** The settings a token's view runs on, from `createClient`'s options and V8/V13/V15's defaults. */
-export const v10Settings = (options: V10Options): V10Settings => ({
-  globalLimit: options.globalLimit ?? DEFAULT_GLOBAL_LIMIT,
+/**
+ * The settings `token`'s view runs on, from `createClient`'s options and V8/V13/V15's defaults.
+ * Its global limit is its bot's own where `botGlobalLimits` names the bot, else the default: so
+ * every lane of a token, in any client, relay or replica with the same options, paces it alike.
+ */
+export const v10Settings = (options: V10Options, token?: string): V10Settings => ({
+  globalLimit: globalLimitOf(options, token),
   resetMarginMs: options.resetMargin ?? DEFAULT_RESET_MARGIN_MS,
   globalMarginMs: options.globalMargin ?? DEFAULT_GLOBAL_MARGIN_MS,
   invalidRequestLimit: options.invalidRequestLimit ?? DEFAULT_INVALID_REQUEST_LIMIT,
 });
+
+/** V13: the bot's own limit, if the options name its bot; else the default. */
+function globalLimitOf(options: V10Options, token: string | undefined): number {
+  const fallback = options.globalLimit ?? DEFAULT_GLOBAL_LIMIT;
+  // Most clients name no bot: then no token is read.
+  if (options.botGlobalLimits === undefined) return fallback;
+  const id = botIdOf(token);
+  return id !== undefined && Object.hasOwn(options.botGlobalLimits, id) ? options.botGlobalLimits[id]! : fallback;
+}
 
 /** A v10 view's reservation: which bucket it counted in, and whether it is a route's first contact. */
 export interface V10Reservation extends Reservation {
