@@ -8,8 +8,8 @@ import type { LogLevel, ProxyOptions } from './options.ts';
 
 export const USAGE = `usage: tollgate proxy [--host 127.0.0.1] [--port 8080] [--upstream https://discord.com]
                       [--redis redis://…] [--prefix tollgate] [--secret …] [--max-body bytes]
-                      [--max-wait ms] [--global-limit 50] [--metrics] [--log-level info|debug|silent]
-                      [--drain ms]`;
+                      [--max-wait ms] [--global-limit 50] [--global-limit <bot id>=500 …] [--metrics]
+                      [--log-level info|debug|silent] [--drain ms]`;
 
 /** Each flag, its variable, and how its text becomes an option. */
 export const FLAGS = {
@@ -25,7 +25,8 @@ export const FLAGS = {
   'log-level': { type: 'string', env: 'TOLLGATE_PROXY_LOG_LEVEL' },
   help: { type: 'boolean', env: '' },
   drain: { type: 'string', env: 'TOLLGATE_PROXY_DRAIN' },
-  'global-limit': { type: 'string', env: 'TOLLGATE_PROXY_GLOBAL_LIMIT' },
+  // Given again for each bot; its variable is a list (`50, 80351110224678912=500`).
+  'global-limit': { type: 'string', env: 'TOLLGATE_PROXY_GLOBAL_LIMIT', multiple: true },
 } as const;
 
 /** A bad command line: its one line of explanation. */
@@ -36,6 +37,38 @@ function wholeNumber(flag: string, text: string | undefined): number | undefined
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${flag} must be a whole number, got ${JSON.stringify(text)}`);
   return Number(text.trim());
+}
+
+const GLOBAL_LIMIT_ITEM = /^(?:(\d+)=)?(\d+)$/;
+
+/**
+ * `--global-limit`'s values: a whole number is the default, `<bot id>=<n>` a bot's own. Said
+ * twice, either is a mistake (which one was meant?). Ranges and ids are the option's checks.
+ */
+function globalLimitsOf(items: readonly string[]): Pick<ProxyOptions, 'globalLimit' | 'botGlobalLimits'> {
+  let globalLimit: number | undefined;
+  const bots = new Map<string, number>();
+  for (const item of items) {
+    const match = GLOBAL_LIMIT_ITEM.exec(item.trim());
+    if (!match) {
+      throw new UsageError(
+        `--global-limit must be a whole number, or <bot id>=<whole number> for one bot, got ${JSON.stringify(item)}`,
+      );
+    }
+    const [, id, limit] = match;
+    if (id === undefined) {
+      if (globalLimit !== undefined)
+        throw new UsageError(`--global-limit gives the default twice (${globalLimit} and ${limit})`);
+      globalLimit = Number(limit);
+    } else {
+      if (bots.has(id)) throw new UsageError(`--global-limit gives bot ${id} twice (${bots.get(id)} and ${limit})`);
+      bots.set(id, Number(limit));
+    }
+  }
+  return {
+    ...(globalLimit !== undefined && { globalLimit }),
+    ...(bots.size > 0 && { botGlobalLimits: Object.fromEntries(bots) }),
+  };
 }
 
 /** What the command line asks for: the usage text, or the proxy on these settings. */
@@ -60,12 +93,14 @@ export function commandOf(argv: readonly string[], env: Readonly<Record<string, 
       args: rest,
       strict: true,
       allowPositionals: false,
-      options: Object.fromEntries(Object.entries(FLAGS).map(([name, { type }]) => [name, { type }])),
+      options: Object.fromEntries(
+        Object.entries(FLAGS).map(([name, flag]) => [name, { type: flag.type, multiple: 'multiple' in flag }]),
+      ),
     });
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!);
   }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const values = parsed.values as Record<string, string | string[] | boolean | undefined>;
   if (values.help === true) {
     const variables = Object.entries(FLAGS)
       .filter(([, flag]) => flag.env !== '')
@@ -78,6 +113,12 @@ export function commandOf(argv: readonly string[], env: Readonly<Record<string, 
     if (typeof given === 'string') return given;
     const variable = FLAGS[name].env;
     return variable === '' ? undefined : env[variable] || undefined;
+  };
+  /** A flag given many times, or else its variable's list, commas or spaces between. */
+  const texts = (name: keyof typeof FLAGS): readonly string[] => {
+    const given = values[name];
+    if (Array.isArray(given)) return given;
+    return (env[FLAGS[name].env] ?? '').split(/[\s,]+/).filter((item) => item !== '');
   };
   const metricsEnv = env[FLAGS.metrics.env];
   if (metricsEnv !== undefined && !['', '0', '1', 'true', 'false'].includes(metricsEnv)) {
@@ -95,7 +136,7 @@ export function commandOf(argv: readonly string[], env: Readonly<Record<string, 
     ...(text('max-body') !== undefined && { maxBody: wholeNumber('max-body', text('max-body')) }),
     ...(text('max-wait') !== undefined && { maxWait: wholeNumber('max-wait', text('max-wait')) }),
     ...(text('drain') !== undefined && { drainMs: wholeNumber('drain', text('drain')) }),
-    ...(text('global-limit') !== undefined && { globalLimit: wholeNumber('global-limit', text('global-limit')) }),
+    ...globalLimitsOf(texts('global-limit')),
     metrics: values.metrics === true || metricsEnv === '1' || metricsEnv === 'true',
     ...(logLevel !== undefined && { logLevel: logLevel as LogLevel }),
   };

@@ -48,6 +48,8 @@ export interface ProxyOptions {
   readonly maxTokens?: number;
   /** v10: requests per second per token, if the service granted your bots more (default 50). */
   readonly globalLimit?: number;
+  /** v10: a bot's own requests per second, by its id, over `globalLimit` (`--global-limit <bot id>=<n>`). */
+  readonly botGlobalLimits?: Readonly<Record<string, number>>;
   /** How long SIGTERM's drain waits for requests under way, in ms (default 10 000). */
   readonly drainMs?: number;
   /** How long a client may take to send a request's headers, in ms (default 10 000); then a 408. */
@@ -102,6 +104,7 @@ export const proxyOptionsSchema = z
     maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
     // v10's own rule for the option: one place decides what a global limit may be.
     globalLimit: DIALECT_OPTION_SHAPES.globalLimit,
+    botGlobalLimits: DIALECT_OPTION_SHAPES.botGlobalLimits,
     drainMs: milliseconds('drainMs', 0, 600_000).optional(),
     headersTimeout: whole('headersTimeout', 1, 600_000, ' of milliseconds').optional(),
     requestTimeout: whole('requestTimeout', 1, Number.MAX_SAFE_INTEGER, ' of milliseconds').optional(),

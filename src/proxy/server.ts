@@ -105,6 +105,7 @@ export async function createProxyWith(
     ...((checked.fetch ?? transport) && { fetch: checked.fetch ?? transport }),
     ...(checked.maxTokens && { maxTokens: checked.maxTokens }),
     ...(checked.globalLimit && { globalLimit: checked.globalLimit }),
+    ...(checked.botGlobalLimits && { botGlobalLimits: checked.botGlobalLimits }),
     ...(checked.telemetry && { telemetry: checked.telemetry }),
   });
 

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createProxy, type Proxy, type ProxyOptions } from '../../src/proxy/index.ts';
 import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
 
@@ -134,6 +134,51 @@ describe('what a bot sees', () => {
     // Held by the pace, seven at 2 a second would take 3 s and more.
     expect(Date.now() - spentAt).toBeLessThan(2000);
     expect(service.requests.filter((request) => request.status === 429)).toEqual([]);
+  });
+
+  it("a bot's own global limit (botGlobalLimits): its requests go as its limit allows, another bot's and a Bearer token's as the default", async () => {
+    // Every request is held upstream until the end, so each counts in its token's pace at once: a
+    // request its limit has no place for is refused on the spot (a bound of 0), whatever the time.
+    const sent: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { proxy } = await start({
+      globalLimit: 1,
+      botGlobalLimits: { '80351110224678912': 3 },
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(request.headers.get('authorization')!);
+        await held;
+        return fetch(request);
+      },
+    });
+    const other = 'Bot MTc1OTI4ODQ3Mjk5MTE3MDYz.proxy.other-bot';
+    // A user's token that opens as the bot's does: overrides are a bot's, never a Bearer token's.
+    const user = `Bearer ${TOKEN.split(' ')[1]}`;
+    const tokens = [TOKEN, TOKEN, TOKEN, other, other, user, user];
+    const answers = tokens.map((authorization, i) =>
+      fetch(
+        messages(proxy, String(81384788765712384n + BigInt(i))),
+        post(`#${i}`, { authorization, 'x-tollgate-max-wait': '0' }),
+      ),
+    );
+    // Released whatever happens: nothing stays held for the proxy's close.
+    onTestFinished(release);
+    const refused = await Promise.all([answers[4]!, answers[6]!]);
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get('x-tollgate-generated')).toBe('RATE_LIMIT_WAIT');
+      expect(answer.headers.get('x-ratelimit-global')).toBe('true');
+    }
+    for (let attempt = 0; attempt < 200 && sent.length < 5; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent.sort()).toEqual([user, other, TOKEN, TOKEN, TOKEN].sort());
+    release();
+    // The service's own answers (a Bearer token may not post: its 401), none the proxy's.
+    const generated = await Promise.all(
+      answers.map(async (answer) => (await answer).headers.has('x-tollgate-generated')),
+    );
+    expect(generated).toEqual([false, false, false, false, true, false, true]);
   });
 
   it("a revoked token: the service's 401, then the proxy's own, marked, without sending", async () => {

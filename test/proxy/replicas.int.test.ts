@@ -50,15 +50,17 @@ const run = (args: readonly string[]) => runToExit('src/proxy/cli.ts', args);
 
 describe('tollgate proxy, the command line', () => {
   it('a bad flag: one line on stderr, nothing on stdout, exit 2 (every bad input: command-line.test.ts)', async () => {
-    for (const args of [
-      ['proxy', '--port', 'eighty'],
-      ['proxy', '--secret', 'short'],
-    ]) {
+    for (const [args, message] of [
+      [['proxy', '--port', 'eighty'], /^tollgate: --port must be a whole number/],
+      [['proxy', '--secret', 'short'], /^tollgate: secret must be at least 16 characters/],
+      [['proxy', '--global-limit', '50', '--global-limit', '60'], /^tollgate: --global-limit gives the default twice/],
+      [['proxy', '--global-limit', '12=500'], /^tollgate: botGlobalLimits names "12", which is not a bot id/],
+    ] as const) {
       const { code, stdout, stderr } = await run(args);
       expect(code).toBe(2);
       expect(stdout).toBe('');
       expect(stderr.trim().split('\n')).toHaveLength(1);
-      expect(stderr).toMatch(/^tollgate: (--port must be a whole number|secret must be at least 16 characters)/);
+      expect(stderr).toMatch(message);
     }
   });
 
