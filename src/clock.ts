@@ -9,6 +9,7 @@ export interface Clock {
 /** The longest delay a timer holds (2^31 − 1 ms, about 24.8 days): Node fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** The wall clock (`Date.now()`) and the runtime's timers: the default clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(callback, ms) {

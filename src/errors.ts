@@ -47,6 +47,11 @@ export abstract class TollgateError extends Error {
   abstract readonly code: TollgateErrorCode;
   readonly [IS_TOLLGATE_ERROR] = true;
 
+  /**
+   * `e instanceof TollgateError` holds for an error of any copy of tollgate loaded in the process
+   * (two versions side by side, or a bundle beside node_modules); `instanceof` a subclass, such as
+   * `HttpError`, is the ordinary class check.
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // A subclass (`HttpError`) answers as classes do; the root answers for every marked error.
     if (this !== TollgateError) return Function.prototype[Symbol.hasInstance].call(this, value);
@@ -107,6 +112,11 @@ function assignIdentity(error: CallIdentity, identity: CallIdentity): void {
   target.resource = identity.resource;
 }
 
+/**
+ * Why a call would have waited (`RateLimitWaitError.reason`, the `wait` event): its bucket was
+ * spent, it queued behind calls of its bucket, the global limit, a 429's retry-after, or the
+ * backoff before resending after a 5xx or a network error.
+ */
 export type WaitReason = 'bucket' | 'queue' | 'global' | 'retry-after' | 'server-error' | 'network-error';
 
 /** A wait longer than the caller allowed (`maxWait`): raised instead of sleeping. */

@@ -30,6 +30,7 @@ export type QueryValue = QueryScalar | readonly QueryScalar[] | undefined;
 export type QueryOf<Query> = {
   readonly [Key in keyof Query]: Query[Key] | (string extends NonNullable<Query[Key]> ? bigint : never);
 };
+/** Any query a raw request takes: each parameter a scalar or a list of them. */
 export type QueryInput = { readonly [key: string]: QueryValue };
 
 /** A file to upload with a multipart operation (`files` in its body). */

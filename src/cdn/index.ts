@@ -20,6 +20,7 @@ export type {
   DefaultAvatarIndex,
 } from './url.ts';
 
+/** Where `createCdn` and a client's `cdn` build their URLs. */
 export interface CdnOptions {
   /** The CDN's base URL, e.g. `http://127.0.0.1:8081/cdn` for a mock. Default: `https://cdn.discordapp.com`. */
   readonly baseUrl?: string;

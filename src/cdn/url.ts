@@ -20,6 +20,7 @@ export const MEDIA_BASE_URL = 'https://media.discordapp.net';
 
 /** Sizes the CDN serves: any power of two from 16 to 4096 (`?size=`). */
 export const CDN_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096] as const;
+/** A size the CDN serves (`CDN_SIZES`). */
 export type CdnImageSize = (typeof CDN_SIZES)[number];
 
 /** A default avatar's index: `(user_id >> 22) % 6`, or `discriminator % 5` for a legacy username. */

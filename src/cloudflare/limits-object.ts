@@ -8,6 +8,10 @@ import { DurableObject } from 'cloudflare:workers';
 import { LimitsHost } from './limits-host.ts';
 import type { LimitsAnswers, LimitsCall, LimitsMethod } from './protocol.ts';
 
+/**
+ * The Durable Object that keeps a token's limits: export it from the Worker and bind it (as
+ * `TOLLGATE_LIMITS` in docs/cloudflare.md); `DurableObjectStore` sends it every decision.
+ */
 export class TollgateLimits extends DurableObject {
   readonly #host = new LimitsHost();
 

@@ -32,15 +32,19 @@ import { TokenViews } from '../stores/token-views.ts';
 
 /** The calls a stub of `TollgateLimits` takes. */
 export interface LimitsStub {
+  /** One store-view call, made over RPC to `TollgateLimits.decide`. */
   decide(call: LimitsCall): Promise<unknown>;
 }
 
 /** What tollgate needs of a Durable Object namespace binding (`env.TOLLGATE_LIMITS`). */
 export interface LimitsNamespace {
+  /** The object's id for a name: the store names one object per token. */
   idFromName(name: string): unknown;
+  /** A stub of the object with that id. */
   get(id: never): LimitsStub;
 }
 
+/** What `DurableObjectStore` does while the token's object is away, and how it names the objects. */
 export interface DurableObjectStoreOptions {
   /**
    * When the token's object cannot be reached: `fail` (default) fails the requests with

@@ -9,6 +9,7 @@
  */
 import type { Clock } from '../clock.ts';
 
+/** A store answers in the same turn (memory) or later (Redis, a Durable Object). */
 export type MaybePromise<T> = T | Promise<T>;
 
 /** Where a call counts, as its dialect computed it once: `bucketKey` names it in queues, events and `buckets.get`. */
@@ -32,6 +33,7 @@ export interface Reservation {
   readonly answeredAt?: number;
 }
 
+/** A store's answer to `admit`: send now, sleep until the bucket's window is over, wait for an answer in flight or for the global limit, or refuse. */
 export type Admission =
   /** The request may be sent (without a bucket: the global lock is free). */
   | { readonly kind: 'grant'; readonly reservation: Reservation }
@@ -90,6 +92,7 @@ export interface StoreView<B extends BucketRef = BucketRef, U = unknown> {
   get(bucket: B): MaybePromise<BucketSnapshot | undefined>;
   /** Changes made by other holders (other processes); the memory store has none. */
   subscribe(listener: (event: StoreEvent) => void): () => void;
+  /** Lets go of what the view holds (listeners, timers); the store it came from stays open. */
   close(): Promise<void>;
   /** Buckets a memory view holds now (bounded by those whose window is still open). */
   readonly size?: number;

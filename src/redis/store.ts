@@ -31,6 +31,7 @@ import { RedisV10View, V10_SCRIPTS } from './v10/view.ts';
 
 export { StoreDataError, StoreUnavailableError } from './errors.ts';
 
+/** Where `RedisStore` keeps the limits (a URL or your client), under which prefix, and what it does while Redis is away. */
 export interface RedisStoreOptions {
   /** Default `redis://127.0.0.1:6379`. */
   readonly url?: string;

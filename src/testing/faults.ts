@@ -27,6 +27,7 @@ export type Fault =
   /** v10: a sublimit 429 (scope user, Remaining > 0). */
   | { readonly kind: 'sublimit'; readonly retryAfterMs: number };
 
+/** What `service.inject` takes: a fault, which requests it applies to, and how many times. */
 export interface FaultRule {
   readonly fault: Fault;
   /** Only requests whose bucket key starts with this (default: any). */

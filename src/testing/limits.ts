@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../clock.ts';
 
+/** A fixed window: `limit` requests every `windowMs`. */
 export interface RateLimit {
   /** Requests allowed per window. */
   readonly limit: number;
@@ -13,6 +14,7 @@ export interface RateLimit {
   readonly windowMs: number;
 }
 
+/** The limits `LimitEnforcer` enforces (v6's, as the seed spec describes them). */
 export interface LimitOptions {
   /** The limit of every route key not in `routes`. Default 5 per 1000 ms. */
   readonly defaultLimit?: RateLimit;
@@ -22,6 +24,7 @@ export interface LimitOptions {
   readonly global?: RateLimit;
 }
 
+/** What `LimitEnforcer.count` decided for one request. */
 export type LimitDecision =
   /** Over the global limit: a global 429 with this retry-after. */
   | { readonly global: true; readonly retryAfterMs: number }
@@ -62,6 +65,11 @@ export function countInWindow(windows: Map<string, Window>, key: string, limit: 
 const DEFAULT_LIMIT: RateLimit = { limit: 5, windowMs: 1000 };
 const DEFAULT_GLOBAL: RateLimit = { limit: 50, windowMs: 1000 };
 
+/**
+ * The service's v6 limits without the HTTP: counts each request in its bucket's window and in
+ * its Authorization value's global window, and says what the answer carries. The reference
+ * service runs on it; a test of its own can too.
+ */
 export class LimitEnforcer {
   readonly #options: LimitOptions;
   readonly #clock: Clock;
@@ -90,6 +98,7 @@ export class LimitEnforcer {
     return prefix === undefined ? (this.#options.defaultLimit ?? DEFAULT_LIMIT) : routes[prefix]!;
   }
 
+  /** The global limit per Authorization value: `options.global`, default 50 per 1000 ms. */
   get globalLimit(): RateLimit {
     return this.#options.global ?? DEFAULT_GLOBAL;
   }

@@ -19,6 +19,7 @@ const DEFAULT_LIMIT = 50;
 const FIRST_ID = (1_700_000_000_000n - 1_420_070_400_000n) << 22n;
 const FIRST_TIME = Date.UTC(2026, 0, 1);
 
+/** How a seeded list answers at first: a search index still being built. */
 export interface SeedOptions {
   /** The first N requests answer 202 "try later" (a search index being built). */
   readonly tryLaterAnswers?: number;
@@ -49,6 +50,7 @@ function write(item: Record<string, unknown>, path: string, value: unknown): voi
 const keyOf = (facts: CatalogPagination, value: unknown): bigint =>
   facts.cursor === 'timestamp' ? BigInt(Date.parse(String(value))) : BigInt(String(value));
 
+/** The reference service's paged lists (`service.lists`): seed a list, and its endpoint answers it page by page. */
 export class PagedLists {
   readonly #lists = new Map<string, unknown[]>();
   readonly #tryLater = new Map<string, { left: number; retryAfterSeconds: number }>();

@@ -42,6 +42,7 @@ export type { ReferenceServiceOptions } from './service-options.ts';
 
 const MESSAGE_CREATE = 'channels.messages.create';
 
+/** A request the service answered, as `service.requests` keeps it: when, which bucket, and how it was answered. */
 export interface RecordedRequest {
   /** Service clock time (ms) when the request arrived. */
   readonly at: number;
@@ -55,6 +56,11 @@ export interface RecordedRequest {
   readonly fault: Fault['kind'] | undefined;
 }
 
+/**
+ * The service on loopback, with its rate limits: `await new ReferenceService().start()`, then a
+ * client on `service.baseUrl`. It records every request, answers paged lists from what a test
+ * seeds (`lists`), and takes scripted faults (`inject`). See docs/reference-service.md.
+ */
 export class ReferenceService {
   readonly requests: RecordedRequest[] = [];
   readonly lists = new PagedLists();
@@ -109,6 +115,7 @@ export class ReferenceService {
   get inFlight(): number {
     return this.#inFlight;
   }
+  /** The most requests that were being answered at once since the service started. */
   get maxInFlight(): number {
     return this.#maxInFlight;
   }
@@ -138,6 +145,7 @@ export class ReferenceService {
     return this.#v10 ? this.#v10.limitOf(bucketKey.split(' ')[0]!) : this.#limits.limitOf(bucketKey);
   }
 
+  /** The global limit per Authorization value (v10's, or the one of `options.global` under v6). */
   get globalLimit(): RateLimit {
     return (this.#v10 ?? this.#limits).globalLimit;
   }
@@ -146,6 +154,7 @@ export class ReferenceService {
   get invalidRequests(): number {
     return this.#v10?.invalidRequests ?? 0;
   }
+  /** v10: whether the IP is banned now: its invalid requests of 10 minutes reached `banThreshold` (default 10 000). */
   get banned(): boolean {
     return this.#v10?.banned ?? false;
   }

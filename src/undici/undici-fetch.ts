@@ -16,6 +16,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Agent, errors, request, type Dispatcher } from 'undici';
 import { TollgateArgumentError } from '../errors.ts';
 
+/** The agent `undiciFetch` sends through, and whether bodies pass as streams. */
 export interface UndiciFetchOptions {
   /** The undici dispatcher (an Agent, a Pool, a ProxyAgent…). Default: a keep-alive Agent of its own. */
   readonly dispatcher?: Dispatcher;
@@ -28,11 +29,20 @@ export interface UndiciFetchOptions {
 }
 
 /** A fetch function with a `close()` for the connections of its own agent. */
-export type UndiciFetch = typeof fetch & { close(): Promise<void> };
+export type UndiciFetch = typeof fetch & {
+  /** Closes the connections of the agent `undiciFetch` made; a `dispatcher` you gave is yours to close. */
+  close(): Promise<void>;
+};
 
 /** Statuses whose response has no body by definition. */
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
+/**
+ * A fetch on undici's request API, for `createClient({ fetch: undiciFetch() })`: redirects are
+ * returned, not followed, and bodies are read whole (unless `streamBodies`). Bad options (not an
+ * object, a dispatcher that is not undici's, a `streamBodies` that is not a boolean) throw
+ * TollgateArgumentError.
+ */
 export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
   if (typeof options !== 'object' || options === null)
     throw new TollgateArgumentError('undiciFetch: options must be an object');
