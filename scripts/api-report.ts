@@ -9,7 +9,7 @@
  * differs from its report, with the difference. Both read dist/ as it is: `node
  * scripts/api-report.ts [--check]` needs a current `npm run build`, which the npm scripts run first.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -20,6 +20,7 @@ import {
   ExtractorLogLevel,
   type ExtractorMessage,
 } from '@microsoft/api-extractor';
+import { entryPoints, type EntryPoint } from './entry-points.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const configFile = join(root, 'api-extractor.json');
@@ -27,35 +28,6 @@ const packageJsonFile = join(root, 'package.json');
 const reportFolder = join(root, 'etc', 'api');
 /** Lines of a report's difference shown per entry point; the rest is counted. */
 const DIFF_LINES = 200;
-
-interface Entry {
-  /** The `exports` key: `.`, `./redis`, … */
-  readonly subpath: string;
-  /** What a user imports: `tollgate`, `tollgate/redis`, … */
-  readonly specifier: string;
-  /** The report's name: etc/api/<report>.api.md. */
-  readonly report: string;
-  /** The entry point's declarations (its `types` condition), absolute. */
-  readonly types: string;
-}
-
-/** Every entry point of package.json `exports` that has declarations. */
-function entries(): Entry[] {
-  const pkg = JSON.parse(readFileSync(packageJsonFile, 'utf8')) as { name: string; exports: Record<string, unknown> };
-  return Object.entries(pkg.exports).flatMap(([subpath, target]) => {
-    const types = typeof target === 'object' && target !== null ? (target as { types?: unknown }).types : undefined;
-    if (typeof types !== 'string') return [];
-    const path = subpath.replace(/^\.\/?/, '');
-    return [
-      {
-        subpath,
-        specifier: path === '' ? pkg.name : `${pkg.name}/${path}`,
-        report: path === '' ? pkg.name : `${pkg.name}-${path.replaceAll('/', '-')}`,
-        types: join(root, types),
-      },
-    ];
-  });
-}
 
 function main(argv: readonly string[]): number {
   const unknown = argv.filter((arg) => arg !== '--check');
@@ -65,7 +37,7 @@ function main(argv: readonly string[]): number {
   }
   const check = argv.includes('--check');
   const started = performance.now();
-  const all = entries();
+  const all = entryPoints(root);
   const missing = all.filter((entry) => !existsSync(entry.types));
   if (missing.length > 0) {
     console.error(
@@ -91,7 +63,7 @@ function main(argv: readonly string[]): number {
   const compilerState = CompilerState.create(configs[0]!, { additionalEntryPoints: all.map((entry) => entry.types) });
 
   const problems: string[] = [];
-  const differing: Entry[] = [];
+  const differing: EntryPoint[] = [];
   let changed = 0;
   all.forEach((entry, index) => {
     let diff = '';
