@@ -6,7 +6,9 @@
  * @discordjs/rest calls `makeRequest(url, init)` once per attempt; each goes through a relay
  * (`createRelay`), in the lane of the token its Authorization names, sharing the store's limits
  * with every other process on it. REST keeps everything else: its own queues, retries, timeout,
- * `rejectOnRateLimit`, events and errors (docs/discordjs.md).
+ * `rejectOnRateLimit`, events and errors (docs/discordjs.md). It is not told what is left of a
+ * window: tollgate waits for the place, and REST, which waits out every window it sees spent on
+ * top of that, would miss the window tollgate takes (a 429 keeps all its headers).
  */
 import '../runtime-check.ts'; // first: on a runtime too old for tollgate, one clear error before anything else runs
 import { Readable } from 'node:stream';
@@ -44,15 +46,32 @@ export interface TollgateMakeRequest {
 export function makeRequest(options?: MakeRequestOptions): TollgateMakeRequest {
   const relay: Relay = createRelay(options);
   return Object.assign(
-    (url: string, init: DiscordjsRequestInit) =>
-      relay(url, {
-        method: init.method,
-        headers: headersOf(init.headers),
-        body: bodyOf(init.body),
-        signal: init.signal,
-      }) as Promise<DiscordjsResponse>,
+    async (url: string, init: DiscordjsRequestInit) =>
+      withoutWindow(
+        await relay(url, {
+          method: init.method,
+          headers: headersOf(init.headers),
+          body: bodyOf(init.body),
+          signal: init.signal,
+        }),
+      ) as DiscordjsResponse,
     { close: () => relay.close() },
   );
+}
+
+/**
+ * What is left of the window, and when it ends: the headers REST would wait on, for itself,
+ * after tollgate has decided (REST reads a window it is not told of as open). The limit and the
+ * bucket stay, so REST's queues keep their hashes; a 429, Discord's or tollgate's, keeps all.
+ */
+const WINDOW_HEADERS = ['x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-reset-after'] as const;
+
+/** `response` as REST is handed it: without what is left of its window, unless it is a 429. */
+function withoutWindow(response: Response): Response {
+  if (response.status === 429 || !WINDOW_HEADERS.some((name) => response.headers.has(name))) return response;
+  const headers = new Headers(response.headers);
+  for (const name of WINDOW_HEADERS) headers.delete(name);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** REST's headers: a plain object (a value may be a list, as undici allows), Headers, or pairs. */
