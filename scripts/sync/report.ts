@@ -121,10 +121,12 @@ export function reportText(plan: SyncPlan, mode: ReportMode, surface?: readonly 
 }
 
 /**
- * The release note of a sync, as a changeset (`.changeset/*.md`, the format of the changesets
- * tool): the package's bump by what the public API did, then the methods by kind of change.
+ * The release note of a sync, as a changeset (`.changeset/*.md`, which `changeset version` reads
+ * into the next version and CHANGELOG.md): front matter naming the package and its bump, the
+ * semver class of what the public API did (patch when no method's arguments changed), then the
+ * summary: the build followed, and the methods by kind of change.
  */
-export function changesetText(plan: SyncPlan, surface: readonly SurfaceChange[]): string {
+export function changesetText(packageName: string, plan: SyncPlan, surface: readonly SurfaceChange[]): string {
   const section = (kind: SurfaceChange['change'], title: string) => {
     const changes = surface.filter((change) => change.change === kind);
     if (changes.length === 0) return [];
@@ -132,11 +134,19 @@ export function changesetText(plan: SyncPlan, surface: readonly SurfaceChange[])
   };
   return [
     '---',
-    `"tollgate": ${semverOf(surface)}`,
+    // A JSON string is a YAML string: a scoped name (`@scope/name`) needs its quotes.
+    `${JSON.stringify(packageName)}: ${semverOf(surface)}`,
     '---',
     '',
     `Follows build ${plan.build} of Discord's OpenAPI document (\`npm run catalog:sync\`).`,
     '',
+    ...(surface.length === 0
+      ? [
+          'No method was added, renamed or deprecated, and each accepts what it accepted: the change is in',
+          "results' types, documentation or how calls are sent.",
+          '',
+        ]
+      : []),
     ...section('breaking', '**Breaking** (a call that compiled may not)'),
     ...section('added', 'Added'),
     ...section('additive', 'Accepts more'),

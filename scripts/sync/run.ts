@@ -40,7 +40,7 @@ export interface SyncRunOptions {
   readonly fetch?: typeof fetch;
   /** The repository whose `src/` the new SDK is built against (default: this one). */
   readonly root?: string;
-  /** Where the sync drafts its release note, a changeset (`.changeset/`); default: none. */
+  /** Where the sync drafts its release note, a changeset of `root`'s package (`.changeset/`); default: none. */
   readonly changesetDir?: string;
   /**
    * The SDK generated from the catalog as it is (`generated/`), to compare the new one with;
@@ -162,10 +162,12 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     await writeAtomically(join(options.pinnedDir, ARCHIVE_FILE), archiveText(updatedArchive));
   }
   let note = '';
-  if (options.changesetDir && surface && surface.length > 0) {
+  // The gate ran (`surface`): the SDK or the document it is typed from changed, a release's worth,
+  // a patch at least.
+  if (options.changesetDir && surface) {
     const file = join(options.changesetDir, `catalog-sync-${build}.md`);
     await mkdir(options.changesetDir, { recursive: true });
-    await writeAtomically(file, changesetText(plan, surface));
+    await writeAtomically(file, changesetText(await packageNameOf(options.root ?? REPOSITORY), plan, surface));
     note = `Release note drafted: ${file} (semver: ${semverOf(surface)}).\n`;
   }
   if (!pinned) {
@@ -180,6 +182,14 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     plan,
     ...(surface && { surface }),
   };
+}
+
+/** The name the release note bumps: the package's own (package.json `name`). */
+async function packageNameOf(root: string): Promise<string> {
+  const { name } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name?: unknown };
+  if (typeof name !== 'string' || name === '')
+    throw new Error(`catalog:sync: ${join(root, 'package.json')} names no package`);
+  return name;
 }
 
 /** A run that stops before writing: the plan as a report of what was found, and why nothing was written. */

@@ -5,6 +5,7 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseChangesetFile } from '@changesets/parse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalog as realCatalog } from '../../catalog/routes.ts';
 import { CatalogError, parseCatalog, type Catalog } from '../../catalog/schema.ts';
@@ -362,8 +363,36 @@ describe('runSync: the gate, the archive, the release note', () => {
     expect(result.stdout).toMatch(/~ guilds\.get +additive: params → query accepts more/);
     expect(result.stdout).toMatch(/\+ lobbies\.get +added: GET \/lobbies\/\{lobby_id\}/);
     const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
-    expect(note).toBe(changesetText(result.plan!, result.surface!));
+    expect(note).toBe(changesetText('tollgate', result.plan!, result.surface!));
     expect(note).toMatch(/^---\n"tollgate": minor\n---\n/);
+  });
+
+  it('a document whose change reaches no method still drafts a release note: a patch', async () => {
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const document = openApiDocument(FOLLOWED) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    document.components.schemas.MessageCreateRequest!.properties.content = {
+      type: 'string',
+      description: 'The message, up to 2000 characters',
+    };
+    const changesetDir = join(folder.dir, '.changeset');
+    const result = await runSync(options({ spec: await documentFile({}, document), build: '301', changesetDir }));
+    expect(result.code).toBe(0);
+    expect(result.surface).toEqual([]);
+    expect(result.stdout).toContain('Release note drafted: ');
+    const note = parseChangesetFile(await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8'));
+    expect(note.releases).toEqual([{ name: 'tollgate', type: 'patch' }]);
+    expect(note.summary).toMatch(/^Follows build 301 of Discord's OpenAPI document .*\n\nNo method was added/);
+  });
+
+  it('a sync that changes nothing drafts no release note', async () => {
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const changesetDir = join(folder.dir, '.changeset');
+    const again = await runSync(options({ spec: await documentFile(FOLLOWED), build: '300', changesetDir }));
+    expect(again.code).toBe(0);
+    expect(again.surface).toBeUndefined();
+    expect(await readdir(changesetDir).catch(() => [])).toEqual([]);
   });
 
   it('a body field whose type narrows is breaking, named by its parameter, and the release is major', async () => {
@@ -410,7 +439,7 @@ describe('the release note', () => {
       build: '301',
       prune: false,
     });
-    const note = changesetText(plan, [
+    const note = changesetText('tollgate', plan, [
       { method: 'guilds.delete', change: 'deprecated', detail: 'not in the document since build 301' },
       {
         method: 'guilds.get',
@@ -447,4 +476,23 @@ describe('the release note', () => {
       ].join('\n'),
     );
   });
+
+  it.each([
+    ['major', [{ method: 'guilds.edit', change: 'breaking', detail: 'body accepts less' }]],
+    ['minor', [{ method: 'lobbies.get', change: 'added', detail: 'GET /lobbies/{lobby_id}' }]],
+    ['patch', []],
+  ] as const)(
+    'is a changeset as @changesets/cli reads it: a %s release of the package named',
+    async (type, surface) => {
+      const plan = planSync(await loadFixture(), readSpec(openApiDocument(FOLLOWED)), { build: '301', prune: false });
+      for (const name of ['tollgate', '@tollgate-dev/sdk']) {
+        const parsed = parseChangesetFile(changesetText(name, plan, surface));
+        expect(parsed.releases).toEqual([{ name, type }]);
+        expect(parsed.summary.split('\n')[0]).toBe(
+          "Follows build 301 of Discord's OpenAPI document (`npm run catalog:sync`).",
+        );
+        for (const change of surface) expect(parsed.summary).toContain(`- \`${change.method}\`: ${change.detail}`);
+      }
+    },
+  );
 });
