@@ -1,8 +1,8 @@
 /**
  * The reference site's TypeDoc options: every entry point of package.json `exports`, the README
- * as the home page, the guides of docs/ and generated/README.md as pages, and every warning an
- * error (an undocumented export, a link or reference that does not resolve, a referenced type
- * left out).
+ * as the home page, the guides of docs/, generated/README.md and CHANGELOG.md as pages, and
+ * every warning an error (an undocumented export, a link or reference that does not resolve, a
+ * referenced type left out).
  */
 import { join } from 'node:path';
 import type { TypeDocOptions } from 'typedoc';
@@ -66,6 +66,7 @@ export function siteOptions(root: string, entries: readonly EntryPoint[], out: s
     tsconfig: join(root, 'tsconfig.build.json'),
     readme: join(root, 'README.md'),
     projectDocuments: [
+      join(root, 'CHANGELOG.md'),
       join(root, 'docs', '*.md'),
       join(root, 'docs', 'spec', '*.md'),
       join(root, 'generated', 'README.md'),

@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const documents = [
   'README.md',
+  'CHANGELOG.md',
   'generated/README.md',
   'docs/design.md',
   'docs/benchmarks.md',
