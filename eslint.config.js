@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 import { layersPlugin } from './layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/'] },
+  // site/: `npm run docs`'s output (TypeDoc's scripts).
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/', 'site/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
