@@ -137,7 +137,7 @@ export const LAYERS = {
   },
   'generated/': { role: 'npm run generate output only', imports: ['src/sdk.ts', 'src/cdn/'] },
   'scripts/': {
-    role: 'generate, catalog sync and replay, the API report, demo, bench: thin entry points',
+    role: 'generate, catalog sync and replay, the API report, the reference site, the release check, demo, bench: thin entry points',
     imports: ['catalog/', 'bench/', 'layers.js', 'src/'],
   },
 };
