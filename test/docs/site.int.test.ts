@@ -60,6 +60,9 @@ afterAll(async () => {
 describe('the reference site in a browser', () => {
   it('finds messages.create in the search box, and its hit shows the signature, the route and the example', async () => {
     await page.goto(`${site.url}/index.html`);
+    // The box searches once its index has loaded (its status, "Preparing search index...", then
+    // empties); what is typed before that finds nothing until typed again.
+    await page.waitForFunction(() => document.getElementById('tsd-search-status')?.textContent === '');
     await page.click('#tsd-search-trigger');
     await page.fill('#tsd-search-input', 'messages.create');
     const hit = page.locator('#tsd-search-results li a', { hasText: 'ChannelsMessagesApi' }).first();
