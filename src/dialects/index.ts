@@ -13,6 +13,7 @@ import { v6 } from './v6/index.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's options type is its own
 export const DIALECTS = { v10, v6 } as const satisfies Record<string, Dialect<BucketRef, any, any, any>>;
 
+/** An API version tollgate speaks, and so the rate-limit rules it follows: `'v10'` (Discord today) or `'v6'` (the seed's rules). */
 export type ApiVersion = keyof typeof DIALECTS;
 
 /** The API versions, in the order `DIALECTS` lists them. */

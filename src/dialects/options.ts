@@ -5,6 +5,7 @@
  */
 import { v10OptionShapes, type V10Events, type V10Options } from './v10/options.ts';
 
+/** The options the dialects take beside a client's own (v10's: `globalLimit`, `botGlobalLimits`, the margins, the guard). */
 export type DialectOptions = V10Options;
 
 /** Their zod shapes, which `http/options.ts` checks with the client's own. */

@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createRelay, type Relay, type RelayOptions } from '../index.ts';
 
+/** `makeRequest`'s options: a relay's (`createRelay`: the store, `maxWait`, `apiRoot`, v10's limits), docs/discordjs.md. */
 export type MakeRequestOptions = RelayOptions;
 
 /** What @discordjs/rest hands `makeRequest` (undici's RequestInit, of which these are read). */
@@ -34,6 +35,7 @@ export type DiscordjsResponse = Omit<Response, 'body'> & { readonly body: NodeRe
 /** The function for `RESTOptions.makeRequest`; `close()` ends its waits when the bot shuts down. */
 export interface TollgateMakeRequest {
   (url: string, init: DiscordjsRequestInit): Promise<DiscordjsResponse>;
+  /** Ends every wait (each rejects) and lets go of the store's views; the store stays open. */
   close(): Promise<void>;
 }
 

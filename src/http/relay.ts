@@ -78,6 +78,7 @@ export interface Relay {
   (url: string | URL, init?: RelayInit): Promise<Response>;
   /** V15: invalid requests of the last 10 minutes, over every token of the store (the IP's count). */
   invalidRequests(): Promise<number>;
+  /** Fails every waiting request with ClientClosedError, cancels the timers and refuses new requests. */
   close(): Promise<void>;
 }
 

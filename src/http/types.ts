@@ -12,6 +12,7 @@ import type { CdnOptions } from '../cdn/index.ts';
 import type { PackageInfo } from '../package-info.ts';
 import type { RawRequestOptions } from './options.ts';
 
+/** `client.buckets`: what the limiter knows of a bucket, read-only. */
 export interface BucketView {
   /** A copy of the bucket's record, or undefined when none exists yet. */
   get(bucketKey: string): Promise<Readonly<BucketRecord> | undefined>;
@@ -26,6 +27,7 @@ export type ClientListener<Name extends keyof ClientEvents> = (event: ClientEven
 export interface ClientSurface<Cdn> {
   /** Listens for `name` (`response`, `rateLimited`, `wait`, `invalidRequests`, `debug`); a listener that throws never breaks a call. */
   on<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this;
+  /** Stops `listener` hearing `name`. */
   off<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this;
   /** As `on`, for the next event only. */
   once<Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>): this;

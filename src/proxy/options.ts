@@ -10,7 +10,9 @@ import { milliseconds, whole } from '../option-shapes.ts';
 import { clientOptionShapes } from '../http/options.ts';
 import type { RelayOptions } from '../http/relay.ts';
 
+/** The port `tollgate proxy` listens on unless told (`--port`). */
 export const DEFAULT_PROXY_PORT = 8080;
+/** Where the proxy sends requests unless told (`--upstream`): Discord. */
 export const DEFAULT_UPSTREAM = 'https://discord.com';
 /** Discord's largest upload (a boosted server's 500 MiB) is not a bot's everyday need: 25 MiB, the free tier's. */
 export const DEFAULT_MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -23,8 +25,10 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** A client has this long beyond the longest wait to send its whole request (its body is read after the wait). */
 export const REQUEST_TIMEOUT_BEYOND_WAIT_MS = 60_000;
 
+/** How much the proxy logs: its start and stop (`info`), a line a request too (`debug`), or nothing; never a token. */
 export type LogLevel = 'silent' | 'info' | 'debug';
 
+/** `createProxy`'s options (docs/proxy.md has the command line's flags for each). */
 export interface ProxyOptions {
   /** The address to listen on (default `127.0.0.1`: closed to the network unless told). */
   readonly host?: string;

@@ -54,6 +54,7 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_NOT_SUPPORTED',
 ]);
 
+/** A running proxy: where it listens, and how it stops. */
 export interface Proxy {
   /** `http://HOST:PORT`, as it listens. */
   readonly url: string;

@@ -7,6 +7,7 @@ import type { InvalidRequestsEvent } from '../../contracts/dialect.ts';
 import { listener, milliseconds, whole } from '../../option-shapes.ts';
 import { isBotId } from './bot-id.ts';
 
+/** v10's own options (docs/options.md): the global limit, a bot's own, the margins and the invalid-request guard. */
 export interface V10Options {
   /** v10, V13: requests per second per token, paced ahead (default 50; larger bots are granted more). */
   readonly globalLimit?: number;
