@@ -82,7 +82,7 @@ export class ApplicationsApi {
    *
    * `GET /applications/{application_id}` · route key `ApplicationsId`
    *
-   * Discord's OpenAPI document: `get_application`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_application`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -104,7 +104,7 @@ export class ApplicationsApi {
    *
    * `PATCH /applications/{application_id}` · route key `ApplicationsId`
    *
-   * Discord's OpenAPI document: `update_application`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_application`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -140,7 +140,7 @@ export class ApplicationsCommandsApi {
    *
    * `GET /applications/{application_id}/commands` · route key `ApplicationsIdCommands`
    *
-   * Discord's OpenAPI document: `list_application_commands`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_application_commands`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -168,7 +168,7 @@ export class ApplicationsCommandsApi {
    *
    * `POST /applications/{application_id}/commands` · route key `ApplicationsIdCommands`
    *
-   * Discord's OpenAPI document: `create_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -196,7 +196,7 @@ export class ApplicationsCommandsApi {
    *
    * `PUT /applications/{application_id}/commands` · route key `ApplicationsIdCommands`
    *
-   * Discord's OpenAPI document: `bulk_set_application_commands`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_set_application_commands`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -224,7 +224,7 @@ export class ApplicationsCommandsApi {
    *
    * `GET /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId`
    *
-   * Discord's OpenAPI document: `get_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -259,7 +259,7 @@ export class ApplicationsCommandsApi {
    *
    * `PATCH /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId`
    *
-   * Discord's OpenAPI document: `update_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -294,7 +294,7 @@ export class ApplicationsCommandsApi {
    *
    * `DELETE /applications/{application_id}/commands/{command_id}` · route key `ApplicationsIdCommandsId`
    *
-   * Discord's OpenAPI document: `delete_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -353,7 +353,7 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands`
    *
-   * Discord's OpenAPI document: `list_guild_application_commands`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_application_commands`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -388,7 +388,7 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `POST /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands`
    *
-   * Discord's OpenAPI document: `create_guild_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -423,7 +423,7 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `PUT /applications/{application_id}/guilds/{guild_id}/commands` · route key `ApplicationsIdGuildsIdCommands`
    *
-   * Discord's OpenAPI document: `bulk_set_guild_application_commands`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_set_guild_application_commands`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -458,7 +458,7 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId`
    *
-   * Discord's OpenAPI document: `get_guild_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -495,7 +495,7 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `PATCH /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId`
    *
-   * Discord's OpenAPI document: `update_guild_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -532,7 +532,7 @@ export class ApplicationsGuildsCommandsApi {
    *
    * `DELETE /applications/{application_id}/guilds/{guild_id}/commands/{command_id}` · route key `ApplicationsIdGuildsIdCommandsId`
    *
-   * Discord's OpenAPI document: `delete_guild_application_command`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_application_command`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.update`).
    *
@@ -579,7 +579,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands/permissions` · route key `ApplicationsIdGuildsIdCommandsPermissions`
    *
-   * Discord's OpenAPI document: `list_guild_application_command_permissions`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_application_command_permissions`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.permissions.update`).
    *
@@ -646,7 +646,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    *
    * `GET /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions`
    *
-   * Discord's OpenAPI document: `get_guild_application_command_permissions`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_application_command_permissions`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.permissions.update`).
    *
@@ -683,7 +683,7 @@ export class ApplicationsGuildsCommandsPermissionsApi {
    *
    * `PUT /applications/{application_id}/guilds/{guild_id}/commands/{command_id}/permissions` · route key `ApplicationsIdGuildsIdCommandsIdPermissions`
    *
-   * Discord's OpenAPI document: `set_guild_application_command_permissions`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `set_guild_application_command_permissions`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.commands.permissions.update`).
    *
@@ -730,7 +730,7 @@ export class ApplicationsEmojisApi {
    *
    * `GET /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis`
    *
-   * Discord's OpenAPI document: `list_application_emojis`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_application_emojis`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -756,7 +756,7 @@ export class ApplicationsEmojisApi {
    *
    * `POST /applications/{application_id}/emojis` · route key `ApplicationsIdEmojis`
    *
-   * Discord's OpenAPI document: `create_application_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -782,7 +782,7 @@ export class ApplicationsEmojisApi {
    *
    * `GET /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId`
    *
-   * Discord's OpenAPI document: `get_application_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -815,7 +815,7 @@ export class ApplicationsEmojisApi {
    *
    * `PATCH /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId`
    *
-   * Discord's OpenAPI document: `update_application_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -848,7 +848,7 @@ export class ApplicationsEmojisApi {
    *
    * `DELETE /applications/{application_id}/emojis/{emoji_id}` · route key `ApplicationsIdEmojisId`
    *
-   * Discord's OpenAPI document: `delete_application_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_application_emoji`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -902,7 +902,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
    *
    * `GET /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata`
    *
-   * Discord's OpenAPI document: `get_application_role_connections_metadata`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_application_role_connections_metadata`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -933,7 +933,7 @@ export class ApplicationsRoleConnectionsMetadataApi {
    *
    * `PUT /applications/{application_id}/role-connections/metadata` · route key `ApplicationsIdRoleConnectionsMetadata`
    *
-   * Discord's OpenAPI document: `update_application_role_connections_metadata`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_application_role_connections_metadata`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -974,7 +974,7 @@ export class ApplicationsEntitlementsApi {
    *
    * `GET /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements`
    *
-   * Discord's OpenAPI document: `get_entitlements`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_entitlements`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
    *
@@ -1065,7 +1065,7 @@ export class ApplicationsEntitlementsApi {
    *
    * `POST /applications/{application_id}/entitlements` · route key `ApplicationsIdEntitlements`
    *
-   * Discord's OpenAPI document: `create_entitlement`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_entitlement`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1096,7 +1096,7 @@ export class ApplicationsEntitlementsApi {
    *
    * `GET /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId`
    *
-   * Discord's OpenAPI document: `get_entitlement`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_entitlement`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
    *
@@ -1131,7 +1131,7 @@ export class ApplicationsEntitlementsApi {
    *
    * `DELETE /applications/{application_id}/entitlements/{entitlement_id}` · route key `ApplicationsIdEntitlementsId`
    *
-   * Discord's OpenAPI document: `delete_entitlement`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_entitlement`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
    *
@@ -1166,7 +1166,7 @@ export class ApplicationsEntitlementsApi {
    *
    * `POST /applications/{application_id}/entitlements/{entitlement_id}/consume` · route key `ApplicationsIdEntitlementsIdConsume`
    *
-   * Discord's OpenAPI document: `consume_entitlement`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `consume_entitlement`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`applications.entitlements`).
    *
@@ -1245,7 +1245,7 @@ export class ApplicationsMeApi {
    *
    * `GET /applications/@me` · route key `ApplicationsMe`
    *
-   * Discord's OpenAPI document: `get_my_application`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_my_application`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1266,7 +1266,7 @@ export class ApplicationsMeApi {
    *
    * `PATCH /applications/@me` · route key `ApplicationsMe`
    *
-   * Discord's OpenAPI document: `update_my_application`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_my_application`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1300,7 +1300,7 @@ export class ApplicationsActivityInstancesApi {
    *
    * `GET /applications/{application_id}/activity-instances/{instance_id}` · route key `ApplicationsIdActivityInstancesId`
    *
-   * Discord's OpenAPI document: `applications_get_activity_instance`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `applications_get_activity_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1473,7 +1473,7 @@ export class ApplicationsAttachmentApi {
    *
    * `POST /applications/{application_id}/attachment` · route key `ApplicationsIdAttachment`
    *
-   * Discord's OpenAPI document: `upload_application_attachment`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `upload_application_attachment`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *

@@ -157,7 +157,7 @@ export class ChannelsApi {
    *
    * `GET /channels/{channel_id}` · route key `ChannelsId`
    *
-   * Discord's OpenAPI document: `get_channel`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_channel`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -181,7 +181,7 @@ export class ChannelsApi {
    *
    * `PATCH /channels/{channel_id}` · route key `ChannelsId`
    *
-   * Discord's OpenAPI document: `update_channel`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_channel`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -228,7 +228,7 @@ export class ChannelsApi {
    *
    * `DELETE /channels/{channel_id}` · route key `ChannelsId`
    *
-   * Discord's OpenAPI document: `delete_channel`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_channel`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -262,7 +262,7 @@ export class ChannelsInvitesApi {
    *
    * `GET /channels/{channel_id}/invites` · route key `ChannelsIdInvites`
    *
-   * Discord's OpenAPI document: `list_channel_invites`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_channel_invites`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -286,7 +286,7 @@ export class ChannelsInvitesApi {
    *
    * `POST /channels/{channel_id}/invites` · route key `ChannelsIdInvites`
    *
-   * Discord's OpenAPI document: `create_channel_invite`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_channel_invite`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
@@ -329,7 +329,7 @@ export class ChannelsMessagesApi {
    *
    * `GET /channels/{channel_id}/messages` · route key `ChannelsIdMessages`
    *
-   * Discord's OpenAPI document: `list_messages`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_messages`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `around`, `before`, `after`.
@@ -411,7 +411,7 @@ export class ChannelsMessagesApi {
    *
    * `POST /channels/{channel_id}/messages` · route key `ChannelsIdMessages`
    *
-   * Discord's OpenAPI document: `create_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_message`.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -438,7 +438,7 @@ export class ChannelsMessagesApi {
    *
    * `POST /channels/{channel_id}/messages/bulk-delete` · route key `ChannelsIdMessagesBulkDelete`
    *
-   * Discord's OpenAPI document: `bulk_delete_messages`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_delete_messages`.
    *
    * The service also accepts the older alias `bulk_delete`; both share the bucket.
    *
@@ -464,7 +464,7 @@ export class ChannelsMessagesApi {
    *
    * `GET /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
-   * Discord's OpenAPI document: `get_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_message`.
    *
    * The bucket key holds the method: deleting a message has its own, higher limit.
    *
@@ -497,7 +497,7 @@ export class ChannelsMessagesApi {
    *
    * `PATCH /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
-   * Discord's OpenAPI document: `update_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_message`.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -528,7 +528,7 @@ export class ChannelsMessagesApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
-   * Discord's OpenAPI document: `delete_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_message`.
    *
    * The bucket key holds the method: deleting a message has its own, higher limit.
    *
@@ -620,7 +620,7 @@ export class ChannelsMessagesApi {
    *
    * `POST /channels/{channel_id}/messages/{message_id}/crosspost` · route key `ChannelsIdMessagesIdCrosspost`
    *
-   * Discord's OpenAPI document: `crosspost_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `crosspost_message`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -663,7 +663,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions` · route key `ChannelsIdMessagesIdReactions`
    *
-   * Discord's OpenAPI document: `delete_all_message_reactions`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_all_message_reactions`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
@@ -694,7 +694,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * `PUT /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
-   * Discord's OpenAPI document: `add_my_message_reaction`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_my_message_reaction`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -729,7 +729,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
-   * Discord's OpenAPI document: `delete_my_message_reaction`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_my_message_reaction`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -764,7 +764,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
-   * Discord's OpenAPI document: `delete_user_message_reaction`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_user_message_reaction`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -801,7 +801,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * `GET /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
-   * Discord's OpenAPI document: `list_message_reactions_by_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_message_reactions_by_emoji`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -902,7 +902,7 @@ export class ChannelsMessagesReactionsApi {
    *
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
-   * Discord's OpenAPI document: `delete_all_message_reactions_by_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_all_message_reactions_by_emoji`.
    *
    * One key covers four paths, including the list path that has no user segment.
    *
@@ -947,7 +947,7 @@ export class ChannelsMessagesPinsApi {
    *
    * `GET /channels/{channel_id}/messages/pins` · route key `ChannelsIdMessagesPins`
    *
-   * Discord's OpenAPI document: `list_pins`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_pins`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1031,7 +1031,7 @@ export class ChannelsMessagesPinsApi {
    *
    * `PUT /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId`
    *
-   * Discord's OpenAPI document: `create_pin`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_pin`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1064,7 +1064,7 @@ export class ChannelsMessagesPinsApi {
    *
    * `DELETE /channels/{channel_id}/messages/pins/{message_id}` · route key `ChannelsIdMessagesPinsMessageId`
    *
-   * Discord's OpenAPI document: `delete_pin`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_pin`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1107,7 +1107,7 @@ export class ChannelsMessagesThreadsApi {
    *
    * `POST /channels/{channel_id}/messages/{message_id}/threads` · route key `ChannelsIdMessagesIdThreads`
    *
-   * Discord's OpenAPI document: `create_thread_from_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_thread_from_message`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1150,7 +1150,7 @@ export class ChannelsPermissionsApi {
    *
    * `PUT /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId`
    *
-   * Discord's OpenAPI document: `set_channel_permission_overwrite`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `set_channel_permission_overwrite`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
@@ -1181,7 +1181,7 @@ export class ChannelsPermissionsApi {
    *
    * `DELETE /channels/{channel_id}/permissions/{overwrite_id}` · route key `ChannelsIdPermissionsOverwriteId`
    *
-   * Discord's OpenAPI document: `delete_channel_permission_overwrite`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_channel_permission_overwrite`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param overwriteId - `{overwrite_id}`, an id: decimal string or bigint.
@@ -1222,7 +1222,7 @@ export class ChannelsPinsApi {
    *
    * `GET /channels/{channel_id}/pins` · route key `ChannelsIdPins`
    *
-   * Discord's OpenAPI document: `deprecated_list_pins`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `deprecated_list_pins`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -1247,7 +1247,7 @@ export class ChannelsPinsApi {
    *
    * `PUT /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId`
    *
-   * Discord's OpenAPI document: `deprecated_create_pin`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `deprecated_create_pin`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
@@ -1274,7 +1274,7 @@ export class ChannelsPinsApi {
    *
    * `DELETE /channels/{channel_id}/pins/{message_id}` · route key `ChannelsIdPinsMessageId`
    *
-   * Discord's OpenAPI document: `deprecated_delete_pin`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `deprecated_delete_pin`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
@@ -1311,7 +1311,7 @@ export class ChannelsTypingApi {
    *
    * `POST /channels/{channel_id}/typing` · route key `ChannelsIdTyping`
    *
-   * Discord's OpenAPI document: `trigger_typing_indicator`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `trigger_typing_indicator`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -1345,7 +1345,7 @@ export class ChannelsWebhooksApi {
    *
    * `GET /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks`
    *
-   * Discord's OpenAPI document: `list_channel_webhooks`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_channel_webhooks`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -1369,7 +1369,7 @@ export class ChannelsWebhooksApi {
    *
    * `POST /channels/{channel_id}/webhooks` · route key `ChannelsIdWebhooks`
    *
-   * Discord's OpenAPI document: `create_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_webhook`.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -1403,7 +1403,7 @@ export class ChannelsFollowersApi {
    *
    * `POST /channels/{channel_id}/followers` · route key `ChannelsIdFollowers`
    *
-   * Discord's OpenAPI document: `follow_channel`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `follow_channel`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1439,7 +1439,7 @@ export class ChannelsRecipientsApi {
    *
    * `PUT /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId`
    *
-   * Discord's OpenAPI document: `add_group_dm_user`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_group_dm_user`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1467,7 +1467,7 @@ export class ChannelsRecipientsApi {
    *
    * `DELETE /channels/{channel_id}/recipients/{user_id}` · route key `ChannelsIdRecipientsUserId`
    *
-   * Discord's OpenAPI document: `delete_group_dm_user`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_group_dm_user`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1510,7 +1510,7 @@ export class ChannelsVoiceStatusApi {
    *
    * `PUT /channels/{channel_id}/voice-status` · route key `ChannelsIdVoiceStatus`
    *
-   * Discord's OpenAPI document: `update_voice_channel_status`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_voice_channel_status`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1549,7 +1549,7 @@ export class ChannelsThreadMembersApi {
    *
    * `GET /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId`
    *
-   * Discord's OpenAPI document: `get_thread_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_thread_member`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1582,7 +1582,7 @@ export class ChannelsThreadMembersApi {
    *
    * `PUT /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId`
    *
-   * Discord's OpenAPI document: `add_thread_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_thread_member`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1615,7 +1615,7 @@ export class ChannelsThreadMembersApi {
    *
    * `DELETE /channels/{channel_id}/thread-members/{user_id}` · route key `ChannelsIdThreadMembersUserId`
    *
-   * Discord's OpenAPI document: `delete_thread_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_thread_member`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1648,7 +1648,7 @@ export class ChannelsThreadMembersApi {
    *
    * `GET /channels/{channel_id}/thread-members` · route key `ChannelsIdThreadMembers`
    *
-   * Discord's OpenAPI document: `list_thread_members`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_thread_members`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1742,7 +1742,7 @@ export class ChannelsThreadMembersMeApi {
    *
    * `PUT /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId`
    *
-   * Discord's OpenAPI document: `join_thread`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `join_thread`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1768,7 +1768,7 @@ export class ChannelsThreadMembersMeApi {
    *
    * `DELETE /channels/{channel_id}/thread-members/@me` · route key `ChannelsIdThreadMembersUserId`
    *
-   * Discord's OpenAPI document: `leave_thread`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `leave_thread`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1807,7 +1807,7 @@ export class ChannelsThreadsApi {
    *
    * `POST /channels/{channel_id}/threads` · route key `ChannelsIdThreads`
    *
-   * Discord's OpenAPI document: `create_thread`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_thread`.
    *
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
@@ -1839,7 +1839,7 @@ export class ChannelsThreadsApi {
    *
    * `GET /channels/{channel_id}/threads/search` · route key `ChannelsIdThreadsSearch`
    *
-   * Discord's OpenAPI document: `thread_search`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `thread_search`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -2034,7 +2034,7 @@ export class ChannelsThreadsArchivedApi {
    *
    * `GET /channels/{channel_id}/users/@me/threads/archived/private` · route key `ChannelsIdUsersMeThreadsArchivedPrivate`
    *
-   * Discord's OpenAPI document: `list_my_private_archived_threads`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_my_private_archived_threads`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2133,7 +2133,7 @@ export class ChannelsThreadsArchivedPrivateApi {
    *
    * `GET /channels/{channel_id}/threads/archived/private` · route key `ChannelsIdThreadsArchivedPrivate`
    *
-   * Discord's OpenAPI document: `list_private_archived_threads`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_private_archived_threads`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -2232,7 +2232,7 @@ export class ChannelsThreadsArchivedPublicApi {
    *
    * `GET /channels/{channel_id}/threads/archived/public` · route key `ChannelsIdThreadsArchivedPublic`
    *
-   * Discord's OpenAPI document: `list_public_archived_threads`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_public_archived_threads`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -2334,7 +2334,7 @@ export class ChannelsPollsApi {
    *
    * `POST /channels/{channel_id}/polls/{message_id}/expire` · route key `ChannelsIdPollsIdExpire`
    *
-   * Discord's OpenAPI document: `poll_expire`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `poll_expire`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2377,7 +2377,7 @@ export class ChannelsPollsAnswersApi {
    *
    * `GET /channels/{channel_id}/polls/{message_id}/answers/{answer_id}` · route key `ChannelsIdPollsIdAnswersId`
    *
-   * Discord's OpenAPI document: `get_answer_voters`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_answer_voters`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2488,7 +2488,7 @@ export class ChannelsSoundboardSoundsApi {
    *
    * `POST /channels/{channel_id}/send-soundboard-sound` · route key `ChannelsIdSendSoundboardSound`
    *
-   * Discord's OpenAPI document: `send_soundboard_sound`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `send_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

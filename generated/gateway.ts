@@ -22,7 +22,7 @@ export class GatewayApi {
    *
    * `GET /gateway` · route key `Gateway`
    *
-   * Discord's OpenAPI document: `get_gateway`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_gateway`.
    *
    * Takes a bot token or no token at all.
    *
@@ -53,7 +53,7 @@ export class GatewayBotApi {
    *
    * `GET /gateway/bot` · route key `GatewayBot`
    *
-   * Discord's OpenAPI document: `get_bot_gateway`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_bot_gateway`.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).

@@ -22,7 +22,7 @@ export class GuildTemplatesApi {
    *
    * `GET /guilds/templates/{code}` · route key `GuildsTemplatesCode`
    *
-   * Discord's OpenAPI document: `get_guild_template`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_template`.
    *
    * Takes a bot token or no token at all.
    *
@@ -56,7 +56,7 @@ export class GuildTemplatesGuildsApi {
    *
    * `POST /guilds/templates/{code}` · route key `GuildsTemplatesCode`
    *
-   * Discord's OpenAPI document: `create_guild_from_template`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_from_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

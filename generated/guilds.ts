@@ -177,7 +177,7 @@ export class GuildsApi {
    *
    * `GET /guilds/{guild_id}` · route key `GuildsId`
    *
-   * Discord's OpenAPI document: `get_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `with_counts`.
@@ -201,7 +201,7 @@ export class GuildsApi {
    *
    * `PATCH /guilds/{guild_id}` · route key `GuildsId`
    *
-   * Discord's OpenAPI document: `update_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -225,7 +225,7 @@ export class GuildsApi {
    *
    * `DELETE /guilds/{guild_id}` · route key `GuildsId`
    *
-   * Discord's OpenAPI document: `delete_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -250,7 +250,7 @@ export class GuildsApi {
    *
    * `POST /guilds` · route key `Guilds`
    *
-   * Discord's OpenAPI document: `create_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild`.
    *
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
@@ -283,7 +283,7 @@ export class GuildsBansApi {
    *
    * `GET /guilds/{guild_id}/bans` · route key `GuildsIdBans`
    *
-   * Discord's OpenAPI document: `list_guild_bans`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_bans`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `before`, `after`.
@@ -365,7 +365,7 @@ export class GuildsBansApi {
    *
    * `GET /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId`
    *
-   * Discord's OpenAPI document: `get_guild_ban`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_ban`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -391,7 +391,7 @@ export class GuildsBansApi {
    *
    * `PUT /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId`
    *
-   * Discord's OpenAPI document: `ban_user_from_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `ban_user_from_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -417,7 +417,7 @@ export class GuildsBansApi {
    *
    * `DELETE /guilds/{guild_id}/bans/{user_id}` · route key `GuildsIdBansUserId`
    *
-   * Discord's OpenAPI document: `unban_user_from_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `unban_user_from_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -453,7 +453,7 @@ export class GuildsChannelsApi {
    *
    * `GET /guilds/{guild_id}/channels` · route key `GuildsIdChannels`
    *
-   * Discord's OpenAPI document: `list_guild_channels`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_channels`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -481,7 +481,7 @@ export class GuildsChannelsApi {
    *
    * `POST /guilds/{guild_id}/channels` · route key `GuildsIdChannels`
    *
-   * Discord's OpenAPI document: `create_guild_channel`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_channel`.
    *
    * The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.
    *
@@ -507,7 +507,7 @@ export class GuildsChannelsApi {
    *
    * `PATCH /guilds/{guild_id}/channels` · route key `GuildsIdChannels`
    *
-   * Discord's OpenAPI document: `bulk_update_guild_channels`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_update_guild_channels`.
    *
    * The spec's shape is never sent; the real endpoints are on /guilds/{guild_id}/channels. Both share one bucket per guild.
    *
@@ -597,7 +597,7 @@ export class GuildsEmojisApi {
    *
    * `GET /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis`
    *
-   * Discord's OpenAPI document: `list_guild_emojis`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_emojis`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -621,7 +621,7 @@ export class GuildsEmojisApi {
    *
    * `POST /guilds/{guild_id}/emojis` · route key `GuildsIdEmojis`
    *
-   * Discord's OpenAPI document: `create_guild_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -645,7 +645,7 @@ export class GuildsEmojisApi {
    *
    * `GET /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId`
    *
-   * Discord's OpenAPI document: `get_guild_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
@@ -671,7 +671,7 @@ export class GuildsEmojisApi {
    *
    * `PATCH /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId`
    *
-   * Discord's OpenAPI document: `update_guild_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
@@ -697,7 +697,7 @@ export class GuildsEmojisApi {
    *
    * `DELETE /guilds/{guild_id}/emojis/{emoji_id}` · route key `GuildsIdEmojisId`
    *
-   * Discord's OpenAPI document: `delete_guild_emoji`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_emoji`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param emojiId - `{emoji_id}`, an id: decimal string or bigint.
@@ -733,7 +733,7 @@ export class GuildsIntegrationsApi {
    *
    * `GET /guilds/{guild_id}/integrations` · route key `GuildsIdIntegrations`
    *
-   * Discord's OpenAPI document: `list_guild_integrations`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_integrations`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -808,7 +808,7 @@ export class GuildsIntegrationsApi {
    *
    * `DELETE /guilds/{guild_id}/integrations/{integration_id}` · route key `GuildsIdIntegrationsId`
    *
-   * Discord's OpenAPI document: `delete_guild_integration`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_integration`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param integrationId - `{integration_id}`, an id: decimal string or bigint.
@@ -878,7 +878,7 @@ export class GuildsInvitesApi {
    *
    * `GET /guilds/{guild_id}/invites` · route key `GuildsIdInvites`
    *
-   * Discord's OpenAPI document: `list_guild_invites`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_invites`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -918,7 +918,7 @@ export class GuildsMembersApi {
    *
    * `GET /guilds/{guild_id}/members` · route key `GuildsIdMembers`
    *
-   * Discord's OpenAPI document: `list_guild_members`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_members`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `limit`, `after`.
@@ -1000,7 +1000,7 @@ export class GuildsMembersApi {
    *
    * `GET /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
-   * Discord's OpenAPI document: `get_guild_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_member`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -1026,7 +1026,7 @@ export class GuildsMembersApi {
    *
    * `PUT /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
-   * Discord's OpenAPI document: `add_guild_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_guild_member`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -1052,7 +1052,7 @@ export class GuildsMembersApi {
    *
    * `PATCH /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
-   * Discord's OpenAPI document: `update_guild_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_member`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -1078,7 +1078,7 @@ export class GuildsMembersApi {
    *
    * `DELETE /guilds/{guild_id}/members/{user_id}` · route key `GuildsIdMembersId`
    *
-   * Discord's OpenAPI document: `delete_guild_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_member`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -1104,7 +1104,7 @@ export class GuildsMembersApi {
    *
    * `GET /guilds/{guild_id}/members/search` · route key `GuildsIdMembersSearch`
    *
-   * Discord's OpenAPI document: `search_guild_members`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `search_guild_members`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1140,7 +1140,7 @@ export class GuildsMembersRolesApi {
    *
    * `PUT /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId`
    *
-   * Discord's OpenAPI document: `add_guild_member_role`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_guild_member_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -1173,7 +1173,7 @@ export class GuildsMembersRolesApi {
    *
    * `DELETE /guilds/{guild_id}/members/{user_id}/roles/{role_id}` · route key `GuildsIdMembersIdRolesId`
    *
-   * Discord's OpenAPI document: `delete_guild_member_role`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_member_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param userId - `{user_id}`, an id: decimal string or bigint.
@@ -1219,7 +1219,7 @@ export class GuildsMembersMeApi {
    *
    * `PATCH /guilds/{guild_id}/members/@me` · route key `GuildsIdMembersMe`
    *
-   * Discord's OpenAPI document: `update_my_guild_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_my_guild_member`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1287,7 +1287,7 @@ export class GuildsMessagesApi {
    *
    * `GET /guilds/{guild_id}/messages/search` · route key `GuildsIdMessagesSearch`
    *
-   * Discord's OpenAPI document: `guild_search`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `guild_search`.
    *
    * Only user accounts may call this endpoint.
    *
@@ -1385,7 +1385,7 @@ export class GuildsPruneApi {
    *
    * `GET /guilds/{guild_id}/prune` · route key `GuildsIdPrune`
    *
-   * Discord's OpenAPI document: `preview_prune_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `preview_prune_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param query - Query parameters: `days`, `include_roles`.
@@ -1409,7 +1409,7 @@ export class GuildsPruneApi {
    *
    * `POST /guilds/{guild_id}/prune` · route key `GuildsIdPrune`
    *
-   * Discord's OpenAPI document: `prune_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `prune_guild`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
@@ -1443,7 +1443,7 @@ export class GuildsRegionsApi {
    *
    * `GET /guilds/{guild_id}/regions` · route key `GuildsIdRegions`
    *
-   * Discord's OpenAPI document: `list_guild_voice_regions`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_voice_regions`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -1480,7 +1480,7 @@ export class GuildsRolesApi {
    *
    * `GET /guilds/{guild_id}/roles` · route key `GuildsIdRoles`
    *
-   * Discord's OpenAPI document: `list_guild_roles`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_roles`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -1504,7 +1504,7 @@ export class GuildsRolesApi {
    *
    * `POST /guilds/{guild_id}/roles` · route key `GuildsIdRoles`
    *
-   * Discord's OpenAPI document: `create_guild_role`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body (optional).
@@ -1528,7 +1528,7 @@ export class GuildsRolesApi {
    *
    * `PATCH /guilds/{guild_id}/roles` · route key `GuildsIdRoles`
    *
-   * Discord's OpenAPI document: `bulk_update_guild_roles`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_update_guild_roles`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -1552,7 +1552,7 @@ export class GuildsRolesApi {
    *
    * `GET /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId`
    *
-   * Discord's OpenAPI document: `get_guild_role`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
@@ -1578,7 +1578,7 @@ export class GuildsRolesApi {
    *
    * `PATCH /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId`
    *
-   * Discord's OpenAPI document: `update_guild_role`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
@@ -1604,7 +1604,7 @@ export class GuildsRolesApi {
    *
    * `DELETE /guilds/{guild_id}/roles/{role_id}` · route key `GuildsIdRolesId`
    *
-   * Discord's OpenAPI document: `delete_guild_role`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_role`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param roleId - `{role_id}`, an id: decimal string or bigint.
@@ -1640,7 +1640,7 @@ export class GuildsRolesMemberCountsApi {
    *
    * `GET /guilds/{guild_id}/roles/member-counts` · route key `GuildsIdRolesMemberCounts`
    *
-   * Discord's OpenAPI document: `guild_role_member_counts`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `guild_role_member_counts`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1676,7 +1676,7 @@ export class GuildsWebhooksApi {
    *
    * `GET /guilds/{guild_id}/webhooks` · route key `GuildsIdWebhooks`
    *
-   * Discord's OpenAPI document: `get_guild_webhooks`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_webhooks`.
    *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -1710,7 +1710,7 @@ export class GuildsPreviewApi {
    *
    * `GET /guilds/{guild_id}/preview` · route key `GuildsIdPreview`
    *
-   * Discord's OpenAPI document: `get_guild_preview`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_preview`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1746,7 +1746,7 @@ export class GuildsVanityUrlApi {
    *
    * `GET /guilds/{guild_id}/vanity-url` · route key `GuildsIdVanityUrl`
    *
-   * Discord's OpenAPI document: `get_guild_vanity_url`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_vanity_url`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1782,7 +1782,7 @@ export class GuildsAuditLogsApi {
    *
    * `GET /guilds/{guild_id}/audit-logs` · route key `GuildsIdAuditLogs`
    *
-   * Discord's OpenAPI document: `list_guild_audit_log_entries`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_audit_log_entries`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1876,7 +1876,7 @@ export class GuildsActiveThreadsApi {
    *
    * `GET /guilds/{guild_id}/threads/active` · route key `GuildsIdThreadsActive`
    *
-   * Discord's OpenAPI document: `get_active_guild_threads`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_active_guild_threads`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1912,7 +1912,7 @@ export class GuildsWidgetApi {
    *
    * `GET /guilds/{guild_id}/widget` · route key `GuildsIdWidget`
    *
-   * Discord's OpenAPI document: `get_guild_widget_settings`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_widget_settings`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1938,7 +1938,7 @@ export class GuildsWidgetApi {
    *
    * `PATCH /guilds/{guild_id}/widget` · route key `GuildsIdWidget`
    *
-   * Discord's OpenAPI document: `update_guild_widget_settings`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_widget_settings`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -1974,7 +1974,7 @@ export class GuildsWidgetJsonApi {
    *
    * `GET /guilds/{guild_id}/widget.json` · route key `GuildsIdWidgetJson`
    *
-   * Discord's OpenAPI document: `get_guild_widget`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_widget`.
    *
    * Takes a bot token or no token at all.
    *
@@ -2014,7 +2014,7 @@ export class GuildsWidgetImageApi {
    *
    * `GET /guilds/{guild_id}/widget.png` · route key `GuildsIdWidgetPng`
    *
-   * Discord's OpenAPI document: `get_guild_widget_png`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_widget_png`.
    *
    * Takes a bot token or no token at all.
    *
@@ -2054,7 +2054,7 @@ export class GuildsMfaApi {
    *
    * `POST /guilds/{guild_id}/mfa` · route key `GuildsIdMfa`
    *
-   * Discord's OpenAPI document: `set_guild_mfa_level`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `set_guild_mfa_level`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2091,7 +2091,7 @@ export class GuildsBulkBanApi {
    *
    * `POST /guilds/{guild_id}/bulk-ban` · route key `GuildsIdBulkBan`
    *
-   * Discord's OpenAPI document: `bulk_ban_users_from_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_ban_users_from_guild`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2130,7 +2130,7 @@ export class GuildsVoiceStatesApi {
    *
    * `GET /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId`
    *
-   * Discord's OpenAPI document: `get_voice_state`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_voice_state`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2158,7 +2158,7 @@ export class GuildsVoiceStatesApi {
    *
    * `PATCH /guilds/{guild_id}/voice-states/{user_id}` · route key `GuildsIdVoiceStatesUserId`
    *
-   * Discord's OpenAPI document: `update_voice_state`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_voice_state`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2196,7 +2196,7 @@ export class GuildsVoiceStatesMeApi {
    *
    * `GET /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId`
    *
-   * Discord's OpenAPI document: `get_self_voice_state`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_self_voice_state`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2222,7 +2222,7 @@ export class GuildsVoiceStatesMeApi {
    *
    * `PATCH /guilds/{guild_id}/voice-states/@me` · route key `GuildsIdVoiceStatesUserId`
    *
-   * Discord's OpenAPI document: `update_self_voice_state`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_self_voice_state`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2258,7 +2258,7 @@ export class GuildsStickersApi {
    *
    * `GET /guilds/{guild_id}/stickers` · route key `GuildsIdStickers`
    *
-   * Discord's OpenAPI document: `list_guild_stickers`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_stickers`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2284,7 +2284,7 @@ export class GuildsStickersApi {
    *
    * `POST /guilds/{guild_id}/stickers` · route key `GuildsIdStickers`
    *
-   * Discord's OpenAPI document: `create_guild_sticker`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_sticker`.
    *
    * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
    * sent as it is.
@@ -2313,7 +2313,7 @@ export class GuildsStickersApi {
    *
    * `GET /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId`
    *
-   * Discord's OpenAPI document: `get_guild_sticker`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_sticker`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2341,7 +2341,7 @@ export class GuildsStickersApi {
    *
    * `PATCH /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId`
    *
-   * Discord's OpenAPI document: `update_guild_sticker`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_sticker`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2369,7 +2369,7 @@ export class GuildsStickersApi {
    *
    * `DELETE /guilds/{guild_id}/stickers/{sticker_id}` · route key `GuildsIdStickersId`
    *
-   * Discord's OpenAPI document: `delete_guild_sticker`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_sticker`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2407,7 +2407,7 @@ export class GuildsWelcomeScreenApi {
    *
    * `GET /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen`
    *
-   * Discord's OpenAPI document: `get_guild_welcome_screen`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_welcome_screen`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2433,7 +2433,7 @@ export class GuildsWelcomeScreenApi {
    *
    * `PATCH /guilds/{guild_id}/welcome-screen` · route key `GuildsIdWelcomeScreen`
    *
-   * Discord's OpenAPI document: `update_guild_welcome_screen`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_welcome_screen`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2469,7 +2469,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * `GET /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds`
    *
-   * Discord's OpenAPI document: `list_guild_soundboard_sounds`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_soundboard_sounds`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2495,7 +2495,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * `POST /guilds/{guild_id}/soundboard-sounds` · route key `GuildsIdSoundboardSounds`
    *
-   * Discord's OpenAPI document: `create_guild_soundboard_sound`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2521,7 +2521,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * `GET /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId`
    *
-   * Discord's OpenAPI document: `get_guild_soundboard_sound`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2554,7 +2554,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * `PATCH /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId`
    *
-   * Discord's OpenAPI document: `update_guild_soundboard_sound`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2587,7 +2587,7 @@ export class GuildsSoundboardSoundsApi {
    *
    * `DELETE /guilds/{guild_id}/soundboard-sounds/{sound_id}` · route key `GuildsIdSoundboardSoundsId`
    *
-   * Discord's OpenAPI document: `delete_guild_soundboard_sound`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_soundboard_sound`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2633,7 +2633,7 @@ export class GuildsScheduledEventsApi {
    *
    * `GET /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents`
    *
-   * Discord's OpenAPI document: `list_guild_scheduled_events`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_scheduled_events`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2659,7 +2659,7 @@ export class GuildsScheduledEventsApi {
    *
    * `POST /guilds/{guild_id}/scheduled-events` · route key `GuildsIdScheduledEvents`
    *
-   * Discord's OpenAPI document: `create_guild_scheduled_event`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_scheduled_event`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2685,7 +2685,7 @@ export class GuildsScheduledEventsApi {
    *
    * `GET /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId`
    *
-   * Discord's OpenAPI document: `get_guild_scheduled_event`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_scheduled_event`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2718,7 +2718,7 @@ export class GuildsScheduledEventsApi {
    *
    * `PATCH /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId`
    *
-   * Discord's OpenAPI document: `update_guild_scheduled_event`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_scheduled_event`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2751,7 +2751,7 @@ export class GuildsScheduledEventsApi {
    *
    * `DELETE /guilds/{guild_id}/scheduled-events/{event_id}` · route key `GuildsIdScheduledEventsId`
    *
-   * Discord's OpenAPI document: `delete_guild_scheduled_event`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_scheduled_event`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2794,7 +2794,7 @@ export class GuildsScheduledEventsUsersApi {
    *
    * `GET /guilds/{guild_id}/scheduled-events/{event_id}/users` · route key `GuildsIdScheduledEventsIdUsers`
    *
-   * Discord's OpenAPI document: `list_guild_scheduled_event_users`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_scheduled_event_users`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2910,7 +2910,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * `GET /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules`
    *
-   * Discord's OpenAPI document: `list_auto_moderation_rules`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_auto_moderation_rules`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2936,7 +2936,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * `POST /guilds/{guild_id}/auto-moderation/rules` · route key `GuildsIdAutoModerationRules`
    *
-   * Discord's OpenAPI document: `create_auto_moderation_rule`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2962,7 +2962,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * `GET /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId`
    *
-   * Discord's OpenAPI document: `get_auto_moderation_rule`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -2995,7 +2995,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * `PATCH /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId`
    *
-   * Discord's OpenAPI document: `update_auto_moderation_rule`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3028,7 +3028,7 @@ export class GuildsAutoModerationRulesApi {
    *
    * `DELETE /guilds/{guild_id}/auto-moderation/rules/{rule_id}` · route key `GuildsIdAutoModerationRulesId`
    *
-   * Discord's OpenAPI document: `delete_auto_moderation_rule`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_auto_moderation_rule`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3071,7 +3071,7 @@ export class GuildsOnboardingApi {
    *
    * `GET /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding`
    *
-   * Discord's OpenAPI document: `get_guilds_onboarding`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guilds_onboarding`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3097,7 +3097,7 @@ export class GuildsOnboardingApi {
    *
    * `PUT /guilds/{guild_id}/onboarding` · route key `GuildsIdOnboarding`
    *
-   * Discord's OpenAPI document: `put_guilds_onboarding`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `put_guilds_onboarding`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3229,7 +3229,7 @@ export class GuildsTemplatesApi {
    *
    * `GET /guilds/{guild_id}/templates` · route key `GuildsIdTemplates`
    *
-   * Discord's OpenAPI document: `list_guild_templates`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_guild_templates`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3255,7 +3255,7 @@ export class GuildsTemplatesApi {
    *
    * `POST /guilds/{guild_id}/templates` · route key `GuildsIdTemplates`
    *
-   * Discord's OpenAPI document: `create_guild_template`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_guild_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3281,7 +3281,7 @@ export class GuildsTemplatesApi {
    *
    * `PUT /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode`
    *
-   * Discord's OpenAPI document: `sync_guild_template`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `sync_guild_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3309,7 +3309,7 @@ export class GuildsTemplatesApi {
    *
    * `PATCH /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode`
    *
-   * Discord's OpenAPI document: `update_guild_template`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_guild_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3337,7 +3337,7 @@ export class GuildsTemplatesApi {
    *
    * `DELETE /guilds/{guild_id}/templates/{code}` · route key `GuildsIdTemplatesCode`
    *
-   * Discord's OpenAPI document: `delete_guild_template`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_guild_template`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -3375,7 +3375,7 @@ export class GuildsNewMemberWelcomeApi {
    *
    * `GET /guilds/{guild_id}/new-member-welcome` · route key `GuildsIdNewMemberWelcome`
    *
-   * Discord's OpenAPI document: `get_guild_new_member_welcome`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_guild_new_member_welcome`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *

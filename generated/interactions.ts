@@ -228,7 +228,7 @@ export class InteractionsCallbackApi {
    *
    * `POST /interactions/{interaction_id}/{interaction_token}/callback` · route key `InteractionsIdTokenCallback`
    *
-   * Discord's OpenAPI document: `create_interaction_response`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_interaction_response`.
    *
    * Takes a bot token or no token at all.
    *
@@ -281,7 +281,7 @@ export class InteractionsOriginalApi {
    *
    * `GET /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId`
    *
-   * Discord's OpenAPI document: `get_original_webhook_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_original_webhook_message`.
    *
    * Takes a bot token or no token at all.
    *
@@ -318,7 +318,7 @@ export class InteractionsOriginalApi {
    *
    * `PATCH /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId`
    *
-   * Discord's OpenAPI document: `update_original_webhook_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_original_webhook_message`.
    *
    * Takes a bot token or no token at all.
    *
@@ -358,7 +358,7 @@ export class InteractionsOriginalApi {
    *
    * `DELETE /webhooks/{application_id}/{interaction_token}/messages/@original` · route key `WebhooksIdTokenMessagesId`
    *
-   * Discord's OpenAPI document: `delete_original_webhook_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_original_webhook_message`.
    *
    * Takes a bot token or no token at all.
    *

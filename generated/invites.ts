@@ -33,7 +33,7 @@ export class InvitesApi {
    *
    * `GET /invites/{code}` · route key `InvitesCode`
    *
-   * Discord's OpenAPI document: `invite_resolve`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `invite_resolve`.
    *
    * Takes a bot token or no token at all.
    *
@@ -55,7 +55,7 @@ export class InvitesApi {
    *
    * `DELETE /invites/{code}` · route key `InvitesCode`
    *
-   * Discord's OpenAPI document: `invite_revoke`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `invite_revoke`.
    *
    * @param code - `{code}`, percent-encoded for you.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -88,7 +88,7 @@ export class InvitesTargetUsersApi {
    *
    * `GET /invites/{code}/target-users` · route key `InvitesCodeTargetUsers`
    *
-   * Discord's OpenAPI document: `get_invite_target_users`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_invite_target_users`.
    *
    * The list is a CSV file with one column of user ids.
    *
@@ -116,7 +116,7 @@ export class InvitesTargetUsersApi {
    *
    * `PUT /invites/{code}/target-users` · route key `InvitesCodeTargetUsers`
    *
-   * Discord's OpenAPI document: `update_invite_target_users`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_invite_target_users`.
    *
    * Sent as a multipart form, one part per field; a file field is `{ name, data }`. A `FormData` body is
    * sent as it is.
@@ -157,7 +157,7 @@ export class InvitesTargetUsersJobStatusApi {
    *
    * `GET /invites/{code}/target-users/job-status` · route key `InvitesCodeTargetUsersJobStatus`
    *
-   * Discord's OpenAPI document: `get_invite_target_users_job_status`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_invite_target_users_job_status`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -60,7 +60,7 @@ export class LobbiesApi {
    *
    * `POST /lobbies` · route key `Lobbies`
    *
-   * Discord's OpenAPI document: `create_lobby`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_lobby`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -81,7 +81,7 @@ export class LobbiesApi {
    *
    * `PUT /lobbies` · route key `Lobbies`
    *
-   * Discord's OpenAPI document: `create_or_join_lobby`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_or_join_lobby`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -104,7 +104,7 @@ export class LobbiesApi {
    *
    * `GET /lobbies/{lobby_id}` · route key `LobbiesId`
    *
-   * Discord's OpenAPI document: `get_lobby`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_lobby`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -126,7 +126,7 @@ export class LobbiesApi {
    *
    * `PATCH /lobbies/{lobby_id}` · route key `LobbiesId`
    *
-   * Discord's OpenAPI document: `edit_lobby`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `edit_lobby`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -158,7 +158,7 @@ export class LobbiesChannelLinkingApi {
    *
    * `PATCH /lobbies/{lobby_id}/channel-linking` · route key `LobbiesIdChannelLinking`
    *
-   * Discord's OpenAPI document: `edit_lobby_channel_link`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `edit_lobby_channel_link`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -205,7 +205,7 @@ export class LobbiesMembersApi {
    *
    * `PUT /lobbies/{lobby_id}/members/{user_id}` · route key `LobbiesIdMembersId`
    *
-   * Discord's OpenAPI document: `add_lobby_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_lobby_member`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -233,7 +233,7 @@ export class LobbiesMembersApi {
    *
    * `DELETE /lobbies/{lobby_id}/members/{user_id}` · route key `LobbiesIdMembersId`
    *
-   * Discord's OpenAPI document: `delete_lobby_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_lobby_member`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -274,7 +274,7 @@ export class LobbiesMembersMeApi {
    *
    * `DELETE /lobbies/{lobby_id}/members/@me` · route key `LobbiesIdMembersMe`
    *
-   * Discord's OpenAPI document: `leave_lobby`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `leave_lobby`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -308,7 +308,7 @@ export class LobbiesMembersMeInvitesApi {
    *
    * `POST /lobbies/{lobby_id}/members/@me/invites` · route key `LobbiesIdMembersMeInvites`
    *
-   * Discord's OpenAPI document: `create_linked_lobby_guild_invite_for_self`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_linked_lobby_guild_invite_for_self`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -346,7 +346,7 @@ export class LobbiesMembersBulkApi {
    *
    * `POST /lobbies/{lobby_id}/members/bulk` · route key `LobbiesIdMembersBulk`
    *
-   * Discord's OpenAPI document: `bulk_update_lobby_members`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bulk_update_lobby_members`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -382,7 +382,7 @@ export class LobbiesMembersInvitesApi {
    *
    * `POST /lobbies/{lobby_id}/members/{user_id}/invites` · route key `LobbiesIdMembersIdInvites`
    *
-   * Discord's OpenAPI document: `create_linked_lobby_guild_invite_for_user`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_linked_lobby_guild_invite_for_user`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -428,7 +428,7 @@ export class LobbiesMessagesApi {
    *
    * `GET /lobbies/{lobby_id}/messages` · route key `LobbiesIdMessages`
    *
-   * Discord's OpenAPI document: `get_lobby_messages`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_lobby_messages`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -456,7 +456,7 @@ export class LobbiesMessagesApi {
    *
    * `POST /lobbies/{lobby_id}/messages` · route key `LobbiesIdMessages`
    *
-   * Discord's OpenAPI document: `create_lobby_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_lobby_message`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -497,7 +497,7 @@ export class LobbiesMessagesModerationMetadataApi {
    *
    * `PUT /lobbies/{lobby_id}/messages/{message_id}/moderation-metadata` · route key `LobbiesIdMessagesIdModerationMetadata`
    *
-   * Discord's OpenAPI document: `update_lobby_message_external_moderation_metadata`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_lobby_message_external_moderation_metadata`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *

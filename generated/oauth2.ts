@@ -62,7 +62,7 @@ export class Oauth2ApplicationsMeApi {
    *
    * `GET /oauth2/applications/@me` · route key `Oauth2ApplicationsMe`
    *
-   * Discord's OpenAPI document: `get_my_oauth2_application`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_my_oauth2_application`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -93,7 +93,7 @@ export class Oauth2MeApi {
    *
    * `GET /oauth2/@me` · route key `Oauth2Me`
    *
-   * Discord's OpenAPI document: `get_my_oauth2_authorization`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_my_oauth2_authorization`.
    *
    * Takes a bot token or an OAuth2 Bearer token (any scope).
    *
@@ -224,7 +224,7 @@ export class Oauth2KeysApi {
    *
    * `GET /oauth2/keys` · route key `Oauth2Keys`
    *
-   * Discord's OpenAPI document: `get_public_keys`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_public_keys`.
    *
    * Takes a bot token or no token at all.
    *
@@ -257,7 +257,7 @@ export class Oauth2UserinfoApi {
    *
    * `GET /oauth2/userinfo` · route key `Oauth2Userinfo`
    *
-   * Discord's OpenAPI document: `get_openid_connect_userinfo`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_openid_connect_userinfo`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`openid`).
    *

@@ -66,7 +66,7 @@ export class PartnerSdkDmsMessagesModerationMetadataApi {
    *
    * `PUT /partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata` · route key `PartnerSdkDmsIdIdMessagesIdModerationMetadata`
    *
-   * Discord's OpenAPI document: `update_user_message_external_moderation_metadata`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_user_message_external_moderation_metadata`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -125,7 +125,7 @@ export class PartnerSdkProvisionalAccountsUnmergeApi {
    *
    * `POST /partner-sdk/provisional-accounts/unmerge` · route key `PartnerSdkProvisionalAccountsUnmerge`
    *
-   * Discord's OpenAPI document: `partner_sdk_unmerge_provisional_account`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `partner_sdk_unmerge_provisional_account`.
    *
    * Takes a bot token or no token at all.
    *
@@ -165,7 +165,7 @@ export class PartnerSdkProvisionalAccountsUnmergeBotApi {
    *
    * `POST /partner-sdk/provisional-accounts/unmerge/bot` · route key `PartnerSdkProvisionalAccountsUnmergeBot`
    *
-   * Discord's OpenAPI document: `bot_partner_sdk_unmerge_provisional_account`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bot_partner_sdk_unmerge_provisional_account`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *
@@ -204,7 +204,7 @@ export class PartnerSdkTokenApi {
    *
    * `POST /partner-sdk/token` · route key `PartnerSdkToken`
    *
-   * Discord's OpenAPI document: `partner_sdk_token`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `partner_sdk_token`.
    *
    * Takes a bot token or no token at all.
    *
@@ -239,7 +239,7 @@ export class PartnerSdkTokenBotApi {
    *
    * `POST /partner-sdk/token/bot` · route key `PartnerSdkTokenBot`
    *
-   * Discord's OpenAPI document: `bot_partner_sdk_token`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `bot_partner_sdk_token`.
    *
    * The seed's spec does not show this path; it is the one of Discord's OpenAPI document.
    *

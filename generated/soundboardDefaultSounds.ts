@@ -19,7 +19,7 @@ export class SoundboardDefaultSoundsApi {
    *
    * `GET /soundboard-default-sounds` · route key `SoundboardDefaultSounds`
    *
-   * Discord's OpenAPI document: `get_soundboard_default_sounds`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_soundboard_default_sounds`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -19,7 +19,7 @@ export class StageInstancesApi {
    *
    * `POST /stage-instances` · route key `StageInstances`
    *
-   * Discord's OpenAPI document: `create_stage_instance`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_stage_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -43,7 +43,7 @@ export class StageInstancesApi {
    *
    * `GET /stage-instances/{channel_id}` · route key `StageInstancesChannelId`
    *
-   * Discord's OpenAPI document: `get_stage_instance`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_stage_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -69,7 +69,7 @@ export class StageInstancesApi {
    *
    * `PATCH /stage-instances/{channel_id}` · route key `StageInstancesChannelId`
    *
-   * Discord's OpenAPI document: `update_stage_instance`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_stage_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *
@@ -95,7 +95,7 @@ export class StageInstancesApi {
    *
    * `DELETE /stage-instances/{channel_id}` · route key `StageInstancesChannelId`
    *
-   * Discord's OpenAPI document: `delete_stage_instance`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_stage_instance`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

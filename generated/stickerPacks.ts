@@ -19,7 +19,7 @@ export class StickerPacksApi {
    *
    * `GET /sticker-packs` · route key `StickerPacks`
    *
-   * Discord's OpenAPI document: `list_sticker_packs`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_sticker_packs`.
    *
    * Takes a bot token or no token at all.
    *
@@ -42,7 +42,7 @@ export class StickerPacksApi {
    *
    * `GET /sticker-packs/{pack_id}` · route key `StickerPacksId`
    *
-   * Discord's OpenAPI document: `get_sticker_pack`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_sticker_pack`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -19,7 +19,7 @@ export class StickersApi {
    *
    * `GET /stickers/{sticker_id}` · route key `StickersId`
    *
-   * Discord's OpenAPI document: `get_sticker`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_sticker`.
    *
    * The spec does not show this path; it is the service's documented one.
    *

@@ -47,7 +47,7 @@ export class UsersApi {
    *
    * `GET /users/{user_id}` · route key `UsersId`
    *
-   * Discord's OpenAPI document: `get_user`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_user`.
    *
    * @param userId - `{user_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -89,7 +89,7 @@ export class UsersMeApi {
    *
    * `GET /users/@me` · route key `UsersMe`
    *
-   * Discord's OpenAPI document: `get_my_user`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_my_user`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`identify`).
    *
@@ -110,7 +110,7 @@ export class UsersMeApi {
    *
    * `PATCH /users/@me` · route key `UsersMe`
    *
-   * Discord's OpenAPI document: `update_my_user`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_my_user`.
    *
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
@@ -159,7 +159,7 @@ export class UsersMeChannelsApi {
    *
    * `POST /users/@me/channels` · route key `UsersMeChannels`
    *
-   * Discord's OpenAPI document: `create_dm`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `create_dm`.
    *
    * @param body - The request body.
    * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).
@@ -191,7 +191,7 @@ export class UsersMeConnectionsApi {
    *
    * `GET /users/@me/connections` · route key `UsersMeConnections`
    *
-   * Discord's OpenAPI document: `list_my_connections`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_my_connections`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`connections`).
    *
@@ -229,7 +229,7 @@ export class UsersMeGuildsApi {
    *
    * `GET /users/@me/guilds` · route key `UsersMeGuilds`
    *
-   * Discord's OpenAPI document: `list_my_guilds`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_my_guilds`.
    *
    * Takes a bot token or an OAuth2 Bearer token (`guilds`).
    *
@@ -304,7 +304,7 @@ export class UsersMeGuildsApi {
    *
    * `DELETE /users/@me/guilds/{guild_id}` · route key `UsersMeGuildsId`
    *
-   * Discord's OpenAPI document: `leave_guild`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `leave_guild`.
    *
    * The guild id here is not a major parameter: the spec lists the key without one.
    *
@@ -340,7 +340,7 @@ export class UsersMeGuildsMemberApi {
    *
    * `GET /users/@me/guilds/{guild_id}/member` · route key `UsersMeGuildsIdMember`
    *
-   * Discord's OpenAPI document: `get_my_guild_member`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_my_guild_member`.
    *
    * Takes an OAuth2 Bearer token (`guilds.members.read`). A bot token is refused.
    *
@@ -392,7 +392,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * `GET /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection`
    *
-   * Discord's OpenAPI document: `get_application_user_role_connection`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_application_user_role_connection`.
    *
    * Takes an OAuth2 Bearer token (`role_connections.write`). A bot token is refused.
    *
@@ -425,7 +425,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * `PUT /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection`
    *
-   * Discord's OpenAPI document: `update_application_user_role_connection`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_application_user_role_connection`.
    *
    * Takes an OAuth2 Bearer token (`role_connections.write`). A bot token is refused.
    *
@@ -458,7 +458,7 @@ export class UsersMeApplicationsRoleConnectionApi {
    *
    * `DELETE /users/@me/applications/{application_id}/role-connection` · route key `UsersMeApplicationsIdRoleConnection`
    *
-   * Discord's OpenAPI document: `delete_application_user_role_connection`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_application_user_role_connection`.
    *
    * Takes an OAuth2 Bearer token (`role_connections.write`). A bot token is refused.
    *
@@ -501,7 +501,7 @@ export class UsersMeApplicationsEntitlementsApi {
    *
    * `GET /users/@me/applications/{application_id}/entitlements` · route key `UsersMeApplicationsIdEntitlements`
    *
-   * Discord's OpenAPI document: `get_current_user_application_entitlements`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_current_user_application_entitlements`.
    *
    * Takes an OAuth2 Bearer token (any scope). A bot token is refused.
    *

@@ -30,7 +30,7 @@ export class VoiceRegionsApi {
    *
    * `GET /voice/regions` · route key `VoiceRegions`
    *
-   * Discord's OpenAPI document: `list_voice_regions`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_voice_regions`.
    *
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).

@@ -62,7 +62,7 @@ export class WebhooksApi {
    *
    * `GET /webhooks/{webhook_id}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `get_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_webhook`.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
@@ -88,7 +88,7 @@ export class WebhooksApi {
    *
    * `PATCH /webhooks/{webhook_id}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `update_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_webhook`.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
@@ -114,7 +114,7 @@ export class WebhooksApi {
    *
    * `DELETE /webhooks/{webhook_id}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `delete_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_webhook`.
    *
    * Webhooks with a token share the WebhooksId bucket so they are limited; they send no Authorization header and the token never reaches a bucket key or an event.
    *
@@ -140,7 +140,7 @@ export class WebhooksApi {
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `get_webhook_by_token`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_webhook_by_token`.
    *
    * Takes a bot token or no token at all.
    *
@@ -177,7 +177,7 @@ export class WebhooksApi {
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `update_webhook_by_token`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_webhook_by_token`.
    *
    * Takes a bot token or no token at all.
    *
@@ -214,7 +214,7 @@ export class WebhooksApi {
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `delete_webhook_by_token`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_webhook_by_token`.
    *
    * Takes a bot token or no token at all.
    *
@@ -251,7 +251,7 @@ export class WebhooksApi {
    *
    * `POST /webhooks/{webhook_id}/{webhook_token}` · route key `WebhooksId`
    *
-   * Discord's OpenAPI document: `execute_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `execute_webhook`.
    *
    * Takes a bot token or no token at all.
    *
@@ -296,7 +296,7 @@ export class WebhooksMessagesApi {
    *
    * `GET /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
    *
-   * Discord's OpenAPI document: `get_webhook_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_webhook_message`.
    *
    * Takes a bot token or no token at all.
    *
@@ -335,7 +335,7 @@ export class WebhooksMessagesApi {
    *
    * `PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
    *
-   * Discord's OpenAPI document: `update_webhook_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `update_webhook_message`.
    *
    * Takes a bot token or no token at all.
    *
@@ -377,7 +377,7 @@ export class WebhooksMessagesApi {
    *
    * `DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}` · route key `WebhooksIdTokenMessagesId`
    *
-   * Discord's OpenAPI document: `delete_webhook_message`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_webhook_message`.
    *
    * Takes a bot token or no token at all.
    *
@@ -473,7 +473,7 @@ export class WebhooksGithubApi {
    *
    * `POST /webhooks/{webhook_id}/{webhook_token}/github` · route key `WebhooksIdTokenGithub`
    *
-   * Discord's OpenAPI document: `execute_github_compatible_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `execute_github_compatible_webhook`.
    *
    * Takes a bot token or no token at all.
    *
@@ -520,7 +520,7 @@ export class WebhooksSlackApi {
    *
    * `POST /webhooks/{webhook_id}/{webhook_token}/slack` · route key `WebhooksIdTokenSlack`
    *
-   * Discord's OpenAPI document: `execute_slack_compatible_webhook`.
+   * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `execute_slack_compatible_webhook`.
    *
    * Takes a bot token or no token at all.
    *

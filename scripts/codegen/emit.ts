@@ -24,6 +24,7 @@ import { iteratorsOf } from './iterators.ts';
 import {
   CALL_OPTIONS_DOC,
   EXAMPLE_VALUES,
+  OPENAPI_DOCUMENT_URL,
   paramsSlotOf,
   pascalOf,
   pathParametersOf,
@@ -352,7 +353,9 @@ function methodDoc(op: OperationModel): string {
       ? `\`${op.pathText}\` on the client's base URL`
       : `\`${definition.method} ${op.pathText}\` · route key \`${route.key}\``,
   ];
-  if (source.operationId) lines.push('', `Discord's OpenAPI document: \`${source.operationId}\`.`);
+  if (source.operationId) {
+    lines.push('', `[Discord's OpenAPI document](${OPENAPI_DOCUMENT_URL}): \`${source.operationId}\`.`);
+  }
   if (source.userOnly) lines.push('', 'Only user accounts may call this endpoint.');
   const auth = authNote(op);
   if (auth) lines.push('', auth);

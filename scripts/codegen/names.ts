@@ -13,6 +13,13 @@ import { pascalCase } from '../words.ts';
  */
 export const CALL_OPTIONS_DOC = '`signal`, `headers`, `maxWait`, `timeout`, `transportRetries`';
 
+/**
+ * Discord's OpenAPI document as Discord publishes it, newest build: a method's JSDoc links it beside
+ * its operationId. catalog/discord-openapi/source.json names the same repository and path (a test
+ * keeps the two in step).
+ */
+export const OPENAPI_DOCUMENT_URL = 'https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json';
+
 /** Sample values for examples in the JSDoc, by parameter name. */
 export const EXAMPLE_VALUES: Record<string, string> = {
   channel_id: "'81384788765712384'",

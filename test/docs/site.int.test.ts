@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 describe('the reference site in a browser', () => {
-  it('finds messages.create in the search box, and its hit shows the signature, the route and the example', async () => {
+  it("finds messages.create in the search box, and its hit shows the signature, the route, the example and the link to Discord's document", async () => {
     await page.goto(`${site.url}/index.html`);
     // The box searches once its index has loaded (its status, "Preparing search index...", then
     // empties); what is typed before that finds nothing until typed again.
@@ -78,6 +78,12 @@ describe('the reference site in a browser', () => {
     const text = await method.innerText();
     expect(text).toContain('POST /channels/{channel_id}/messages');
     expect(text).toContain("await client.channels.messages.create('81384788765712384', { content: 'Hello' });");
+    // The link to Discord's document, beside the operation it follows there.
+    const link = method.locator('a', { hasText: "Discord's OpenAPI document" }).first();
+    expect(await link.getAttribute('href')).toBe(
+      'https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json',
+    );
+    expect(text).toContain("Discord's OpenAPI document: create_message");
 
     // The method from its name down to its example, below the page's fixed toolbar.
     await method.evaluate((section) => {
