@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InteractionResponseType, InteractionType } from 'discord-api-types/v10';
 import { ReferenceService } from '../../src/testing/index.ts';
 import { bundleWorker } from '../support/workers.ts';
+import { APPLICATION_ID as APPLICATION, COMMAND, eventually } from '../support/interactions.ts';
 
 const example = join(import.meta.dirname, '..', '..', 'examples', 'cloudflare-interactions');
-const APPLICATION = '1300000000000000001';
-const INTERACTION_TOKEN = 'aW50ZXJhY3Rpb246MTMwMDAwMDAwMDAwMDAwMDAwMjpzZWNyZXQ';
 
 interface WranglerConfig {
   readonly main: string;
@@ -100,20 +99,10 @@ describe('examples/cloudflare-interactions', () => {
   });
 
   it('defers a command, then edits the original response through tollgate (no token, the webhook lane)', async () => {
-    const response = await post({
-      type: InteractionType.ApplicationCommand,
-      id: '1300000000000000002',
-      application_id: APPLICATION,
-      token: INTERACTION_TOKEN,
-      version: 1,
-      data: { id: '1300000000000000003', name: 'hello', type: 1 },
-      user: { id: '1300000000000000004', username: 'ada' },
-    });
+    const response = await post(COMMAND);
     expect(await response.json()).toEqual({ type: InteractionResponseType.DeferredChannelMessageWithSource });
     // The edit goes on after the answer (waitUntil): wait for it, boundedly.
-    for (let tries = 0; tries < 200 && service.requests.length === 0; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(() => service.requests.length > 0);
     expect(service.requests).toEqual([
       expect.objectContaining({
         method: 'PATCH',

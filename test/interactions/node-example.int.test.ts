@@ -14,7 +14,15 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InteractionResponseType } from 'discord-api-types/v10';
 import { ReferenceService } from '../../src/testing/index.ts';
-import { APPLICATION_ID, COMMAND, INTERACTION_TOKEN, newSigner, PING, type Signer } from '../support/interactions.ts';
+import {
+  APPLICATION_ID,
+  COMMAND,
+  eventually,
+  INTERACTION_TOKEN,
+  newSigner,
+  PING,
+  type Signer,
+} from '../support/interactions.ts';
 import { tollgateFromSources } from '../support/workers.ts';
 
 const example = join(import.meta.dirname, '..', '..', 'examples', 'node-interactions');
@@ -89,9 +97,7 @@ describe('examples/node-interactions', () => {
     const response = await post(COMMAND);
     expect(await response.json()).toEqual({ type: InteractionResponseType.DeferredChannelMessageWithSource });
     // The edit goes on after the answer: wait for it, boundedly.
-    for (let tries = 0; tries < 200 && service.requests.length === 0; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(() => service.requests.length > 0);
     expect(service.requests).toEqual([
       expect.objectContaining({
         method: 'PATCH',

@@ -27,6 +27,11 @@ export const COMMAND = {
   user: { id: '1300000000000000004', username: 'ada' },
 } as const;
 
+/** Waits, boundedly (200 looks, 25 ms apart), until `done()`: for work an example goes on with after its answer. */
+export async function eventually(done: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 200 && !done(); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
 export const hex = (bytes: ArrayBuffer | Uint8Array): string =>
   [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
