@@ -10,13 +10,15 @@
  *   test-artifacts/site/messages-create.png (git ignores test-artifacts/).
  *
  * The site is the one in site/ (CI builds it just before the tests: `npm run docs`); the test
- * builds it there when it is missing. chromium missing fails the test with how to install it.
+ * builds it there when it is missing. Debian's chromium is installed first where it is missing
+ * (test/support/chromium.ts).
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../scripts/site/build.ts';
+import { ensureChromium } from '../support/chromium.ts';
 import { serveFolder, type StaticSite } from '../support/static-site.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -25,23 +27,12 @@ const artifacts = join(root, 'test-artifacts', 'site');
 /** More than the site has (about 500 pages and assets): a crawl that reaches it has gone astray. */
 const MAX_CRAWL = 3000;
 
-/** Debian's chromium on PATH; fails, saying how to install it, when there is none. */
-function chromiumPath(): string {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'chromium');
-    if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  throw new Error(
-    "site test: no `chromium` on PATH. Install Debian's: `apt-get update && apt-get install -y chromium` (as root; .ci/run does it, docs/catalog.md says how)",
-  );
-}
-
 let browser: Browser;
 let site: StaticSite;
 let page: Page;
 
 beforeAll(async () => {
-  const executablePath = chromiumPath();
+  const executablePath = await ensureChromium();
   if (!existsSync(join(siteDir, 'index.html'))) {
     const built = await buildSite(root, siteDir);
     if (!built.ok) throw new Error(`site test: \`npm run docs\` failed: ${built.problem}`);
@@ -50,7 +41,7 @@ beforeAll(async () => {
   // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start.
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1280, height: 1200 } });
-}, 120_000);
+}, 900_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -155,5 +146,5 @@ describe('the reference site in a browser', () => {
     );
     const reached = new Set(crawl.pages.map((url) => decodeURIComponent(new URL(url).pathname.slice(1))));
     expect(written.filter((file) => !reached.has(file.split('\\').join('/')))).toEqual([]);
-  }, 120_000);
+  }, 900_000);
 });
