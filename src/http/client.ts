@@ -30,7 +30,7 @@ import { encodeBody, toSearchParams, withReason } from './encode.ts';
 import { planCall, timeoutOf } from './plan.ts';
 import { newLane, Sender, type Lane, type LaneParts } from './sender.ts';
 import { withDefaultMentions, type AllowedMentions } from './mentions.ts';
-import { DEFAULT_MAX_TOKENS, TokenLanes } from './token-lanes.ts';
+import { DEFAULT_MAX_TOKENS, TokenLanes, type TokenLane } from './token-lanes.ts';
 import type { Limiter } from '../limiter/limiter.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
@@ -77,12 +77,10 @@ interface ClientScope {
   readonly close: () => Promise<void>;
 }
 
-/** A token's lane under `withToken`, and its Sender (whose calls under way keep the lane). */
-interface TokenLane {
+/** A token's lane under `withToken`, with its Sender (whose calls under way keep the lane). */
+interface ClientLane extends TokenLane {
   readonly lane: Lane;
   readonly sender: Sender;
-  readonly inFlight: number;
-  close(): Promise<void>;
 }
 
 class ClientCore<Resources extends object, Cdn> {
@@ -114,7 +112,7 @@ class ClientCore<Resources extends object, Cdn> {
   readonly #sender: Sender;
   readonly #allowedMentions: AllowedMentions | undefined;
   /** `withToken`'s clients, by token. */
-  readonly #tokens: TokenLanes<TokenLane>;
+  readonly #tokens: TokenLanes<ClientLane>;
   #closed = false;
 
   constructor(sdk: GeneratedSdk<Resources, Cdn>, options: CheckedClientOptions, api: ApiVersion) {
@@ -213,7 +211,7 @@ class ClientCore<Resources extends object, Cdn> {
     });
   }
 
-  #newTokenLane(token: string): TokenLane {
+  #newTokenLane(token: string): ClientLane {
     const lane = newLane(this.#parts, token);
     // Calls without Authorization count where the IP's do, whichever token's client sends them.
     const sender = this.#newSender(token, lane, this.#ipLane);

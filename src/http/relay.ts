@@ -21,7 +21,7 @@ import { planCall } from './plan.ts';
 import { newLane, Sender, type LaneParts } from './sender.ts';
 import type { ClientEvents } from './types.ts';
 import { DEFAULT_TIMEOUT_MS } from './client.ts';
-import { DEFAULT_MAX_TOKENS, TokenLanes } from './token-lanes.ts';
+import { DEFAULT_MAX_TOKENS, TokenLanes, type TokenLane } from './token-lanes.ts';
 import { Telemetry, type TelemetryOption } from '../telemetry/telemetry.ts';
 
 /** The API root a relay sends to by default: Discord's, without a version. */
@@ -116,12 +116,10 @@ export function createRelayWith(catalogData: unknown, version: string, options: 
   });
 }
 
-/** A token's lane and its Sender (whose requests under way keep the lane). */
-interface TokenLane {
+/** A token's lane, with its Sender (whose requests under way keep the lane). */
+interface RelayLane extends TokenLane {
   readonly sender: Sender;
   readonly invalidRequests: () => Promise<number>;
-  readonly close: () => Promise<void>;
-  readonly inFlight: number;
 }
 
 class RelayCore {
@@ -133,9 +131,9 @@ class RelayCore {
   readonly #parts: LaneParts;
   readonly #telemetry: Telemetry | undefined;
   /** The IP's lane: requests without Authorization (V13). */
-  readonly #ip: TokenLane;
+  readonly #ip: RelayLane;
   /** By Authorization. */
-  readonly #tokens: TokenLanes<TokenLane>;
+  readonly #tokens: TokenLanes<RelayLane>;
   #closed = false;
 
   constructor(catalogData: unknown, version: string, options: RelayOptions) {
@@ -245,7 +243,7 @@ class RelayCore {
     return { sendPath, routePath };
   }
 
-  #newLane(token: string | undefined): TokenLane {
+  #newLane(token: string | undefined): RelayLane {
     const lane = newLane(this.#parts, token);
     const sender = new Sender({
       baseUrl: this.#apiRoot,

@@ -9,7 +9,7 @@
 /** How many tokens' lanes a relay or a client keeps by default. */
 export const DEFAULT_MAX_TOKENS = 1000;
 
-/** What a lane must tell and do to be kept here. */
+/** What a lane must tell and do to be kept here; a relay's and a client's lanes add their own parts. */
 export interface TokenLane {
   /** Calls of the lane that are waiting or under way: a lane with any is never closed here. */
   readonly inFlight: number;
