@@ -1,8 +1,10 @@
 /**
  * The client's `allowedMentions` default: filled into a body that can mention and names none of
  * its own, where the catalog says the body takes it (`allowedMentionsIn`, from Discord's OpenAPI
- * document: a message's body, an interaction response's `data`, a forum post's `message`).
+ * document: a message's body, an interaction response's `data`, a forum post's `message`); and
+ * its check, made when the client is.
  */
+import { z } from 'zod';
 import type { OperationDefinition } from '../contracts/catalog.ts';
 
 /** Which mentions a message may ping: Discord's `allowed_mentions` object. */
@@ -16,6 +18,42 @@ export interface AllowedMentions {
   /** Whether a reply pings the author of the message it replies to. */
   readonly replied_user?: boolean;
 }
+
+/** At most this many users or roles in `allowed_mentions` (Discord's bound). */
+const MAX_MENTIONED = 100;
+const mentionedIds = (name: 'users' | 'roles') =>
+  z
+    .array(z.string().regex(/^\d{1,20}$/, `allowedMentions.${name} must be a list of ids (decimal strings)`), {
+      error: `allowedMentions.${name} must be a list of ids (decimal strings)`,
+    })
+    .max(MAX_MENTIONED, `allowedMentions.${name} may name at most ${MAX_MENTIONED}`)
+    .readonly()
+    .optional();
+
+/** Discord's `allowed_mentions`, checked before any call: Discord refuses a kind both parsed and listed. */
+export const allowedMentionsSchema = z
+  .strictObject(
+    {
+      parse: z
+        .array(z.enum(['users', 'roles', 'everyone']), {
+          error: "allowedMentions.parse must be a list of 'users', 'roles' and 'everyone'",
+        })
+        .readonly()
+        .optional(),
+      users: mentionedIds('users'),
+      roles: mentionedIds('roles'),
+      replied_user: z.boolean({ error: 'allowedMentions.replied_user must be a boolean' }).optional(),
+    },
+    { error: 'allowedMentions must be an object of parse, users, roles and replied_user' },
+  )
+  .refine(
+    (mentions) => !(mentions.parse?.includes('users') && mentions.users),
+    "allowedMentions: parse 'users' and a list of users exclude each other",
+  )
+  .refine(
+    (mentions) => !(mentions.parse?.includes('roles') && mentions.roles),
+    "allowedMentions: parse 'roles' and a list of roles exclude each other",
+  );
 
 /**
  * Interaction responses whose `data` is a message (CHANNEL_MESSAGE_WITH_SOURCE 4, UPDATE_MESSAGE

@@ -14,7 +14,7 @@ import { checkJson } from './encode.ts';
 import type { WaitEvent } from '../limiter/events.ts';
 import type { TelemetryOption } from '../telemetry/telemetry.ts';
 import type { AuditLogOptions, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
-import type { AllowedMentions } from './mentions.ts';
+import { allowedMentionsSchema, type AllowedMentions } from './mentions.ts';
 
 /** `createClient`'s options: the client's own, and those of the dialects (`DialectOptions`: v10's). */
 export interface ClientOptions extends DialectOptions {
@@ -87,42 +87,6 @@ const transportRetries = whole('transportRetries', 0, 100);
 const HEADER_TEXT = /^[\t\x20-\x7e\x80-\xff]+$/;
 const hasAuthorization = (headers: Readonly<Record<string, string>>) =>
   Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-
-/** At most this many users or roles in `allowed_mentions` (Discord's bound). */
-const MAX_MENTIONED = 100;
-const mentionedIds = (name: 'users' | 'roles') =>
-  z
-    .array(z.string().regex(/^\d{1,20}$/, `allowedMentions.${name} must be a list of ids (decimal strings)`), {
-      error: `allowedMentions.${name} must be a list of ids (decimal strings)`,
-    })
-    .max(MAX_MENTIONED, `allowedMentions.${name} may name at most ${MAX_MENTIONED}`)
-    .readonly()
-    .optional();
-
-/** Discord's `allowed_mentions`, checked before any call: Discord refuses a kind both parsed and listed. */
-const allowedMentionsSchema = z
-  .strictObject(
-    {
-      parse: z
-        .array(z.enum(['users', 'roles', 'everyone']), {
-          error: "allowedMentions.parse must be a list of 'users', 'roles' and 'everyone'",
-        })
-        .readonly()
-        .optional(),
-      users: mentionedIds('users'),
-      roles: mentionedIds('roles'),
-      replied_user: z.boolean({ error: 'allowedMentions.replied_user must be a boolean' }).optional(),
-    },
-    { error: 'allowedMentions must be an object of parse, users, roles and replied_user' },
-  )
-  .refine(
-    (mentions) => !(mentions.parse?.includes('users') && mentions.users),
-    "allowedMentions: parse 'users' and a list of users exclude each other",
-  )
-  .refine(
-    (mentions) => !(mentions.parse?.includes('roles') && mentions.roles),
-    "allowedMentions: parse 'roles' and a list of roles exclude each other",
-  );
 
 /** `createClient`'s options: one entry per key of `ClientOptions`. */
 export const clientOptionShapes = {
