@@ -2,44 +2,33 @@
  * `createClientWith`: the dialect looked up once (`DIALECTS[api]`), a lane per budget (a limiter
  * and the ky instance whose hooks it is; v10 has a second for calls sent without Authorization,
  * on the IP's budget), the typed resources the generated SDK makes, `request` for raw calls, the
- * read-only bucket view, `withToken` and `close`. `src/index.ts` hands it the generated SDK (`createClient`).
+ * read-only bucket view, `withToken` and `close`; each typed call is `typed-call.ts`'s. `src/index.ts`
+ * hands it the generated SDK (`createClient`).
  */
-import { readBody } from '../body.ts';
-import { sleep, type Clock } from '../clock.ts';
-import type { CallTargets, Dialect } from '../contracts/dialect.ts';
+import { sleep } from '../clock.ts';
+import type { Dialect } from '../contracts/dialect.ts';
 import type { BucketRef } from '../contracts/store.ts';
 import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
-import { ClientClosedError, HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
+import { ClientClosedError, TollgateArgumentError } from '../errors.ts';
 import { EventHub } from '../limiter/events.ts';
-import { buildPath, pathTemplateOf } from '../routing/path.ts';
+import { buildPath } from '../routing/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
-import type {
-  ApiPromise,
-  AuditLogOptions,
-  OperationInput,
-  PageQueryInput,
-  QueryInput,
-  RequestOptions,
-  RequestOptionsWithQuery,
-} from '../sdk.ts';
+import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { userAgentOf } from '../package-info.ts';
 import { Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { encodeBody, toSearchParams, withReason } from './encode.ts';
+import { toSearchParams } from './encode.ts';
 import { planCall, timeoutOf } from './plan.ts';
 import { newLane, Sender, type Lane, type LaneParts } from './sender.ts';
-import { withDefaultMentions, type AllowedMentions } from './mentions.ts';
+import { invokeOperation, withResponseOf, type TypedCallContext } from './typed-call.ts';
 import { DEFAULT_MAX_TOKENS, TokenLanes, type TokenLane } from './token-lanes.ts';
 import type { Limiter } from '../limiter/limiter.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
 import {
-  checkCallOptions,
   clientOptionShapes,
   checkRawRequest,
-  checkNoParams,
   checkClientOptions,
-  optionKeysOf,
   type CheckedClientOptions,
   type ClientOptions,
   type RawRequestOptions,
@@ -88,9 +77,8 @@ class ClientCore<Resources extends object, Cdn> {
   readonly #sdk: GeneratedSdk<Resources, Cdn>;
   readonly #api: ApiVersion;
   readonly #cdn: Cdn;
-  readonly #dialect: Dialect;
-  /** How the dialect makes this client's calls into targets, under the catalog's data for it. */
-  readonly #targets: CallTargets;
+  /** The dialect, its targets under the catalog's data, the clock, the timeout, allowedMentions. */
+  readonly #calls: TypedCallContext;
   /** What every lane of this client is made of, its token aside (`withToken`'s lanes too). */
   readonly #parts: LaneParts;
   readonly #events: EventHub<ClientEvents>;
@@ -107,10 +95,7 @@ class ClientCore<Resources extends object, Cdn> {
   readonly #ipLane: Lane | undefined;
   readonly #baseUrl: string;
   readonly #origin: string;
-  readonly #timeoutMs: number | false;
-  readonly #clock: Clock;
   readonly #sender: Sender;
-  readonly #allowedMentions: AllowedMentions | undefined;
   /** `withToken`'s clients, by token. */
   readonly #tokens: TokenLanes<ClientLane>;
   #closed = false;
@@ -119,14 +104,17 @@ class ClientCore<Resources extends object, Cdn> {
     const dialect: Dialect<BucketRef, ClientOptions, unknown, ClientEvents> = DIALECTS[api];
     this.#sdk = sdk;
     this.#api = api;
-    this.#dialect = dialect;
-    this.#targets = dialect.targets(sdk.dialectData[api]);
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
-    this.#timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
-    this.#allowedMentions = options.allowedMentions;
     const clock = options.clock ?? dialect.defaultClock;
-    this.#clock = clock;
+    const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.#calls = {
+      dialect,
+      targets: dialect.targets(sdk.dialectData[api]),
+      clock,
+      timeoutMs,
+      allowedMentions: options.allowedMentions,
+    };
     const events = new EventHub<ClientEvents>();
     this.#events = events;
     if (options.onWait) events.on('wait', options.onWait);
@@ -148,14 +136,14 @@ class ClientCore<Resources extends object, Cdn> {
       clock,
       options,
       // A 429's body is read within the client's timeout, and without one under `timeout: false`.
-      judgeOptions: { bodyTimeoutMs: timeoutOf(this.#timeoutMs) },
+      judgeOptions: { bodyTimeoutMs: timeoutOf(timeoutMs) },
       events,
       onInvalidCount: dialect.watchInvalidRequests?.(options, events),
       observer: telemetry,
       ky: {
         fetch: options.fetch,
         headers: { 'user-agent': userAgent, ...options.headers },
-        timeoutMs: this.#timeoutMs,
+        timeoutMs,
       },
     };
     this.#main = newLane(this.#parts, options.token);
@@ -233,7 +221,10 @@ class ClientCore<Resources extends object, Cdn> {
         args: readonly unknown[],
         input?: OperationInput,
         callOptions?: RequestOptionsWithQuery<QueryInput>,
-      ) => withResponseOf((answer) => this.#invoke(scope, operation, args, input, callOptions, answer)),
+      ) =>
+        withResponseOf((answer) =>
+          invokeOperation(this.#calls, scope.sender, operation, args, input, callOptions, answer),
+        ),
       {
         url: (operation: OperationDefinition, args: readonly unknown[], query?: QueryInput) =>
           this.#url(operation, args, query),
@@ -280,7 +271,7 @@ class ClientCore<Resources extends object, Cdn> {
               'buckets.get: bucketKey must be a bucket key such as "ChannelsIdMessages:81384788765712384"',
             );
           }
-          const bucket = this.#dialect.bucketOfKey(bucketKey);
+          const bucket = this.#calls.dialect.bucketOfKey(bucketKey);
           // Calls without Authorization keep their buckets in the IP's lane.
           return (await scope.limiter()?.snapshot(bucket)) ?? this.#ipLane?.limiter.snapshot(bucket);
         },
@@ -291,74 +282,6 @@ class ClientCore<Resources extends object, Cdn> {
     return client;
   }
 
-  /** One typed call; `answer` gets its Response, as a caller may see it, for `withResponse`. */
-  async #invoke(
-    scope: ClientScope,
-    operation: OperationDefinition,
-    args: readonly unknown[],
-    input: OperationInput | undefined,
-    options: RequestOptionsWithQuery<QueryInput> | undefined,
-    answer?: Answer,
-  ): Promise<unknown> {
-    const sender = scope.sender();
-    const label = operation.name;
-    checkCallOptions(label, options, optionKeysOf(operation));
-    if (input?.params !== undefined) checkNoParams(label, input.params);
-    const { path, values } = buildPath(operation.path, args);
-    const target = this.#targets.targetOfOperation(operation, path, values, this.#clock.now());
-    const given = options as (RequestOptionsWithQuery<QueryInput> & AuditLogOptions & { body?: unknown }) | undefined;
-    // A body that came after the query is given in the options (catalog `bodyIn: 'options'`).
-    const bodyGiven = withDefaultMentions(
-      operation,
-      operation.bodyInOptions ? given?.body : input?.body,
-      this.#allowedMentions,
-    );
-    const nonce = this.#dialect.resendSafeBody?.(target, bodyGiven);
-    const body = encodeBody(label, operation, nonce ? nonce.body : bodyGiven);
-    if (operation.queryRequired && input?.query === undefined)
-      throw new TollgateArgumentError(`${label} needs a query`);
-    const plan = planCall(
-      {
-        method: operation.method,
-        path,
-        target,
-        authenticated: !operation.unauthenticated && !target.exempt,
-        nonceEnforced: nonce?.enforced ?? false,
-        headers: withReason(given?.headers, given?.reason),
-        json: body.json,
-        body: body.body,
-        query: input?.query ?? given?.query,
-        signal: given?.signal,
-        timeout: given?.timeout,
-        maxWait: given?.maxWait,
-        transportRetries: given?.transportRetries,
-      },
-      this.#timeoutMs,
-    );
-    const response = await sender.send(plan);
-    const timeoutMs = plan.timeoutMs;
-    const parsed = await readBody(
-      response,
-      operation.binaryResult && response.ok,
-      timeoutMs,
-      () => new RequestTimeoutError(plan.identity, timeoutMs!),
-    ).catch((error: unknown) => {
-      // A body that breaks off (the connection reset mid-read) fails the call as the network's fault.
-      throw error instanceof RequestTimeoutError ? error : sender.networkFailure(error, plan.identity);
-    });
-    if (answer) {
-      answer.operation = operation;
-      answer.response = response;
-    }
-    if (!response.ok) {
-      throw new HttpError(plan.identity, shownResponse(operation, response), parsed, {
-        operation: label,
-        pathTemplate: pathTemplateOf(operation.path),
-      });
-    }
-    return parsed;
-  }
-
   /** A page is an ordinary call of the list's operation; a "try later" waits on the client's clock. */
   #pageHooks(
     scope: ClientScope,
@@ -367,8 +290,8 @@ class ClientCore<Resources extends object, Cdn> {
     options: RequestOptions | undefined,
   ): WalkHooks {
     return {
-      fetchPage: (query) => this.#invoke(scope, operation, args, { query }, options),
-      sleep: (ms) => sleep(this.#clock, ms, options?.signal),
+      fetchPage: (query) => invokeOperation(this.#calls, scope.sender, operation, args, { query }, options),
+      sleep: (ms) => sleep(this.#calls.clock, ms, options?.signal),
     };
   }
 
@@ -382,41 +305,11 @@ class ClientCore<Resources extends object, Cdn> {
   async #request(scope: ClientScope, method: string, path: string, options: RawRequestOptions = {}): Promise<Response> {
     const sender = scope.sender();
     const upper = checkRawRequest(method, path, options, this.#baseUrl, this.#origin);
-    const target = this.#targets.targetOfRequest(upper, path, this.#clock.now());
+    const target = this.#calls.targets.targetOfRequest(upper, path, this.#calls.clock.now());
     const plan = planCall(
       { ...options, method: upper, path, target, authenticated: !target.exempt, nonceEnforced: false },
-      this.#timeoutMs,
+      this.#calls.timeoutMs,
     );
     return sender.send(plan);
   }
-}
-
-/** Where a typed call leaves its Response for `withResponse`. */
-interface Answer {
-  operation?: OperationDefinition;
-  response?: Response;
-}
-
-/**
- * The Response as a caller may see it. A path with a secret (a webhook or interaction token) must
- * not reach the caller: its Response is handed over without the URL (the body was read already).
- */
-function shownResponse(operation: OperationDefinition, response: Response): Response {
-  const secret = operation.path.some((segment) => typeof segment !== 'string' && segment.kind === 'secret');
-  return secret
-    ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
-    : response;
-}
-
-/**
- * A typed call's promise, with `withResponse()`. The call starts at once; its Response is kept
- * for `withResponse` whether or not it is asked for, since it may be asked for after the call ended.
- */
-function withResponseOf(call: (answer: Answer) => Promise<unknown>): ApiPromise<unknown> {
-  const answer: Answer = {};
-  const data = call(answer);
-  return Object.assign(data, {
-    withResponse: () =>
-      data.then((value) => ({ data: value, response: shownResponse(answer.operation!, answer.response!) })),
-  });
 }
