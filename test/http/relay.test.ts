@@ -1,0 +1,103 @@
+/**
+ * The relay (`createRelay`) on a scripted fetch and a manual clock: which lane a request goes in
+ * (its token's, or the IP's), which lanes `maxTokens` may close, and what a 401 says of a token.
+ * The relay against the reference service over real HTTP is test/http/relay.int.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRelay, type RelayOptions } from '../../src/index.ts';
+import { driveUntilSettled, ManualClock, until } from '../support/manual-clock.ts';
+
+const ROOT = 'http://relay.test/api';
+const channel = (id: string) => `${ROOT}/v10/channels/${id}`;
+
+interface Sent {
+  readonly path: string;
+  /** The Authorization sent, or null without one. */
+  readonly authorization: string | null;
+}
+
+/** A fetch whose answers the test gives, to each request by the order it was sent in. */
+function scriptedFetch() {
+  const sent: Sent[] = [];
+  const answers: ((response: Response) => void)[] = [];
+  const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    sent.push({ path: new URL(request.url).pathname, authorization: request.headers.get('authorization') });
+    return new Promise((resolve) => answers.push(resolve));
+  };
+  /** Answers the request sent `index`-th (from 0). */
+  const answer = (index: number, status: number, headers: Record<string, string> = {}) => {
+    answers[index]!(new Response('{}', { status, headers: { 'content-type': 'application/json', ...headers } }));
+  };
+  return { fetch: fetch as typeof globalThis.fetch, sent, answer };
+}
+
+/** A relay on a scripted fetch that answers every request at once with `respond`. */
+function answering(respond: (path: string) => { status: number; headers?: Record<string, string> }) {
+  const sent: Sent[] = [];
+  const clock = new ManualClock();
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname;
+    sent.push({ path, authorization: request.headers.get('authorization') });
+    const { status, headers = {} } = respond(path);
+    return new Response('{}', { status, headers: { 'content-type': 'application/json', ...headers } });
+  };
+  return { clock, sent, relay: (options: RelayOptions = {}) => createRelay({ apiRoot: ROOT, clock, fetch, ...options }) };
+}
+
+/** A window of `limit` with `remaining` left, ending `resetAfter` seconds from now. */
+const windowOf = (limit: number, remaining: number, resetAfter: number, bucket = 'b1') => ({
+  'x-ratelimit-limit': String(limit),
+  'x-ratelimit-remaining': String(remaining),
+  'x-ratelimit-reset-after': String(resetAfter),
+  'x-ratelimit-bucket': bucket,
+});
+
+describe('a relay past maxTokens', () => {
+  it("never closes a lane with a request under way or waiting: the newcomer's lane is added, and both go on", async () => {
+    const clock = new ManualClock();
+    const script = scriptedFetch();
+    const relay = createRelay({ apiRoot: ROOT, clock, fetch: script.fetch, maxTokens: 1 });
+    const underWay = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    await until(() => script.sent.length === 1, "Bot a's first request to be sent");
+    // Its bucket is unknown until the first answer: the second waits for it (V5).
+    const waiting = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    waiting.catch(() => {}); // awaited below; a failure shows there, not as an unhandled rejection first
+    const newcomer = relay(channel('2'), { headers: { authorization: 'Bot b' } });
+    await until(() => script.sent.length === 2, "Bot b's request to be sent");
+    script.answer(1, 200, windowOf(5, 4, 1, 'channel-2'));
+    expect((await newcomer).status).toBe(200);
+
+    script.answer(0, 200, windowOf(5, 4, 1));
+    await until(() => script.sent.length === 3, "Bot a's waiting request to be sent");
+    script.answer(2, 200, windowOf(5, 3, 1));
+    expect([(await underWay).status, (await waiting).status]).toEqual([200, 200]);
+    expect(script.sent).toEqual([
+      { path: '/api/v10/channels/1', authorization: 'Bot a' },
+      { path: '/api/v10/channels/2', authorization: 'Bot b' },
+      { path: '/api/v10/channels/1', authorization: 'Bot a' },
+    ]);
+    await relay.close();
+  });
+
+  it('never closes a lane whose request waits for its window: it goes when the window ends, in the same lane', async () => {
+    const { clock, sent, relay: make } = answering((path) => ({
+      status: 200,
+      headers: path.endsWith('/1') ? windowOf(1, 0, 2) : windowOf(5, 4, 1, 'channel-2'),
+    }));
+    const relay = make({ maxTokens: 1 });
+    const first = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    await driveUntilSettled(clock, [first]);
+    const askedAt = clock.now();
+    // Bot a's window is spent for 2 s: its next request waits, and its lane has a request waiting.
+    const waiting = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    const newcomer = relay(channel('2'), { headers: { authorization: 'Bot b' } });
+    await driveUntilSettled(clock, [newcomer, waiting]);
+    expect([(await first).status, (await newcomer).status, (await waiting).status]).toEqual([200, 200, 200]);
+    expect(sent.map((request) => request.authorization)).toEqual(['Bot a', 'Bot b', 'Bot a']);
+    // It waited out the window its lane knew of, rather than going at once in a lane made anew.
+    expect(clock.now() - askedAt).toBeGreaterThanOrEqual(2000);
+    await relay.close();
+  });
+});
