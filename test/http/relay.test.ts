@@ -4,7 +4,7 @@
  * The relay against the reference service over real HTTP is test/http/relay.int.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createRelay, type RelayOptions } from '../../src/index.ts';
+import { createRelay, GENERATED_HEADER, type RelayOptions } from '../../src/index.ts';
 import { driveUntilSettled, ManualClock, until } from '../support/manual-clock.ts';
 
 const ROOT = 'http://relay.test/api';
@@ -98,6 +98,35 @@ describe('a relay past maxTokens', () => {
     expect(sent.map((request) => request.authorization)).toEqual(['Bot a', 'Bot b', 'Bot a']);
     // It waited out the window its lane knew of, rather than going at once in a lane made anew.
     expect(clock.now() - askedAt).toBeGreaterThanOrEqual(2000);
+    await relay.close();
+  });
+});
+
+describe("a relay's empty Authorization", () => {
+  it.each([
+    ['Authorization: (nothing)', ''],
+    ['Authorization: (spaces only)', '   '],
+  ])('%s counts as none: sent without the header, in the IP lane', async (_, authorization) => {
+    const { clock, sent, relay: make } = answering((path) => ({
+      status: 200,
+      headers: path.endsWith('/1') ? windowOf(1, 0, 10) : {},
+    }));
+    const relay = make({ maxWait: 1000 });
+    const fresh = relay(channel('2'), { headers: { authorization } });
+    await driveUntilSettled(clock, [fresh]);
+    expect((await fresh).status).toBe(200);
+    expect(sent).toEqual([{ path: '/api/v10/channels/2', authorization: null }]);
+
+    // The IP's lane spends its window on channel 1 for 10 s…
+    const anonymous = relay(channel('1'));
+    await driveUntilSettled(clock, [anonymous]);
+    expect((await anonymous).status).toBe(200);
+    // …and a request with an empty Authorization waits for it there: longer than maxWait, so not sent.
+    const refused = relay(channel('1'), { headers: { authorization } });
+    await driveUntilSettled(clock, [refused]);
+    expect((await refused).status).toBe(429);
+    expect((await refused).headers.get(GENERATED_HEADER)).toBe('RATE_LIMIT_WAIT');
+    expect(sent).toHaveLength(2);
     await relay.close();
   });
 });
