@@ -130,3 +130,26 @@ describe("a relay's empty Authorization", () => {
     await relay.close();
   });
 });
+
+describe("a relay's Bearer tokens", () => {
+  it.each(['bearer', 'BEARER', 'Bearer'])(
+    'knows "%s …" for a Bearer token: a 401 from a route that takes bot tokens only leaves it good',
+    async (prefix) => {
+      // GET /channels/{id} turns Bearer tokens away (the catalog's auth); GET /users/@me takes them.
+      const { clock, sent, relay: make } = answering((path) => ({ status: path.includes('/channels/') ? 401 : 200 }));
+      const relay = make();
+      const token = `${prefix} oauth2-access-token`;
+      const refused = relay(channel('1'), { headers: { authorization: token } });
+      await driveUntilSettled(clock, [refused]);
+      expect((await refused).status).toBe(401);
+      expect((await refused).headers.get(GENERATED_HEADER)).toBeNull();
+
+      const me = relay(`${ROOT}/v10/users/@me`, { headers: { authorization: token } });
+      await driveUntilSettled(clock, [me]);
+      expect((await me).headers.get(GENERATED_HEADER)).toBeNull();
+      expect((await me).status).toBe(200);
+      expect(sent.map((request) => request.path)).toEqual(['/api/v10/channels/1', '/api/v10/users/@me']);
+      await relay.close();
+    },
+  );
+});
