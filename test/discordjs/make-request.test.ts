@@ -1,6 +1,7 @@
 /**
  * What tollgate/discordjs hands the relay of @discordjs/rest's request (`makeRequest(url, init)`),
- * on a scripted fetch and a manual clock: every value of a header REST gives as a list. The answers REST is handed back are test/discordjs/window-headers.test.ts's.
+ * on a scripted fetch and a manual clock: every value of a header REST gives as a list, and REST's
+ * abort signal. The answers REST is handed back are test/discordjs/window-headers.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
 import { makeRequest } from '../../src/discordjs/index.ts';
@@ -38,6 +39,39 @@ describe("tollgate/discordjs passes REST's request on", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.headers.get('x-listed')).toBe('first, second, third');
     expect(sent[0]!.headers.get('x-single')).toBe('one');
+    await bridge.close();
+  });
+
+  it('with its abort signal: a request REST aborts while it waits for its place is never sent', async () => {
+    // The first answer spends the bucket for 10 s: the second request waits for the window.
+    const { clock, sent, bridge } = bridgeAnswering({
+      'x-ratelimit-limit': '1',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset-after': '10',
+      'x-ratelimit-bucket': 'spent',
+    });
+    const init = (content: string, signal?: AbortSignal) => ({
+      method: 'POST',
+      headers: { authorization: 'Bot a', 'content-type': 'application/json' },
+      body: JSON.stringify({ content }),
+      ...(signal && { signal }),
+    });
+    const first = bridge(MESSAGES, init('first'));
+    await driveUntilSettled(clock, [first]);
+    expect((await first).status).toBe(200);
+
+    const controller = new AbortController();
+    const waiting = bridge(MESSAGES, init('aborted', controller.signal));
+    const outcome = waiting.then(
+      (response) => `answered ${response.status}`,
+      (error: unknown) => (error as Error).name,
+    );
+    await clock.advance(1000);
+    controller.abort();
+    // Past the window: a wait that went on regardless would have sent it by now.
+    await driveUntilSettled(clock, [outcome], 1000, 20);
+    expect(await outcome).toBe('AbortError');
+    expect(sent).toHaveLength(1);
     await bridge.close();
   });
 });
