@@ -116,6 +116,26 @@ describe('MemoryStore: views of tokens no client uses any more', () => {
     expect((await after.admit('ChannelsId:1')).kind).toBe('sleep');
   });
 
+  it('a token whose view waits to be swept keeps that one view when a client comes back: its limits never split between two', async () => {
+    const clock = new ManualClock(T * 1000);
+    const memory = new MemoryStore();
+    const gone = keyedView(memory, 'Bot a', clock);
+    await use(gone, 'ChannelsId:1', T + 1, 1); // remaining 0 until T + 1
+    await gone.close(); // no client uses the view: it waits to be swept once idle
+    const back = keyedView(memory, 'Bot a', clock);
+    expect((await back.admit('ChannelsId:1')).kind).toBe('sleep');
+
+    // The window is over and a sweep comes: the view is idle, but a client uses it again.
+    await clock.advance(2000 + SHED_INTERVAL_MS);
+    keyedView(memory, 'Bot b', clock);
+    expect(memory.viewCount).toBe(2);
+    await use(back, 'ChannelsId:2', T + 600, 1);
+    // Another client of the token finds the window its first client spent.
+    const another = keyedView(memory, 'Bot a', clock);
+    expect((await another.admit('ChannelsId:2')).kind).toBe('sleep');
+    expect(memory.viewCount).toBe(2);
+  });
+
   it('v10: a view is held while its global pace counts answers of the last window, or a request is in flight', async () => {
     const clock = new ManualClock(T * 1000);
     const memory = new MemoryStore();
