@@ -135,6 +135,18 @@ export function requestTimeoutOf(options: Pick<ProxyOptions, 'requestTimeout' | 
   );
 }
 
+/** The longest request timeout Node's HTTP server holds: it keeps the bound in 32 bits, and a longer one wraps around. */
+const NODE_MAX_REQUEST_TIMEOUT_MS = 2 ** 32 - 1;
+
+/**
+ * `requestTimeoutOf` as the HTTP server is given it: 0 (no bound) past what Node holds, where
+ * 2^32 + 200 ms would cut a request off at 200 ms, long before the wait it is allowed.
+ */
+export function serverRequestTimeoutOf(options: Pick<ProxyOptions, 'requestTimeout' | 'maxWait'>): number {
+  const timeout = requestTimeoutOf(options);
+  return timeout > NODE_MAX_REQUEST_TIMEOUT_MS ? 0 : timeout;
+}
+
 /** The options, checked: one TollgateArgumentError names every problem. */
 export function checkProxyOptions(options: ProxyOptions): ProxyOptions {
   const parsed = proxyOptionsSchema.safeParse(options);

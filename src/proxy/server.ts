@@ -39,7 +39,7 @@ import {
   DEFAULT_PROXY_MAX_WAIT_MS,
   DEFAULT_PROXY_PORT,
   DEFAULT_UPSTREAM,
-  requestTimeoutOf,
+  serverRequestTimeoutOf,
   type LogLevel,
   type ProxyOptions,
 } from './options.ts';
@@ -72,7 +72,7 @@ export async function createProxyWith(
   const maxBody = checked.maxBody ?? DEFAULT_MAX_BODY_BYTES;
   const defaultMaxWait = checked.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS;
   const headersTimeout = checked.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const requestTimeout = requestTimeoutOf(checked);
+  const requestTimeout = serverRequestTimeoutOf(checked);
   const logLevel: LogLevel = checked.logLevel ?? 'info';
   const write = checked.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (level: 'info' | 'debug' | 'error', fields: Record<string, unknown>) => {
