@@ -2,13 +2,32 @@
  * The proxy (`createProxy`) over real HTTP: plain fetch clients, as a bot in another language
  * would send, through the proxy to the reference service speaking Discord's headers.
  */
+import type * as crypto from 'node:crypto';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createProxy, type Proxy, type ProxyOptions } from '../../src/proxy/index.ts';
 import { ReferenceService, type ReferenceServiceOptions } from '../../src/testing/index.ts';
+
+/**
+ * crypto.timingSafeEqual, watched: each comparison is recorded, and `verdict` (when set) stands in
+ * for its answer, so a test sees whether the proxy's decision is the constant-time comparison's.
+ */
+const safeEqual = vi.hoisted(() => ({ calls: [] as [string, string][], verdict: undefined as boolean | undefined }));
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof crypto>();
+  return {
+    ...actual,
+    timingSafeEqual: (a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+      const text = (view: NodeJS.ArrayBufferView) =>
+        Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('latin1');
+      safeEqual.calls.push([text(a), text(b)]);
+      return safeEqual.verdict ?? actual.timingSafeEqual(a, b);
+    },
+  };
+});
 
 const TOKEN = 'Bot ODAzNTExMTAyMjQ2Nzg5MTI.proxy.test-token';
 const CHANNEL = '81384788765712384';
@@ -227,6 +246,44 @@ describe('what a bot sees', () => {
     expect(all).not.toContain('proxy.test-token');
     expect(all).not.toContain('webhook-secret-token');
   });
+
+  it('no log line, at any level, holds 4 characters running of a token: in Authorization (bot, Bearer, malformed) or in the path', async () => {
+    const { proxy, logs } = await start({ logLevel: 'debug' });
+    // Tokens of letters and digits no log line has otherwise (no hex, no run of 4 digits).
+    const bot = 'ODAzNTExMTAyMjQ2Nzg5MTI.GqXvLm.RkP7wQzN3yHbJ5uTcF9sDe';
+    const bearer = 'Xq9LmWvRtYpKzNsHcGhJ';
+    const malformed = ['NoGoodCredQzWvXkPf', 'ODAzNTExMTAyMjQ2Nzg5MTI.NoSchemeKwPv'];
+    const webhook = 'WbKqZtNxLpRvYmHcQjTs';
+    const interaction = 'IaTkVbQwLmZxRpNcGhYd';
+    const mistyped = 'MtYpQrZwKvNxLbGjHsDc';
+    const get = (path: string, authorization?: string) =>
+      fetch(`${proxy.url}/api/v10${path}`, authorization === undefined ? {} : { headers: { authorization } });
+    const statuses = [
+      (await get(`/channels/${CHANNEL}`, `Bot ${bot}`)).status,
+      (await get('/users/@me', `Bearer ${bearer}`)).status,
+      (await get(`/channels/${CHANNEL}`, `Bot ${malformed[0]}`)).status,
+      (await get(`/channels/${CHANNEL}`, malformed[1])).status,
+      (await fetch(`${proxy.url}/api/v10/webhooks/223704706495545344/${webhook}`, post('hook'))).status,
+      (await get(`/webhooks/223704706495545344/${webhook}/messages/@original`)).status,
+      (
+        await fetch(`${proxy.url}/api/v10/interactions/81384788765712390/${interaction}/callback`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 4, data: { content: 'pong' } }),
+        })
+      ).status,
+      (await fetch(`${proxy.url}/api/v10/webhook/223704706495545344/${mistyped}`, post('x'))).status,
+    ];
+    await proxy.close();
+    const lines = logs.map((line) => JSON.parse(line) as { level: string; msg: string });
+    // Every request was logged (debug), besides the start and the stop (info).
+    expect(lines.filter((line) => line.msg === 'request')).toHaveLength(statuses.length);
+    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['listening', 'closed']));
+    const all = logs.join('\n');
+    for (const token of [bot, bearer, ...malformed, webhook, interaction, mistyped]) {
+      for (let at = 0; at + 4 <= token.length; at++) expect(all, token).not.toContain(token.slice(at, at + 4));
+    }
+  });
 });
 
 describe('metrics', () => {
@@ -297,6 +354,32 @@ describe('not an open relay, and closed by default', () => {
     expect(service.requests).toHaveLength(1);
   });
 
+  it("compares the key in constant time: the answer is crypto.timingSafeEqual's, over the whole key", async () => {
+    const { service, proxy } = await start({ secret: SECRET });
+    onTestFinished(() => {
+      safeEqual.calls.length = 0;
+      safeEqual.verdict = undefined;
+    });
+    // Wrong in its first byte, then in its last: each is compared whole, by timingSafeEqual.
+    for (const key of [`b${SECRET.slice(1)}`, `${SECRET.slice(0, -1)}?`]) {
+      safeEqual.calls.length = 0;
+      expect((await fetch(messages(proxy), post('x', { 'x-tollgate-proxy-key': key }))).status).toBe(401);
+      expect(safeEqual.calls).toEqual([[key, SECRET]]);
+    }
+    safeEqual.calls.length = 0;
+    expect((await fetch(messages(proxy), post('ok', { 'x-tollgate-proxy-key': SECRET }))).status).toBe(200);
+    expect(safeEqual.calls).toEqual([[SECRET, SECRET]]);
+    // Its verdict is the proxy's: a comparison that said no turns the right key away, and one
+    // that said yes lets a wrong key of the same length in.
+    safeEqual.verdict = false;
+    expect((await fetch(messages(proxy), post('no', { 'x-tollgate-proxy-key': SECRET }))).status).toBe(401);
+    safeEqual.verdict = true;
+    expect(
+      (await fetch(messages(proxy), post('yes', { 'x-tollgate-proxy-key': 'x'.repeat(SECRET.length) }))).status,
+    ).toBe(200);
+    expect(service.messages.map((message) => message.content)).toEqual(['ok', 'yes']);
+  });
+
   it('forwards only /api/ paths, to its upstream alone: not an absolute target, not CONNECT, not where Host points', async () => {
     const { service, proxy } = await start();
     expect((await fetch(`${proxy.url}/admin`)).status).toBe(404);
@@ -332,6 +415,45 @@ describe('not an open relay, and closed by default', () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(service.messages).toHaveLength(0);
+  });
+
+  it('a body of exactly maxBody bytes goes, one byte more gets a 413: by Content-Length, and streamed (chunked)', async () => {
+    const maxBody = 1024;
+    const { service, proxy } = await start({ maxBody });
+    /** A message whose JSON body is `size` bytes. */
+    const body = (size: number, mark: string) =>
+      JSON.stringify({ content: mark.padEnd(size - '{"content":""}'.length, '.') });
+    /** The same bytes in three chunks, without a length: fetch sends them chunked. */
+    const chunked = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          for (const at of [0, 500, 1000]) controller.enqueue(bytes.subarray(at, at === 1000 ? undefined : at + 500));
+          controller.close();
+        },
+      });
+    const send = (text: string, streamed: boolean) =>
+      fetch(messages(proxy), {
+        method: 'POST',
+        headers: { authorization: TOKEN, 'content-type': 'application/json' },
+        body: streamed ? chunked(text) : text,
+        duplex: 'half',
+      } as RequestInit);
+    for (const streamed of [false, true]) {
+      expect(Buffer.byteLength(body(maxBody, 'exact'))).toBe(maxBody);
+      const exact = await send(body(maxBody, `exact ${streamed}`), streamed);
+      expect([streamed, exact.status]).toEqual([streamed, 200]);
+      const over = await send(body(maxBody + 1, `over ${streamed}`), streamed);
+      expect([streamed, over.status]).toEqual([streamed, 413]);
+      expect(over.headers.get('x-tollgate-proxy')).toBe('generated');
+    }
+    // A length one byte over is refused by itself, before any of the body comes.
+    const declaredOnly = `POST /api/v10/channels/${CHANNEL}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${maxBody + 1}\r\n\r\n`;
+    expect(await raw(proxy.url, declaredOnly)).toMatch(/^HTTP\/1.1 413 /);
+    expect(service.messages.map((message) => message.content.replace(/\.+$/, ''))).toEqual([
+      'exact false',
+      'exact true',
+    ]);
   });
 
   it('answers malformed requests with a 4xx and keeps serving: bad request lines, huge headers, a lying length', async () => {
@@ -390,6 +512,31 @@ describe('not an open relay, and closed by default', () => {
     await expect(createProxy({ maxWait: 1000, requestTimeout: 1000 })).rejects.toThrow(
       /requestTimeout must be longer than maxWait/,
     );
+  });
+
+  it('a large maxWait is not cut short by a request timeout Node cannot hold (it keeps 32 bits: 2^32 + 200 ms would be 200 ms)', async () => {
+    // The derived request timeout (the longest wait + 60 s) is 2^32 + 200 ms here.
+    const { proxy } = await start({ maxWait: 2 ** 32 - 60_000 + 200, headersTimeout: 100 });
+    const body = JSON.stringify({ content: 'slow but allowed' });
+    const { hostname, port } = new URL(proxy.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          `POST /api/v10/channels/${CHANNEL}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, -1)}`,
+        ),
+      );
+      // The last byte after 700 ms: far within the wait allowed, past what a wrapped timeout gives.
+      const timer = setTimeout(() => socket.write(body.slice(-1)), 700);
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1.1 200 /);
   });
 
   it('refuses timeouts Node would not take: fractions, and headers allowed longer than the whole request', async () => {
@@ -616,6 +763,43 @@ describe('answers streamed back', () => {
 });
 
 describe('shutting down', () => {
+  it('from the moment the drain starts, /readyz answers 503, on a keep-alive connection already open too', async () => {
+    // The upstream holds the first request: its connection stays open (busy) through the drain.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const upstream = new Promise<void>((resolve) => (reached = resolve));
+    const { proxy, logs } = await start({
+      drainMs: 10_000,
+      fetch: async () => {
+        reached();
+        await held;
+        return new Response('{}', { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    onTestFinished(release);
+    const { hostname, port } = new URL(proxy.url);
+    const socket = connect(Number(port), hostname);
+    let answers = '';
+    socket.on('data', (chunk) => (answers += chunk.toString('latin1')));
+    const ended = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(`GET /api/v10/channels/${CHANNEL} HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\n\r\n`);
+    await upstream;
+    const closing = proxy.close();
+    // The drain has begun; on the same connection (HTTP/1.1 keep-alive, pipelined) comes /readyz.
+    socket.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Its answer waits behind the first one's: it is written once the proxy has decided it (its log line).
+    const decided = () => logs.some((line) => line.includes('"route":"-"'));
+    for (let tries = 0; tries < 500 && !decided(); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await closing;
+    await ended;
+    const [first, ready] = answers.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1.1 200 /);
+    expect(ready).toMatch(/^HTTP\/1.1 503 /);
+    expect(ready).toContain('{"status":"draining"}');
+  });
+
   it('close() lets a request under way finish, refuses new ones, and gives back every wait', async () => {
     const { service, proxy } = await start({ drainMs: 5000 }, { defaultLimit: { limit: 1, windowMs: 800 } });
     await fetch(messages(proxy), post('first'));
