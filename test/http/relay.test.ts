@@ -43,7 +43,8 @@ function answering(respond: (path: string) => { status: number; headers?: Record
     const { status, headers = {} } = respond(path);
     return new Response('{}', { status, headers: { 'content-type': 'application/json', ...headers } });
   };
-  return { clock, sent, relay: (options: RelayOptions = {}) => createRelay({ apiRoot: ROOT, clock, fetch, ...options }) };
+  const make = (options: RelayOptions = {}) => createRelay({ apiRoot: ROOT, clock, fetch, ...options });
+  return { clock, sent, make };
 }
 
 /** A window of `limit` with `remaining` left, ending `resetAfter` seconds from now. */
@@ -82,7 +83,7 @@ describe('a relay past maxTokens', () => {
   });
 
   it('never closes a lane whose request waits for its window: it goes when the window ends, in the same lane', async () => {
-    const { clock, sent, relay: make } = answering((path) => ({
+    const { clock, sent, make } = answering((path) => ({
       status: 200,
       headers: path.endsWith('/1') ? windowOf(1, 0, 2) : windowOf(5, 4, 1, 'channel-2'),
     }));
@@ -107,7 +108,7 @@ describe("a relay's empty Authorization", () => {
     ['Authorization: (nothing)', ''],
     ['Authorization: (spaces only)', '   '],
   ])('%s counts as none: sent without the header, in the IP lane', async (_, authorization) => {
-    const { clock, sent, relay: make } = answering((path) => ({
+    const { clock, sent, make } = answering((path) => ({
       status: 200,
       headers: path.endsWith('/1') ? windowOf(1, 0, 10) : {},
     }));
@@ -136,7 +137,7 @@ describe("a relay's Bearer tokens", () => {
     'knows "%s …" for a Bearer token: a 401 from a route that takes bot tokens only leaves it good',
     async (prefix) => {
       // GET /channels/{id} turns Bearer tokens away (the catalog's auth); GET /users/@me takes them.
-      const { clock, sent, relay: make } = answering((path) => ({ status: path.includes('/channels/') ? 401 : 200 }));
+      const { clock, sent, make } = answering((path) => ({ status: path.includes('/channels/') ? 401 : 200 }));
       const relay = make();
       const token = `${prefix} oauth2-access-token`;
       const refused = relay(channel('1'), { headers: { authorization: token } });
