@@ -24,6 +24,7 @@ import { PubSub } from './channel.ts';
 import { RedisConnection, type RedisClient } from './connection.ts';
 import type { RedisViewContext } from './context.ts';
 import { FallbackView } from '../stores/fallback-view.ts';
+import { TokenViews } from '../stores/token-views.ts';
 import { invalidLogKey, KEY_PART, namespaceOf } from './keys.ts';
 import { GLOBAL_LOCK_SCRIPTS } from './global-lock.ts';
 import { RedisV6View, V6_SCRIPTS } from './v6/view.ts';
@@ -86,8 +87,8 @@ const REDIS_VIEWS: Readonly<Record<string, RedisViewMaker>> = {
 };
 
 /**
- * While Redis is away each view falls back on slots of its own (a fresh invalid-request log per
- * view, V15), as each fallback view had before the dialects brought their views.
+ * While Redis is away each token's local view falls back on slots of its own (a fresh
+ * invalid-request log per view, V15), as each fallback view had before the dialects brought their views.
  */
 const OWN_SLOTS: StoreSlots = (_name, make) => make();
 
@@ -99,6 +100,11 @@ export class RedisStore implements Store {
   readonly #ipGroup: string;
   readonly #onUnavailable: 'fail' | 'local';
   readonly #context: RedisViewContext;
+  /**
+   * `onUnavailable: 'local'`: the memory view each (dialect, token) decides with while Redis is
+   * away, shared by the token's clients in this process (a window one spent, the next finds).
+   */
+  readonly #localViews = new TokenViews();
 
   constructor(options: RedisStoreOptions = {}) {
     const prefix = options.prefix ?? 'tollgate';
@@ -168,7 +174,11 @@ export class RedisStore implements Store {
       invalidLogKey(this.#prefix, this.#ipGroup),
       clock,
     ) as StoreView<B>;
-    return this.#onUnavailable === 'local' ? new FallbackView(remote, request.memoryView(clock, OWN_SLOTS)) : remote;
+    if (this.#onUnavailable !== 'local') return remote;
+    return new FallbackView(
+      remote,
+      this.#localViews.of(request, token, clock, () => request.memoryView(clock, OWN_SLOTS)),
+    );
   }
 
   /** Closes the connections this store opened (not a `client` you passed in). */

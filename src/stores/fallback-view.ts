@@ -75,7 +75,8 @@ export class FallbackView<B extends BucketRef, U> implements StoreView<B, U> {
     return this.#remote.subscribe(listener);
   }
 
-  close(): Promise<void> {
-    return this.#remote.close();
+  /** Closes both: a local view shared by the token's clients (a store's `TokenViews`) lets go of this one. */
+  async close(): Promise<void> {
+    await Promise.all([this.#remote.close(), this.#local.close()]);
   }
 }
