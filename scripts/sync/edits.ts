@@ -298,10 +298,17 @@ function splice(source: string, splices: readonly Splice[]): string {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/**
+ * What a single-quoted string cannot hold as it is: its quote, a backslash, a line break that
+ * ends it (LF, CR), and a lone surrogate, which the UTF-8 file would save as U+FFFD.
+ */
+const UNSAFE = /[\\'\n\r]|\p{Cs}/gu;
+const ESCAPED: Readonly<Record<string, string>> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r' };
+
 /** A value as the catalog writes it: single quotes, bare keys, `{ a: 1 }`. */
 export function literal(value: unknown): string {
   if (typeof value === 'string')
-    return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
+    return `'${value.replace(UNSAFE, (unit) => ESCAPED[unit] ?? `\\u${unit.charCodeAt(0).toString(16)}`)}'`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
   if (typeof value === 'object') {
