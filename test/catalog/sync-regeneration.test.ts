@@ -417,6 +417,26 @@ describe('runSync: the gate, the archive, the release note', () => {
     );
   });
 
+  it('an optional body field removed is breaking (a call that gave it no longer compiles), and the release is major', async () => {
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const document = openApiDocument(FOLLOWED) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    };
+    const request = document.components.schemas.MessageCreateRequest!;
+    // `content` is optional (the schema requires no field), and goes.
+    expect(request.required ?? []).not.toContain('content');
+    delete request.properties.content;
+    const changesetDir = join(folder.dir, '.changeset');
+    const result = await runSync(options({ spec: await documentFile({}, document), build: '301', changesetDir }));
+    expect(result.code).toBe(0);
+    expect(result.surface).toEqual([
+      { method: 'channels.messages.create', change: 'breaking', detail: 'body accepts less' },
+    ]);
+    expect(result.stdout).toMatch(/public API {2}1 changes of methods \(semver: major\)/);
+    const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
+    expect(parseChangesetFile(note).releases).toEqual([{ name: 'tollgate', type: 'major' }]);
+  });
+
   it('a method deprecated by an earlier sync is not reported again: the next sync reports what it changed', async () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     delete operations['PATCH /guilds/{guild_id}'];
