@@ -3,7 +3,7 @@
  * (src/pagination/walk.ts), at most MAX_TRY_LATER times for one page. The limit is per page: a
  * list built for its first page may be built again for a later one, and that page gets the same
  * patience. A list that stays 202 ends the walk with PaginationError after exactly that many
- * waits, not one fewer and not never.
+ * waits, not one fewer and not never. Each wait is its retry_after, at most 60 s.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_TRY_LATER, walkItems } from '../../src/pagination/walk.ts';
@@ -20,8 +20,8 @@ const page = (from: number, count: number) => ({
   total_results: 30,
 });
 
-/** A search whose pages each answer `tryLater[n]` 202s before their items; every request and wait is recorded. */
-function search(tryLater: readonly number[]) {
+/** A search whose pages each answer `tryLater[n]` 202s (`answer`) before their items; every request and wait is recorded. */
+function search(tryLater: readonly number[], answer: object = TRY_LATER) {
   const requests: QueryInput[] = [];
   const sleeps: number[] = [];
   const left = [...tryLater];
@@ -33,7 +33,7 @@ function search(tryLater: readonly number[]) {
       const index = Number(query.offset) / 25;
       if ((left[index] ?? 0) > 0) {
         left[index]! -= 1;
-        return TRY_LATER;
+        return answer;
       }
       return index === 0 ? page(0, 25) : page(25, 5);
     },
@@ -67,6 +67,13 @@ describe('a list still being built (202, try later)', () => {
     );
     expect(sleeps).toHaveLength(MAX_TRY_LATER);
     expect(requests).toHaveLength(MAX_TRY_LATER + 1);
+  });
+
+  it('a retry_after asking for an hour waits at most the cap, 60 s, then asks again', async () => {
+    const { hooks, requests, sleeps } = search([1], { retry_after: 3600 });
+    expect(await walk(hooks)).toHaveLength(30);
+    expect(sleeps).toEqual([60_000]);
+    expect(requests.map((query) => query.offset)).toEqual([0, 0, 25]);
   });
 
   it('the limit is per page: a later page that is built again gets the same patience', async () => {
