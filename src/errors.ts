@@ -126,12 +126,17 @@ export class RateLimitWaitError extends TollgateError implements CallIdentity {
   /** How long the wait would have been, in ms (for a queue wait: how long it had lasted). */
   readonly waitMs: number;
   readonly maxWaitMs: number;
+  /**
+   * When to try again, in ms from now: the planned wait of a bucket, global or retry wait; for a
+   * queue wait, what was left of its bucket's sleep (0 when none was known).
+   */
+  readonly retryAfterMs: number;
   declare readonly method: string;
   declare readonly route: string;
   declare readonly routeKey: string;
   declare readonly bucketKey: string;
   declare readonly resource: string;
-  constructor(reason: WaitReason, waitMs: number, maxWaitMs: number, call: CallIdentity) {
+  constructor(reason: WaitReason, waitMs: number, maxWaitMs: number, call: CallIdentity, retryAfterMs = waitMs) {
     super(
       `Rate limit: a ${reason} wait of ${Math.ceil(waitMs)} ms on "${call.bucketKey}" exceeds the allowed ${maxWaitMs} ms`,
     );
@@ -139,6 +144,7 @@ export class RateLimitWaitError extends TollgateError implements CallIdentity {
     this.reason = reason;
     this.waitMs = waitMs;
     this.maxWaitMs = maxWaitMs;
+    this.retryAfterMs = retryAfterMs;
     assignIdentity(this, call);
   }
 }

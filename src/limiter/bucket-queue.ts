@@ -260,7 +260,9 @@ export class BucketQueues {
       const index = entry.waiters.indexOf(waiter);
       if (index === -1) return;
       entry.waiters.splice(index, 1);
-      waiter.fail(new RateLimitWaitError('queue', this.#clock.now() - waiter.since, maxWaitMs, waiter.call.identity));
+      const now = this.#clock.now();
+      const sleepLeft = entry.timer === undefined ? 0 : Math.max(0, entry.timerEndsAt - now);
+      waiter.fail(new RateLimitWaitError('queue', now - waiter.since, maxWaitMs, waiter.call.identity, sleepLeft));
       this.#pump(entry);
     }, maxWaitMs);
     const { grant, fail } = waiter;

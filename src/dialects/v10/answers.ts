@@ -17,7 +17,7 @@ export const SENT_HEADER = 'x-tollgate-sent';
 /** The answer for a request the limiter refused with `error`, or undefined for an error that stays one. */
 export function refusalAnswerOf(error: unknown): Response | undefined {
   if (error instanceof RateLimitWaitError) {
-    return rateLimited(error, error.waitMs, error.reason === 'global');
+    return rateLimited(error, error.retryAfterMs, error.reason === 'global');
   }
   if (error instanceof InvalidRequestGuardError) return rateLimited(error, error.retryAfterMs, false);
   if (error instanceof CdnBanError) return rateLimited(error, error.retryAfterMs ?? 60_000, false);

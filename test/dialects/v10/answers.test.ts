@@ -20,6 +20,8 @@ describe("a 429 tollgate makes: retry_after in seconds, as Discord's", () => {
   it.each<[string, TollgateError, number, boolean]>([
     ['a bucket wait', new RateLimitWaitError('bucket', 2345, 1000, CALL), 2.345, false],
     ['a global wait', new RateLimitWaitError('global', 1250, 1000, CALL), 1.25, true],
+    // A queue wait past its maxWait: when to try again, not how long it waited.
+    ['a queue wait', new RateLimitWaitError('queue', 10_000, 10_000, CALL, 130), 0.13, false],
     ["the invalid-request guard's", new InvalidRequestGuardError(9000, 9000, 61_500), 61.5, false],
     ['a CDN ban without Retry-After', new CdnBanError(undefined), 60, false],
   ])('%s: the body, Retry-After and X-RateLimit-Reset-After agree', async (_, error, seconds, global) => {
