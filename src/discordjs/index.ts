@@ -40,13 +40,22 @@ export interface TollgateMakeRequest {
 }
 
 /**
+ * `makeRequest`'s `maxWait` unless given, in ms: two windows of 5 s, the length of most of
+ * Discord's. A request that comes just after a window filled waits one window and a margin; one
+ * that loses its turn to another process's, two. Bounced any sooner, it would be REST that waits,
+ * holding its queue for the bucket past the window tollgate would have used. It leaves REST 5 s
+ * of its 15 s `timeout` for the exchange itself: a wait counts in REST's timeout.
+ */
+export const DEFAULT_MAKE_REQUEST_MAX_WAIT_MS = 10_000;
+
+/**
  * A `makeRequest` for @discordjs/rest (and so for discord.js's `Client` and @discordjs/core) on
  * `options`: the relay's (`store`, `maxWait`, `apiRoot`, v10's `globalLimit`…). Keep `maxWait`
  * well under REST's `timeout` (15 s by default): a longer wait is answered by a 429 tollgate
  * makes, which REST waits out and sends again, rather than an abort.
  */
 export function makeRequest(options?: MakeRequestOptions): TollgateMakeRequest {
-  const relay: Relay = createRelay(options);
+  const relay: Relay = createRelay({ ...options, maxWait: options?.maxWait ?? DEFAULT_MAKE_REQUEST_MAX_WAIT_MS });
   return Object.assign(
     async (url: string, init: DiscordjsRequestInit) =>
       withoutWindow(

@@ -4,20 +4,20 @@
  * abort signal. The answers REST is handed back are test/discordjs/window-headers.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
-import { makeRequest } from '../../src/discordjs/index.ts';
+import { DEFAULT_MAKE_REQUEST_MAX_WAIT_MS, makeRequest, type MakeRequestOptions } from '../../src/discordjs/index.ts';
 import { driveUntilSettled, ManualClock } from '../support/manual-clock.ts';
 
 const ROOT = 'http://bridge.test/api';
 const MESSAGES = `${ROOT}/v10/channels/1/messages`;
 
 /** A bridge whose fetch records each request and answers it with `headers` (a window, say). */
-function bridgeAnswering(headers: Record<string, string> = {}) {
+function bridgeAnswering(headers: Record<string, string> = {}, options: MakeRequestOptions = { maxWait: 60_000 }) {
   const clock = new ManualClock();
   const sent: Request[] = [];
   const bridge = makeRequest({
+    ...options,
     apiRoot: ROOT,
     clock,
-    maxWait: 60_000,
     fetch: async (input, init) => {
       sent.push(new Request(input, init));
       return new Response('{}', { status: 200, headers: { 'content-type': 'application/json', ...headers } });
@@ -72,6 +72,31 @@ describe("tollgate/discordjs passes REST's request on", () => {
     await driveUntilSettled(clock, [outcome], 1000, 20);
     expect(await outcome).toBe('AbortError');
     expect(sent).toHaveLength(1);
+    await bridge.close();
+  });
+});
+
+describe("tollgate/discordjs's own maxWait, unless given", () => {
+  const spentFor = (seconds: number) => ({
+    'x-ratelimit-limit': '1',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset-after': String(seconds),
+    'x-ratelimit-bucket': 'spent',
+  });
+  const post = { method: 'POST', headers: { authorization: 'Bot a' }, body: '{"content":"hi"}' };
+
+  it.each([
+    ['a wait of two 5 s windows is waited out in its place', 9.9, 200, 2],
+    ['a longer one is answered by a 429 tollgate makes, nothing sent', 10.1, 429, 1],
+  ])('is %#: 10 s. %s', async (_, seconds, status, sends) => {
+    expect(DEFAULT_MAKE_REQUEST_MAX_WAIT_MS).toBe(10_000);
+    const { clock, sent, bridge } = bridgeAnswering(spentFor(seconds), {});
+    const first = bridge(MESSAGES, post);
+    await driveUntilSettled(clock, [first]);
+    const second = bridge(MESSAGES, post);
+    await driveUntilSettled(clock, [second], 500, 40);
+    expect((await second).status).toBe(status);
+    expect(sent).toHaveLength(sends);
     await bridge.close();
   });
 });
