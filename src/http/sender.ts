@@ -4,6 +4,7 @@
  * hooks, its span, and what a failure raises (never ky's errors, which hold the Request; never
  * the token).
  */
+import { relayedSend, RelayedTransportError, type RelayedSend } from './relayed-send.ts';
 import ky, { isNetworkError, isTimeoutError, type Hooks, type KyInstance, type Options } from 'ky';
 import {
   ClientClosedError,
@@ -34,6 +35,8 @@ export interface Lane {
   readonly limiter: Limiter;
   readonly ky: KyInstance;
   readonly kyWithToken?: KyInstance;
+  /** A relay's lane: its calls go without ky (`relayed-send.ts`). */
+  readonly relayed?: RelayedSend;
 }
 
 /** What a lane's ky instances are made of, besides the limiter's hooks. */
@@ -86,7 +89,10 @@ export function newLane(parts: LaneParts, token: string | undefined): Lane {
     maxHeaderResends: options.maxHeaderResends,
     transportRetries: options.transportRetries,
   });
-  return { limiter, ...laneKy(parts.ky, limiter.hooks(), token) };
+  const lane = { limiter, ...laneKy(parts.ky, limiter.hooks(), token) };
+  if (!parts.ky.relayed) return lane;
+  const { fetch: given } = parts.ky;
+  return { ...lane, relayed: relayedSend(limiter.lifecycle(), () => given ?? globalThis.fetch) };
 }
 
 /**
@@ -151,7 +157,8 @@ export class Sender {
    */
   #headersOf(plan: CallPlan, token: string | undefined): Headers | undefined {
     if (plan.headers === undefined) return undefined;
-    const headers = new Headers(plan.headers);
+    // A relayed call's headers are the relay's own copy already.
+    const headers = plan.relayed && plan.headers instanceof Headers ? plan.headers : new Headers(plan.headers);
     // V22: never sent, whoever set it (a relayed request's headers included).
     headers.delete('x-ratelimit-precision');
     if (token !== undefined && headers.has('authorization')) {
@@ -185,6 +192,15 @@ export class Sender {
     this.#inFlight += 1;
     let failure: unknown;
     try {
+      if (lane.relayed) {
+        return await lane.relayed(this.#baseUrl + plan.path, call, {
+          method: plan.method,
+          headers,
+          authorization: token,
+          body: plan.body,
+          signal: plan.signal,
+        });
+      }
       // Only the options in use: ky merges every key given, undefined ones too.
       const kyOptions: Options = { method: plan.method, context: call.context };
       if (headers !== undefined) kyOptions.headers = headers;
@@ -214,7 +230,9 @@ export class Sender {
     // The caller's own abort (AbortSignal.timeout included) ends the call with its reason.
     if (plan.signal?.aborted) return plan.signal.reason;
     if (isTimeoutError(error)) return new RequestTimeoutError(call.identity, plan.timeoutMs ?? 0);
-    if (isNetworkError(error)) return this.networkFailure(error.cause, call.identity);
+    if (isNetworkError(error) || error instanceof RelayedTransportError) {
+      return this.networkFailure(error.cause, call.identity);
+    }
     return scrubbed(error, this.#secrets);
   }
 

@@ -15,7 +15,7 @@ import { newCallState, resendsAfter, type CallOptions, type CallState } from './
 import type { LimiterOptions } from './limiter-options.ts';
 import { CallReporter } from './reporter.ts';
 import { GlobalGate } from './global-gate.ts';
-import { callContext, kyHooks, type AttemptEnd, type RetryCode } from './ky-hooks.ts';
+import { callContext, kyHooks, type AttemptEnd, type CallLifecycle, type RetryCode } from './ky-hooks.ts';
 
 /** Backoff before transport retry `attempt` (1-based): 300 ms, 600 ms, 1.2 s … capped at 5 s. */
 export const transportBackoffMs = (attempt: number): number => Math.min(5000, 300 * 2 ** (attempt - 1));
@@ -78,12 +78,17 @@ export class Limiter {
     );
   }
 
-  hooks(): Hooks {
-    return kyHooks({
+  /** The call lifecycle's steps, for a sender that calls them itself (a relayed call, which ky does not carry). */
+  lifecycle(): CallLifecycle {
+    return {
       admit: (call) => this.#admit(call),
       retry: (call, end) => this.#retry(call, end),
       afterResponse: (call, response) => this.#afterResponse(call, response),
-    });
+    };
+  }
+
+  hooks(): Hooks {
+    return kyHooks(this.lifecycle());
   }
 
   /** A copy of a bucket's record, or undefined when none exists. */
