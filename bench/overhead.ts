@@ -12,7 +12,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import ky from 'ky';
@@ -20,6 +19,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import { createClient, type Store } from '../src/index.ts';
 import { laneKy } from '../src/http/sender.ts';
 import { undiciFetch } from '../src/undici/index.ts';
+import { countAllocations } from './allocation.ts';
 import { childArgument, CHILD_FLAG } from './child.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -420,29 +420,11 @@ async function serve({ name, baseUrl }: { name: string; baseUrl: string }): Prom
       console.log('{}');
       return;
     }
-    // Each collection with the heap's size before and after it: the bytes the round allocated
-    // are what each collection found, plus what was left at the end.
-    const gc = new GCProfiler();
-    const usedAtStart = getHeapStatistics().used_heap_size;
-    gc.start();
+    const stop = countAllocations();
     const cpu = process.cpuUsage();
     const completed = await drive(client, command.mix, command.seconds, command.concurrency);
     const { user, system } = process.cpuUsage(cpu);
-    const collections = gc.stop()?.statistics ?? [];
-    let allocatedBytes = 0;
-    let used = usedAtStart;
-    for (const { beforeGC, afterGC } of collections) {
-      allocatedBytes += beforeGC.heapStatistics.usedHeapSize - used;
-      used = afterGC.heapStatistics.usedHeapSize;
-    }
-    allocatedBytes += getHeapStatistics().used_heap_size - used;
-    const measure: RoundMeasure = {
-      completed,
-      cpuMicros: user + system,
-      gcCount: collections.length,
-      gcMicros: collections.reduce((sum, { cost }) => sum + cost, 0),
-      allocatedBytes,
-    };
+    const measure: RoundMeasure = { completed, cpuMicros: user + system, ...stop() };
     console.log(JSON.stringify(measure));
   }
 }

@@ -15,11 +15,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { ReferenceService } from '../src/testing/index.ts';
+import { allocationFileOf, type HeapActivity } from './allocation.ts';
 import { startUpstream } from './overhead.ts';
 import { runRelayMemoryBench, type RelayMemoryResult } from './relay-memory.ts';
 
@@ -40,6 +41,8 @@ export interface ProxyThroughput {
   readonly roundsPerSecond?: readonly number[];
   readonly requestsPerSecond: number;
   readonly cpuMicrosPerRequest: number;
+  /** Bytes the proxy's process allocated on its JS heap per request (with the allocation probe). */
+  readonly allocatedBytesPerRequest?: number;
 }
 
 export interface ProxyLatency {
@@ -91,14 +94,22 @@ export interface ProxyBenchResult {
 interface Started {
   readonly url: string;
   readonly child: ChildProcess;
+  /** Started with the allocation probe (`servers/allocation-probe.ts`). */
+  readonly probed: boolean;
 }
+
+/** Node's arguments that preload the allocation probe into a proxy's process. */
+export const WITH_ALLOCATION_PROBE = [
+  '--import',
+  fileURLToPath(new URL('servers/allocation-probe.ts', import.meta.url)),
+];
 
 /** A server process, once it prints its address (`listening: <url>` or the proxy's own line). */
 async function startServer(args: readonly string[], nodeArgs: readonly string[] = []): Promise<Started> {
   const child = spawn(process.execPath, [...nodeArgs, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout! })) {
     const url = /(?:listening:|listening on) (http:\/\/\S+)/.exec(line)?.[1];
-    if (url) return { url, child };
+    if (url) return { url, child, probed: nodeArgs.includes(WITH_ALLOCATION_PROBE[1]!) };
   }
   throw new Error(`${args.join(' ')} exited before listening`);
 }
@@ -171,10 +182,12 @@ export async function throughput(
   };
   const warmUp = await drive(1500); // warm-up: connections, JIT, every token's lane
   const cpuBefore = cpuMicrosOf(proxy.child.pid!);
+  if (proxy.probed) proxy.child.kill('SIGUSR2');
   const started = performance.now();
   const completed = await drive(seconds * 1000);
   const elapsed = (performance.now() - started) / 1000;
   const cpu = cpuMicrosOf(proxy.child.pid!) - cpuBefore;
+  const allocated = proxy.probed ? await allocatedBytesOf(proxy.child) : undefined;
   await agent.close();
   return {
     proxy: name,
@@ -183,7 +196,24 @@ export async function throughput(
     sent: warmUp + completed,
     requestsPerSecond: completed / elapsed,
     cpuMicrosPerRequest: cpu / completed,
+    ...(allocated !== undefined && { allocatedBytesPerRequest: allocated / completed }),
   };
+}
+
+/** Stops the probe of `child` counting and reads what it counted (within 5 s). */
+async function allocatedBytesOf(child: ChildProcess): Promise<number> {
+  const file = allocationFileOf(child.pid!);
+  child.kill('SIGUSR2');
+  for (let tries = 0; tries < 100; tries++) {
+    try {
+      const { allocatedBytes } = JSON.parse(readFileSync(file, 'utf8')) as HeapActivity;
+      rmSync(file);
+      return allocatedBytes;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error(`the allocation probe of process ${child.pid} wrote nothing`);
 }
 
 /** Open-loop load at `rate` requests/s for `seconds`: each request's latency in ms. */
@@ -351,9 +381,10 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       await latencies(upstreamOrigin, rate, LATENCY_WARM_UP_SECONDS);
       direct.set(rate, await latencies(upstreamOrigin, rate, 3));
     }
+    // Both with the allocation probe: the same preload in each, counting only while measured.
     const proxies = [
-      { name: '@discordjs/proxy', proxy: await discordjsProxy(upstreamOrigin) },
-      { name: 'tollgate proxy', proxy: await tollgateProxy(upstreamOrigin) },
+      { name: '@discordjs/proxy', proxy: await discordjsProxy(upstreamOrigin, WITH_ALLOCATION_PROBE) },
+      { name: 'tollgate proxy', proxy: await tollgateProxy(upstreamOrigin, undefined, WITH_ALLOCATION_PROBE) },
     ];
     try {
       // In turns, each proxy driven alone, for three rounds: a round's ratio moves with the

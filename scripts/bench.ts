@@ -249,6 +249,8 @@ function proxyTables(r: ProxyBenchResult) {
       'requests/s': fixed(t.requestsPerSecond, 0),
       'rounds (requests/s)': t.roundsPerSecond?.map((each) => fixed(each, 0)).join(', ') ?? '',
       'CPU µs/request': fixed(t.cpuMicrosPerRequest, 0),
+      'KB allocated/request':
+        t.allocatedBytesPerRequest === undefined ? '' : fixed(t.allocatedBytesPerRequest / 1000, 1),
     })),
     r.latency.map((l) => ({
       proxy: l.proxy,
@@ -623,7 +625,8 @@ function summarise(results: Latest): Target[] {
     const ratios = bridged.map((r) => r.leastSeconds / r.spanSeconds);
     const status429 = bridged.reduce((sum, r) => sum + r.bucket429s + r.global429s, 0);
     targets.push({
-      target: 'discord.js fleet (4 processes) through tollgate/discordjs: ≥ 0.95 of the least time in every run, zero 429s',
+      target:
+        'discord.js fleet (4 processes) through tollgate/discordjs: ≥ 0.95 of the least time in every run, zero 429s',
       measured: `${ratios.map((ratio) => fixed(ratio, 3)).join(', ')}; ${status429} 429s`,
       met: yes(ratios.length > 0 && ratios.every((ratio) => ratio >= 0.95) && status429 === 0),
     });
@@ -637,6 +640,15 @@ function summarise(results: Latest): Target[] {
         target: 'tollgate proxy ≥ @discordjs/proxy requests/s on one token',
         measured: `${fixed(ours.requestsPerSecond / theirs.requestsPerSecond, 2)}× (${fixed(ours.requestsPerSecond, 0)} vs ${fixed(theirs.requestsPerSecond, 0)})`,
         met: yes(ours.requestsPerSecond >= theirs.requestsPerSecond),
+      });
+    }
+    const at250 = (proxy: string) => latency.find((l) => l.proxy === proxy && l.rate === 250);
+    const [ours250, theirs250] = [at250('tollgate proxy'), at250('@discordjs/proxy')];
+    if (ours250 && theirs250) {
+      targets.push({
+        target: "tollgate proxy: p99 added latency at 250 requests/s ≤ 2× @discordjs/proxy's, same run",
+        measured: `${fixed(ours250.addedP99Ms, 2)} vs ${fixed(theirs250.addedP99Ms, 2)} ms (p99 ${fixed(ours250.p99Ms, 2)} vs ${fixed(theirs250.p99Ms, 2)} ms)`,
+        met: yes(ours250.addedP99Ms <= 2 * theirs250.addedP99Ms),
       });
     }
     const added = latency.find((l) => l.proxy === 'tollgate proxy' && l.rate === 1000);
