@@ -2,7 +2,7 @@
  * The proxy's headers: its own (the mark on its answers, a bot's bound on its wait, the shared
  * key), what belongs to one hop and is never forwarded, and how a request's headers are read.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** Marks what the proxy answered itself. */
@@ -60,11 +60,16 @@ export function repeatedHeader(request: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/** The secret compared in constant time. */
-export function keyMatches(given: string | string[] | undefined, secret: Buffer): boolean {
+/** What a key is compared as: its SHA-256, so that keys of every length compare alike. */
+export const keyDigestOf = (key: string): Buffer => createHash('sha256').update(key).digest();
+
+/**
+ * The key given against the secret's digest (`keyDigestOf`), in constant time: its digest, of one
+ * length whatever the key's, so not even the secret's length shows in how long a refusal takes.
+ */
+export function keyMatches(given: string | string[] | undefined, secretDigest: Buffer): boolean {
   if (typeof given !== 'string') return false;
-  const bytes = Buffer.from(given);
-  return bytes.length === secret.length && timingSafeEqual(bytes, secret);
+  return timingSafeEqual(keyDigestOf(given), secretDigest);
 }
 
 /** The bot's bound on its wait (never above the proxy's), the default without one, or undefined when malformed. */

@@ -20,6 +20,7 @@ import { boundedBody } from './body.ts';
 import {
   forwardedHeaders,
   KEY_HEADER,
+  keyDigestOf,
   keyMatches,
   MAX_WAIT_HEADER,
   maxWaitOf,
@@ -79,7 +80,7 @@ export async function createProxyWith(
     if (logLevel === 'silent' || (level === 'debug' && logLevel !== 'debug')) return;
     write(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
   };
-  const secret = checked.secret === undefined ? undefined : Buffer.from(checked.secret);
+  const secret = checked.secret === undefined ? undefined : keyDigestOf(checked.secret);
   const underWay = new Set<AbortController>();
   let draining = false;
   const storeUp = async () => (await checked.storeReady?.()) ?? true;

@@ -3,6 +3,7 @@
  * would send, through the proxy to the reference service speaking Discord's headers.
  */
 import type * as crypto from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -354,23 +355,25 @@ describe('not an open relay, and closed by default', () => {
     expect(service.requests).toHaveLength(1);
   });
 
-  it("compares the key in constant time: the answer is crypto.timingSafeEqual's, over the whole key", async () => {
+  it("compares the key in constant time: the answer is crypto.timingSafeEqual's, over the whole key's digest, whatever its length", async () => {
     const { service, proxy } = await start({ secret: SECRET });
     onTestFinished(() => {
       safeEqual.calls.length = 0;
       safeEqual.verdict = undefined;
     });
-    // Wrong in its first byte, then in its last: each is compared whole, by timingSafeEqual.
-    for (const key of [`b${SECRET.slice(1)}`, `${SECRET.slice(0, -1)}?`]) {
+    const digest = (key: string) => createHash('sha256').update(key).digest().toString('latin1');
+    // Wrong in its first byte, in its last, shorter, longer: each compared whole, by timingSafeEqual,
+    // as digests of one length (a key of another length is not turned away any sooner).
+    for (const key of [`b${SECRET.slice(1)}`, `${SECRET.slice(0, -1)}?`, SECRET.slice(0, 5), `${SECRET}!`]) {
       safeEqual.calls.length = 0;
       expect((await fetch(messages(proxy), post('x', { 'x-tollgate-proxy-key': key }))).status).toBe(401);
-      expect(safeEqual.calls).toEqual([[key, SECRET]]);
+      expect(safeEqual.calls).toEqual([[digest(key), digest(SECRET)]]);
     }
     safeEqual.calls.length = 0;
     expect((await fetch(messages(proxy), post('ok', { 'x-tollgate-proxy-key': SECRET }))).status).toBe(200);
-    expect(safeEqual.calls).toEqual([[SECRET, SECRET]]);
+    expect(safeEqual.calls).toEqual([[digest(SECRET), digest(SECRET)]]);
     // Its verdict is the proxy's: a comparison that said no turns the right key away, and one
-    // that said yes lets a wrong key of the same length in.
+    // that said yes lets a wrong key in.
     safeEqual.verdict = false;
     expect((await fetch(messages(proxy), post('no', { 'x-tollgate-proxy-key': SECRET }))).status).toBe(401);
     safeEqual.verdict = true;
