@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
+import { rawHeadersOf, type RawHeaders } from '../undici/raw-headers.ts';
 import { HOP_BY_HOP, PROXY_HEADER } from './headers.ts';
 
 /** A request's own outcome, for its log line and metrics. */
@@ -32,17 +33,8 @@ export async function pass(
     await answer.body?.cancel().catch(() => {});
     return outcome;
   }
-  const headers: Record<string, string | string[]> = {};
-  // fetch decodes a compressed body: it goes on decoded, without its encoding or length. (undici's
-  // request API hands the bytes on as they came, with the headers that describe them.)
-  const decoded = transportDecodes && answer.headers.has('content-encoding');
-  for (const [name, value] of answer.headers) {
-    if (HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
-    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
-    headers[name] = value;
-  }
-  const cookies = answer.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const headers = rawHeadersOf(answer) ?? headersOf(answer, transportDecodes);
+  for (const name of HOP_BY_HOP) Reflect.deleteProperty(headers, name);
   if (isGenerated) headers[PROXY_HEADER] = 'generated';
   response.writeHead(answer.status, answer.statusText, headers);
   if (method === 'HEAD' || answer.body === null) {
@@ -51,6 +43,22 @@ export async function pass(
   }
   await streamBody(answer.body, response);
   return outcome;
+}
+
+/** An answer's headers from its Response (a transport other than undici's, or a generated answer). */
+function headersOf(answer: Response, transportDecodes: boolean): RawHeaders {
+  const headers: RawHeaders = {};
+  // fetch decodes a compressed body: it goes on decoded, without its encoding or length. (undici's
+  // request API hands the bytes on as they came, with the headers that describe them.)
+  const decoded = transportDecodes && answer.headers.has('content-encoding');
+  for (const [name, value] of answer.headers) {
+    if (name === 'set-cookie') continue;
+    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
+    headers[name] = value;
+  }
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  return headers;
 }
 
 /**

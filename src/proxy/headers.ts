@@ -79,17 +79,19 @@ export function maxWaitOf(header: string | string[] | undefined, proxyMaxWait: n
   return Math.min(Number(header.trim()), proxyMaxWait);
 }
 
-/** The request's headers as the service should get them: its own, less one hop's (and those its Connection names). */
-export function forwardedHeaders(request: IncomingMessage): Headers {
-  const named = new Set(
-    String(request.headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase()),
-  );
-  const headers = new Headers();
+/**
+ * The request's headers as the service should get them: its own, less one hop's (and those its
+ * Connection names), as pairs, which the relay makes its own Headers of (a Headers here would be
+ * copied, sorted, once more).
+ */
+export function forwardedHeaders(request: IncomingMessage): [string, string][] {
+  const connection = request.headers.connection;
+  const named =
+    connection === undefined ? undefined : new Set(connection.split(',').map((name) => name.trim().toLowerCase()));
+  const headers: [string, string][] = [];
   for (let index = 0; index < request.rawHeaders.length; index += 2) {
     const name = request.rawHeaders[index]!.toLowerCase();
-    if (!NOT_FORWARDED.has(name) && !named.has(name)) headers.append(name, request.rawHeaders[index + 1]!);
+    if (!NOT_FORWARDED.has(name) && !named?.has(name)) headers.push([name, request.rawHeaders[index + 1]!]);
   }
   return headers;
 }

@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Agent, errors, request, type Dispatcher } from 'undici';
 import { TollgateArgumentError } from '../errors.ts';
+import { keepRawHeaders } from './raw-headers.ts';
 
 /** The agent `undiciFetch` sends through, and whether bodies pass as streams. */
 export interface UndiciFetchOptions {
@@ -57,10 +58,8 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
   const dispatcher = options.dispatcher ?? ownAgent!;
 
   const send = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    // ky hands over its Request and an init of the options it does not know (usually none): a
-    // Request copied from an empty init would be the same request again.
-    const outgoing = input instanceof Request && isEmpty(init) ? input : new Request(input, init);
-    const signal = outgoing.signal;
+    const outgoing = outgoingOf(input, init);
+    const { signal } = outgoing;
     try {
       const answer = await request(outgoing.url, {
         method: outgoing.method as Dispatcher.HttpMethod,
@@ -87,13 +86,14 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
         : streamBodies
           ? (answer.body as AsyncIterable<Uint8Array> as unknown as BodyInit)
           : await answer.body.arrayBuffer();
-      return new Response(body, {
+      const response = new Response(body, {
         status: statusCode,
         statusText: STATUS_CODES[statusCode] ?? '',
         headers: responseHeaders(answer.headers),
       });
+      return streamBodies ? keepRawHeaders(response, answer.headers) : response;
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
+      if (signal?.aborted) throw signal.reason;
       // ky (and callers of fetch) know a network failure by fetch's own error: a TypeError.
       if (error instanceof errors.UndiciError || isSystemError(error))
         throw new TypeError('fetch failed', { cause: error });
@@ -101,6 +101,46 @@ export function undiciFetch(options: UndiciFetchOptions = {}): UndiciFetch {
     }
   };
   return Object.assign(send as typeof fetch, { close: async () => ownAgent?.close() });
+}
+
+/** What `send` reads of a request: a Request's fields, or as much of one as a relayed call gives. */
+type Outgoing = Pick<Request, 'url' | 'method' | 'headers' | 'body' | 'arrayBuffer'> & {
+  signal: AbortSignal | undefined;
+};
+
+/** Fetch's methods, which it writes in upper case whatever the case given. */
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+/** Methods fetch refuses to send (a Request is made for them, and refuses). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * The request as `send` reads it. ky hands over its Request and an init of the options it does
+ * not know (usually none): a Request copied from an empty init would be the same request again. A
+ * relayed call hands over a URL and an init with Headers and no body or a stream (the proxy's):
+ * nothing a Request would add (a body's Content-Type, its bytes) applies, so none is made. Any
+ * other request is made a Request, as fetch would make it.
+ */
+function outgoingOf(input: RequestInfo | URL, init: RequestInit | undefined): Outgoing {
+  if (input instanceof Request && isEmpty(init)) return input;
+  const body = init?.body;
+  const method = init?.method ?? 'GET';
+  const upper = method.toUpperCase();
+  if (
+    typeof input === 'string' &&
+    init?.headers instanceof Headers &&
+    (body == null || body instanceof ReadableStream) &&
+    !FORBIDDEN_METHODS.has(upper)
+  ) {
+    return {
+      url: input,
+      method: NORMALIZED_METHODS.has(upper) ? upper : method,
+      headers: init.headers,
+      body: body ?? null,
+      signal: init.signal ?? undefined,
+      arrayBuffer: () => new Response(body).arrayBuffer(),
+    };
+  }
+  return new Request(input, init);
 }
 
 function isEmpty(init: RequestInit | undefined): boolean {

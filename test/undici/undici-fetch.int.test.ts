@@ -83,6 +83,31 @@ describe.each([
     expect(seen[0]).toMatchObject({ method: 'PUT', body: 'raw' });
   });
 
+  it("takes a relayed call's (url, init) as fetch does: Headers, no body or a stream, the method as fetch writes it", async () => {
+    const { url, seen } = await serve((_request, response) => response.end('done'));
+    const send = transport();
+    const headers = () =>
+      new Headers([
+        ['x-kept', '1'],
+        ['authorization', 'Bot t'],
+      ]);
+    const stream = () => new Blob(['streamed']).stream();
+    const init = (method: string, body?: ReadableStream) =>
+      ({ method, headers: headers(), body, duplex: 'half', redirect: 'manual' }) as RequestInit;
+    expect(await (await send(`${url}/a`, init('get'))).text()).toBe('done');
+    expect(await (await send(`${url}/b`, init('post', stream()))).text()).toBe('done');
+    expect(await (await send(`${url}/c`, init('delete'))).text()).toBe('done');
+    expect(seen).toEqual([
+      expect.objectContaining({ method: 'GET', url: '/a', body: '' }),
+      expect.objectContaining({ method: 'POST', url: '/b', body: 'streamed' }),
+      expect.objectContaining({ method: 'DELETE', url: '/c', body: '' }),
+    ]);
+    for (const each of seen) expect(each.headers).toMatchObject({ 'x-kept': '1', authorization: 'Bot t' });
+    // What fetch refuses to send, it still refuses.
+    await expect(send(`${url}/d`, init('TRACE'))).rejects.toThrow(TypeError);
+    expect(seen).toHaveLength(3);
+  });
+
   it("takes a Request with an init as fetch does: an empty init (ky's) changes nothing, an init's options apply", async () => {
     const { url, seen } = await serve((request, response) => response.end(request.method));
     const send = transport();
