@@ -33,8 +33,8 @@ export const LAYERS = {
   'src/package-info.ts': { role: "the package's identity, and the User-Agent made of it", imports: [] },
   'src/runtime-check.ts': { role: 'one clear error on a runtime too old for tollgate', imports: [] },
   'src/option-shapes.ts': {
-    role: 'the zod shapes options are checked by, in one message style',
-    imports: [],
+    role: 'the zod shapes options are checked by, and the one message style of their errors',
+    imports: ['src/errors.ts'],
   },
   'src/contracts/': {
     role: "the seams, no implementations: Dialect, Store, and the catalog's shapes",
@@ -67,7 +67,7 @@ export const LAYERS = {
   'src/telemetry/': { role: 'OpenTelemetry spans and metrics', imports: ['src/limiter/', 'src/errors.ts'] },
   'src/cdn/': {
     role: "the CDN URL helpers' options, checks and URLs",
-    imports: ['src/contracts/', 'src/routing/', 'src/errors.ts'],
+    imports: ['src/contracts/', 'src/routing/', 'src/option-shapes.ts', 'src/errors.ts'],
   },
   'src/sdk.ts': {
     role: 'the building blocks generated/ is made of: the operation caller, method signatures',

@@ -4,6 +4,7 @@
  * contributes (`dialects/v10/options.ts`).
  */
 import { z } from 'zod';
+import { TollgateArgumentError } from './errors.ts';
 
 /** A number of ms in [min, max]: every message names the range. */
 export const milliseconds = (what: string, min: number, max: number, orFalse = false) => {
@@ -30,3 +31,23 @@ export const isFunction = (value: unknown): boolean => typeof value === 'functio
 /** A function option (a listener): anything else is named. */
 export const listener = <Listener extends (...args: never[]) => unknown>(what: string) =>
   z.custom<Listener>(isFunction, `${what} must be a function`);
+
+/** `options` as `schema` reads them, or one TollgateArgumentError from `who` naming every problem. */
+export function checkedOptions<Schema extends z.ZodType>(
+  schema: Schema,
+  options: unknown,
+  who: string,
+): z.infer<Schema> {
+  const parsed = schema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new TollgateArgumentError(`${who}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+}
+
+/** An issue as a phrase that names its option: a nested one by its path, said once. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String);
+  if (path.length === 0) return issue.message;
+  // A message of these shapes names its own option ("maxWait must not be negative"): the path before it goes in front.
+  if (issue.message.startsWith(`${path.at(-1)} `)) return [...path.slice(0, -1), issue.message].join('.');
+  return `${path.join('.')}: ${issue.message}`;
+}

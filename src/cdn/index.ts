@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { TollgateArgumentError } from '../errors.ts';
+import { checkedOptions } from '../option-shapes.ts';
 import { snowflakeText } from '../routing/path.ts';
 import type { Snowflake } from '../contracts/catalog.ts';
 import { CDN_BASE_URL, MEDIA_BASE_URL, type CdnBases, type DefaultAvatarIndex } from './url.ts';
@@ -64,12 +65,7 @@ export const cdnOptionsSchema = z.strictObject(
 
 /** `createCdn`'s options, checked, as the base URLs the generated helpers build on. */
 export function cdnBasesOf(options: CdnOptions = {}): CdnBases {
-  const parsed = cdnOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    // Every message names its option.
-    throw new TollgateArgumentError(`createCdn: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
-  }
-  const { baseUrl: cdnBase, mediaBaseUrl } = parsed.data;
+  const { baseUrl: cdnBase, mediaBaseUrl } = checkedOptions(cdnOptionsSchema, options, 'createCdn');
   return { cdn: cdnBase ?? CDN_BASE_URL, media: mediaBaseUrl ?? cdnBase ?? MEDIA_BASE_URL };
 }
 

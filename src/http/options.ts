@@ -3,7 +3,7 @@
  * the options' types (`satisfies` keeps each list and its type in step), never kept by hand.
  */
 import { z } from 'zod';
-import { isFunction, listener, milliseconds, whole } from '../option-shapes.ts';
+import { checkedOptions, isFunction, listener, milliseconds, whole } from '../option-shapes.ts';
 import { cdnOptionsSchema, type CdnOptions } from '../cdn/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../contracts/store.ts';
@@ -168,15 +168,7 @@ export type CheckedClientOptions = z.infer<typeof clientOptionsSchema>;
 
 /** `createClient`'s options, checked: a TollgateArgumentError names every problem. */
 export function checkClientOptions(options: ClientOptions): CheckedClientOptions {
-  const parsed = clientOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    throw new TollgateArgumentError(`createClient: ${parsed.error.issues.map(describeIssue).join('; ')}`);
-  }
-  return parsed.data;
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+  return checkedOptions(clientOptionsSchema, options, 'createClient');
 }
 
 /** Every key of an options type, each `true`: an object literal of this type must list them all, and no other. */

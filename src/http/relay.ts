@@ -16,6 +16,7 @@ import { DIALECT_OPTION_SHAPES, type DialectOptions } from '../dialects/options.
 import { DIALECTS } from '../dialects/index.ts';
 import { EventHub, type WaitEvent } from '../limiter/events.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
+import { checkedOptions } from '../option-shapes.ts';
 import { clientOptionShapes } from './options.ts';
 import { planCall } from './plan.ts';
 import { newLane, Sender, type LaneParts } from './sender.ts';
@@ -102,14 +103,7 @@ const relayOptionsSchema = z.strictObject({
 
 /** A relay for v10, the service of today, under the catalog's data for it (`src/index.ts` hands it over). */
 export function createRelayWith(catalogData: unknown, version: string, options: RelayOptions = {}): Relay {
-  const parsed = relayOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) =>
-      issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
-    );
-    throw new TollgateArgumentError(`createRelay: ${problems.join('; ')}`);
-  }
-  const core = new RelayCore(catalogData, version, parsed.data);
+  const core = new RelayCore(catalogData, version, checkedOptions(relayOptionsSchema, options, 'createRelay'));
   return Object.assign((url: string | URL, init?: RelayInit) => core.send(url, init), {
     invalidRequests: () => core.invalidRequests(),
     close: () => core.close(),

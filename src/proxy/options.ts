@@ -4,9 +4,8 @@
  */
 import { z } from 'zod';
 import type { Store } from '../contracts/store.ts';
-import { TollgateArgumentError } from '../errors.ts';
 import { DIALECT_OPTION_SHAPES } from '../dialects/options.ts';
-import { milliseconds, whole } from '../option-shapes.ts';
+import { checkedOptions, milliseconds, whole } from '../option-shapes.ts';
 import { clientOptionShapes } from '../http/options.ts';
 import type { RelayOptions } from '../http/relay.ts';
 
@@ -149,10 +148,5 @@ export function serverRequestTimeoutOf(options: Pick<ProxyOptions, 'requestTimeo
 
 /** The options, checked: one TollgateArgumentError names every problem. */
 export function checkProxyOptions(options: ProxyOptions): ProxyOptions {
-  const parsed = proxyOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => issue.message);
-    throw new TollgateArgumentError(`createProxy: ${problems.join('; ')}`);
-  }
-  return parsed.data;
+  return checkedOptions(proxyOptionsSchema, options, 'createProxy');
 }
