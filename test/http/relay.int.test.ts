@@ -288,7 +288,7 @@ describe('a relay', () => {
     );
     await expect(relay(`${root()}-evil/v10/users/@me`)).rejects.toBeInstanceOf(TollgateArgumentError);
     await expect(relay(messagesOf(CHANNEL), { method: 'GE T' })).rejects.toThrow(/is not a method/);
-    expect(() => createRelay({ maxWait: -1 })).toThrow(/createRelay: maxWait: maxWait must not be negative/);
+    expect(() => createRelay({ maxWait: -1 })).toThrow(/createRelay: maxWait must not be negative/);
     expect(() => createRelay({ apiRoot: 'https://discord.com/api/v10' })).toThrow(/must not name a version/);
     expect(() => createRelay({ maxTokens: 0 } as never)).toThrow(/maxTokens must be at least 1/);
     expect(() => createRelay({ token: 'Bot x' } as never)).toThrow(/createRelay: Unrecognized key/);

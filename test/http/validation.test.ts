@@ -71,7 +71,7 @@ describe('constructors and factories throw at once', () => {
     [
       'createRelay: botGlobalLimits names no bot',
       () => createRelay({ botGlobalLimits: { '1234': 500 } }),
-      /^createRelay: botGlobalLimits: botGlobalLimits names "1234", which is not a bot id/,
+      /^createRelay: botGlobalLimits names "1234", which is not a bot id/,
     ],
     [
       "createRelay: a bot's global limit over the range",
