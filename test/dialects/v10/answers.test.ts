@@ -40,3 +40,16 @@ describe("a 429 tollgate makes: retry_after in seconds, as Discord's", () => {
     }
   });
 });
+
+describe('what the headers of a 429 tollgate makes say besides the wait', () => {
+  it.each<[string, TollgateError, string]>([
+    ['a bucket wait', new RateLimitWaitError('bucket', 2345, 1000, CALL), 'user'],
+    ['a global wait', new RateLimitWaitError('global', 1250, 1000, CALL), 'global'],
+    ["the invalid-request guard's", new InvalidRequestGuardError(9000, 9000, 61_500), 'user'],
+  ])('%s: X-RateLimit-Scope %s, and a JSON body said so by Content-Type', async (_, error, scope) => {
+    const answer = refusalAnswerOf(error)!;
+    expect(answer.headers.get('x-ratelimit-scope')).toBe(scope);
+    // Whoever relays it parses the body as JSON only when Content-Type says it is.
+    expect(answer.headers.get('content-type')).toBe('application/json');
+  });
+});
