@@ -16,7 +16,7 @@ import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
 import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { userAgentOf } from '../package-info.ts';
-import { Telemetry } from '../telemetry/telemetry.ts';
+import { telemetryOf, type Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { toSearchParams } from './encode.ts';
 import { planCall, timeoutOf } from './plan.ts';
@@ -119,16 +119,13 @@ class ClientCore<Resources extends object, Cdn> {
     this.#events = events;
     if (options.onWait) events.on('wait', options.onWait);
     const userAgent = `${userAgentOf(sdk.package)} ${options.userAgentAppendix ?? ''}`.trim();
-    const telemetry = options.telemetry
-      ? new Telemetry(
-          options.telemetry,
-          this.#baseUrl,
-          sdk.package.version,
-          () => clock.now(),
-          (listener) => events.on('rateLimited', listener),
-          () => this.#main.limiter.invalidRequests(),
-        )
-      : undefined;
+    const telemetry = telemetryOf(options.telemetry, {
+      baseUrl: this.#baseUrl,
+      version: sdk.package.version,
+      clock,
+      events,
+      invalidRequests: () => this.#main.limiter.invalidRequests(),
+    });
     this.#telemetry = telemetry;
     this.#parts = {
       dialect,

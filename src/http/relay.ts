@@ -23,7 +23,7 @@ import { newLane, Sender, type LaneParts } from './sender.ts';
 import type { ClientEvents } from './types.ts';
 import { DEFAULT_TIMEOUT_MS } from './client.ts';
 import { DEFAULT_MAX_TOKENS, TokenLanes, type TokenLane } from './token-lanes.ts';
-import { Telemetry, type TelemetryOption } from '../telemetry/telemetry.ts';
+import { telemetryOf, type Telemetry, type TelemetryOption } from '../telemetry/telemetry.ts';
 
 /** The API root a relay sends to by default: Discord's, without a version. */
 export const DEFAULT_API_ROOT = 'https://discord.com/api';
@@ -141,16 +141,13 @@ class RelayCore {
     this.#tokens = new TokenLanes(options.maxTokens ?? DEFAULT_MAX_TOKENS, (token) => this.#newLane(token));
     const events = new EventHub<ClientEvents>();
     if (options.onWait) events.on('wait', options.onWait);
-    this.#telemetry = options.telemetry
-      ? new Telemetry(
-          options.telemetry,
-          this.#apiRoot,
-          version,
-          () => this.#clock.now(),
-          (listener) => events.on('rateLimited', listener),
-          () => this.invalidRequests(),
-        )
-      : undefined;
+    this.#telemetry = telemetryOf(options.telemetry, {
+      baseUrl: this.#apiRoot,
+      version,
+      clock: this.#clock,
+      events,
+      invalidRequests: () => this.invalidRequests(),
+    });
     this.#parts = {
       dialect,
       store: options.store ?? new MemoryStore(),
@@ -169,7 +166,7 @@ class RelayCore {
 
   async send(url: string | URL, init: RelayInit = {}): Promise<Response> {
     if (this.#closed) throw new ClientClosedError();
-    const { sendPath, routePath } = this.#split(String(url));
+    const sendPath = this.#pathOf(String(url));
     const method = (init.method ?? 'GET').toUpperCase();
     if (!/^[A-Z]+$/.test(method))
       throw new TollgateArgumentError(`relay: ${JSON.stringify(init.method)} is not a method`);
@@ -180,7 +177,7 @@ class RelayCore {
     // An empty Authorization is none: no lane of its own, and no empty secret to scrub.
     const authorization = headers.get('authorization') || null;
     headers.delete('authorization');
-    const target = this.#targets.targetOfRequest(method, routePath, this.#clock.now());
+    const target = this.#targets.targetOfRequest(method, sendPath, this.#clock.now());
     const lane = authorization === null ? this.#ip : this.#tokens.of(authorization);
     const plan = planCall(
       {
@@ -218,11 +215,11 @@ class RelayCore {
   }
 
   /**
-   * The path sent (under the API root, version and query kept) and the path classified (without
-   * the version), both as fetch will send them: dot segments resolved first, so `…/webhooks/1/x/../../channels/2`
-   * is classified as the channel it reaches.
+   * The path sent, under the API root (version and query kept), as fetch will send it: dot
+   * segments resolved first, so `…/webhooks/1/x/../../channels/2` is classified as the channel it
+   * reaches. The dialect classifies it as it classifies every path (`routePath`: no version, no query).
    */
-  #split(url: string): { sendPath: string; routePath: string } {
+  #pathOf(url: string): string {
     const root = this.#apiRoot;
     const parsed = URL.parse(url);
     const href = parsed?.href ?? '';
@@ -231,10 +228,7 @@ class RelayCore {
         `relay: ${url.split('?')[0]} is not under the API root ${root} (set apiRoot to relay to another)`,
       );
     }
-    const sendPath = href.slice(root.length);
-    const pathname = sendPath.split(/[?#]/, 1)[0]!;
-    const routePath = pathname.replace(/^\/v\d+(?=\/|$)/, '') || '/';
-    return { sendPath, routePath };
+    return href.slice(root.length);
   }
 
   #newLane(token: string | undefined): RelayLane {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { botIdOf } from '../dialects/v10/bot-id.ts';
+import { tokenKindOf } from '../http/sender.ts';
 import { classifyV10 } from '../dialects/v10/route.ts';
 
 /** `bot 80351110224678912`, `bearer 3f2a9c1d`, or `none`. */
@@ -13,7 +14,7 @@ export function tokenLabel(authorization: string | undefined): string {
   if (authorization === undefined || authorization === '') return 'none';
   const id = botIdOf(authorization);
   if (id !== undefined) return `bot ${id}`;
-  const kind = /^bearer$/i.test(authorization.split(/\s+/, 1)[0]!) ? 'bearer' : 'token';
+  const kind = tokenKindOf(authorization) === 'bearer' ? 'bearer' : 'token';
   return `${kind} ${createHash('sha256').update(authorization).digest('hex').slice(0, 8)}`;
 }
 

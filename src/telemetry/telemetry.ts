@@ -33,6 +33,29 @@ interface CallTrace {
   waiting: boolean;
 }
 
+/** What a client's or a relay's telemetry reads of it: where it sends, its events, its invalid-request count. */
+export interface TelemetrySource {
+  readonly baseUrl: string;
+  /** The package's version, as the tracer and meter name it. */
+  readonly version: string;
+  readonly clock: { now(): number };
+  readonly events: { on(name: 'rateLimited', listener: (event: RateLimitedEvent) => void): unknown };
+  readonly invalidRequests: () => Promise<number>;
+}
+
+/** The telemetry `option` asks for over `source`, or none when it is off. */
+export function telemetryOf(option: TelemetryOption | undefined, source: TelemetrySource): Telemetry | undefined {
+  if (!option) return undefined;
+  return new Telemetry(
+    option,
+    source.baseUrl,
+    source.version,
+    () => source.clock.now(),
+    (listener) => source.events.on('rateLimited', listener),
+    source.invalidRequests,
+  );
+}
+
 /** The stable HTTP client conventions' template form: `GET /channels/:id` → `/channels/{id}` (v6: the route key). */
 const templateOfRoute = (route: string): string => {
   const at = route.indexOf(' ');
