@@ -101,7 +101,7 @@ const SECTIONS: readonly Section[] = [
   ({ discordjs }) =>
     discordjs &&
     section(
-      '**discord.js fleet** (4 processes of one bot, @discordjs/core on @discordjs/rest, 240 message creates in 8 channels at once; 5 per channel a second, 50 a second for the token; plain, and through tollgate/discordjs on one Redis)',
+      '**discord.js fleet** (4 processes of one bot, @discordjs/core on @discordjs/rest, 240 message creates in 10 channels at once; 5 per channel each 5 s, 50 a second for the token; plain, and through tollgate/discordjs on one Redis)',
       markdownTable(discordjs.map((r) => discordjsRow(r))),
     ),
   ({ proxy }) =>
