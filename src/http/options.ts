@@ -249,14 +249,20 @@ export function checkCallOptions(label: string, options: unknown, known: Readonl
   ) {
     throw new TollgateArgumentError(`${label}: reason must be a string of 1 to ${MAX_REASON_LENGTH} characters`);
   }
-  for (const [key, schema] of CALL_NUMBERS) {
-    const value = given[key];
-    const checked = value === undefined ? undefined : schema.safeParse(value);
-    if (checked && !checked.success) throw new TollgateArgumentError(`${label}: ${checked.error.issues[0]!.message}`);
-  }
+  for (const [key, schema] of CALL_NUMBERS) checkCallNumber(label, schema, given[key]);
 }
 
-const METHOD = /^[A-Z]+$/;
+/** A call's number option (`maxWait`, `timeout`, `transportRetries`), when given, in the client's message style. */
+function checkCallNumber(label: string, schema: z.ZodType, value: unknown): void {
+  const checked = value === undefined ? undefined : schema.safeParse(value);
+  if (checked && !checked.success) throw new TollgateArgumentError(`${label}: ${checked.error.issues[0]!.message}`);
+}
+
+/** A call's own maxWait, when given (the relay's requests take it too). */
+export const checkCallMaxWait = (label: string, value: unknown): void => checkCallNumber(label, maxWait, value);
+
+/** An HTTP method's name, in upper case: letters only. */
+export const isMethodName = (method: string): boolean => /^[A-Z]+$/.test(method);
 
 /**
  * `client.request`'s arguments: a method name, a path that stays on the base URL's origin (an
@@ -270,7 +276,7 @@ export function checkRawRequest(
   baseUrl: string,
   origin: string,
 ): string {
-  if (typeof method !== 'string' || !METHOD.test(method.toUpperCase())) {
+  if (typeof method !== 'string' || !isMethodName(method.toUpperCase())) {
     throw new TollgateArgumentError(`request: method must be an HTTP method name, got ${JSON.stringify(method)}`);
   }
   if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith('//')) {

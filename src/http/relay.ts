@@ -17,7 +17,7 @@ import { DIALECTS } from '../dialects/index.ts';
 import { EventHub, type WaitEvent } from '../limiter/events.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkedOptions } from '../option-shapes.ts';
-import { clientOptionShapes } from './options.ts';
+import { checkCallMaxWait, clientOptionShapes, isMethodName } from './options.ts';
 import { planCall } from './plan.ts';
 import { newLane, Sender, type LaneParts } from './sender.ts';
 import type { ClientEvents } from './types.ts';
@@ -168,11 +168,8 @@ class RelayCore {
     if (this.#closed) throw new ClientClosedError();
     const sendPath = this.#pathOf(String(url));
     const method = (init.method ?? 'GET').toUpperCase();
-    if (!/^[A-Z]+$/.test(method))
-      throw new TollgateArgumentError(`relay: ${JSON.stringify(init.method)} is not a method`);
-    if (init.maxWait !== undefined && !(typeof init.maxWait === 'number' && init.maxWait >= 0)) {
-      throw new TollgateArgumentError(`relay: maxWait must be a number of milliseconds, 0 or more`);
-    }
+    if (!isMethodName(method)) throw new TollgateArgumentError(`relay: ${JSON.stringify(init.method)} is not a method`);
+    checkCallMaxWait('relay', init.maxWait);
     const headers = new Headers(init.headers);
     // An empty Authorization is none: no lane of its own, and no empty secret to scrub.
     const authorization = headers.get('authorization') || null;

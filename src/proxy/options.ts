@@ -84,12 +84,7 @@ export const proxyOptionsSchema = z
     host: z.string({ error: 'host must be an address such as 127.0.0.1' }).min(1, 'host must not be empty').optional(),
     port: whole('port', 0, 65_535).optional(),
     upstream: httpOrigin.optional(),
-    store: z
-      .custom<Store>(
-        (value) => typeof value === 'object' && value !== null && typeof (value as Store).view === 'function',
-        'store must be a Store (MemoryStore, RedisStore or one of your own with view())',
-      )
-      .optional(),
+    store: clientOptionShapes.store,
     storeReady: z
       .custom<() => Promise<boolean>>((value) => typeof value === 'function', 'storeReady must be a function')
       .optional(),
@@ -113,7 +108,7 @@ export const proxyOptionsSchema = z
     requestTimeout: whole('requestTimeout', 1, Number.MAX_SAFE_INTEGER, ' of milliseconds').optional(),
     logLevel: z.enum(['silent', 'info', 'debug'], { error: "logLevel must be 'silent', 'info' or 'debug'" }).optional(),
     log: z.custom<(line: string) => void>((value) => typeof value === 'function', 'log must be a function').optional(),
-    fetch: z.custom<typeof fetch>((value) => typeof value === 'function', 'fetch must be a function').optional(),
+    fetch: clientOptionShapes.fetch,
     telemetry: clientOptionShapes.telemetry,
   })
   .refine(
