@@ -123,17 +123,19 @@ function handleOn<B extends BucketRef>(
     return result;
   };
   const bucketEvent = (bucket: B) => () => ({ kind: 'bucket', bucketKey: bucket.bucketKey }) as const;
-  return {
+  // Every member of the contract, the optional ones too (undefined where the view has none): one
+  // added to StoreView is a type error here until the handle passes it on.
+  const handle: { [Member in keyof Required<StoreView<B>>]: StoreView<B>[Member] } = {
     admit: (bucket) => view.admit(bucket),
-    ...(view.markSleptPast && { markSleptPast: (bucket, reset) => view.markSleptPast!(bucket, reset) }),
+    markSleptPast: view.markSleptPast && ((bucket, reset) => view.markSleptPast!(bucket, reset)),
     settle: (bucket, reservation, update) => telling(view.settle(bucket, reservation, update), bucketEvent(bucket)),
     release: (bucket, reservation) => telling(view.release(bucket, reservation), bucketEvent(bucket)),
     giveBack: (bucket, reservation) => telling(view.giveBack(bucket, reservation), bucketEvent(bucket)),
     // A lock of no time holds no one: Redis tells no one of it either.
     lockGlobal: (ms) =>
       ms > 0 ? telling(view.lockGlobal(ms), () => ({ kind: 'global', ms }) as const) : view.lockGlobal(ms),
-    ...(view.noteInvalid && { noteInvalid: () => view.noteInvalid!() }),
-    ...(view.invalidRequests && { invalidRequests: () => view.invalidRequests!() }),
+    noteInvalid: view.noteInvalid && (() => view.noteInvalid!()),
+    invalidRequests: view.invalidRequests && (() => view.invalidRequests!()),
     get: (bucket) => view.get(bucket),
     subscribe: (listener) => {
       own.add(listener);
@@ -143,7 +145,7 @@ function handleOn<B extends BucketRef>(
         unsubscribe();
       };
     },
-    ...(view.idle && { idle: (now: number) => view.idle!(now) }),
+    idle: view.idle && ((now: number) => view.idle!(now)),
     get size() {
       return view.size;
     },
@@ -156,4 +158,5 @@ function handleOn<B extends BucketRef>(
       return Promise.resolve();
     },
   };
+  return handle;
 }
