@@ -10,6 +10,7 @@ import { createCdnHelpers, type Cdn } from '../generated/cdn.ts';
 import { createResources, operations, routeTable, type Resources } from '../generated/index.ts';
 import { PACKAGE_URL, PACKAGE_VERSION } from '../generated/package.ts';
 import { cdnBasesOf, type CdnOptions } from './cdn/index.ts';
+import { DIALECTS } from './dialects/index.ts';
 import { routeKeyFinder } from './dialects/v6/route-key.ts';
 import { createClientWith, type ClientOptions, type ClientSurface, type GeneratedSdk } from './http/client.ts';
 import { createRelayWith, type Relay, type RelayOptions } from './http/relay.ts';
@@ -43,7 +44,7 @@ export function createClient(options?: ClientOptions): TollgateClient {
  * back as it came. What `tollgate/discordjs` and the proxy stand on; see docs/discordjs.md.
  */
 export function createRelay(options?: RelayOptions): Relay {
-  return createRelayWith(SDK.dialectData.v10, SDK.package.version, options);
+  return createRelayWith({ dialect: DIALECTS.v10, catalogData: SDK.dialectData.v10 }, SDK.package.version, options);
 }
 
 const findRouteKey = routeKeyFinder(routeTable);

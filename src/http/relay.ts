@@ -13,7 +13,6 @@ import type { Clock } from '../clock.ts';
 import type { BucketRef, Store } from '../contracts/store.ts';
 import type { CallTargets, Dialect } from '../contracts/dialect.ts';
 import { DIALECT_OPTION_SHAPES, type DialectOptions } from '../dialects/options.ts';
-import { DIALECTS } from '../dialects/index.ts';
 import { EventHub, type WaitEvent } from '../limiter/events.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkedOptions } from '../option-shapes.ts';
@@ -101,9 +100,15 @@ const relayOptionsSchema = z.strictObject({
   ...DIALECT_OPTION_SHAPES,
 });
 
-/** A relay for v10, the service of today, under the catalog's data for it (`src/index.ts` hands it over). */
-export function createRelayWith(catalogData: unknown, version: string, options: RelayOptions = {}): Relay {
-  const core = new RelayCore(catalogData, version, checkedOptions(relayOptionsSchema, options, 'createRelay'));
+/** The dialect a relay speaks, and the catalog's data for it. */
+export interface RelayDialect {
+  readonly dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents>;
+  readonly catalogData: unknown;
+}
+
+/** A relay speaking `speaks` (`src/index.ts` hands it v10, the service of today, and the catalog's data for it). */
+export function createRelayWith(speaks: RelayDialect, version: string, options: RelayOptions = {}): Relay {
+  const core = new RelayCore(speaks, version, checkedOptions(relayOptionsSchema, options, 'createRelay'));
   return Object.assign((url: string | URL, init?: RelayInit) => core.send(url, init), {
     invalidRequests: () => core.invalidRequests(),
     close: () => core.close(),
@@ -130,8 +135,7 @@ class RelayCore {
   readonly #tokens: TokenLanes<RelayLane>;
   #closed = false;
 
-  constructor(catalogData: unknown, version: string, options: RelayOptions) {
-    const dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents> = DIALECTS.v10;
+  constructor({ dialect, catalogData }: RelayDialect, version: string, options: RelayOptions) {
     this.#dialect = dialect;
     this.#targets = dialect.targets(catalogData);
     // As URLs are compared: in the form the URL parser writes (a host in lower case).
