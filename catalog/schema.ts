@@ -393,122 +393,193 @@ export function pathPlaceholders(path: string): { placeholders: string[]; proble
 
 /** The rules that span entries. Returns every problem found, each naming its entry. */
 export function checkCatalog(catalog: Catalog): string[] {
-  const problems: string[] = [];
-  const keys = new Map<string, number>();
-  const operationNames = new Map<string, string>();
-  const routeShapes = new Map<string, string>();
-  const operationIds = new Map<string, string>();
+  const seen: Seen = { keys: new Map(), operationNames: new Map(), routeShapes: new Map(), operationIds: new Map() };
+  return [
+    ...catalog.routes.flatMap((route, index) => routeProblems(catalog, route, index, seen)),
+    ...iteratorNameProblems(catalog, seen.operationNames),
+    ...namespaceProblems(seen.operationNames),
+    ...checkCdnCatalog(catalog.cdn),
+    ...majorParameterProblems(catalog.parameters),
+  ];
+}
 
-  catalog.routes.forEach((route, index) => {
-    const where = `route "${route.key}" (routes[${index}])`;
-    if (route.key === 'None') problems.push(`${where}: "None" is implicit (any unlisted path) and must not be listed`);
-    const earlier = keys.get(route.key);
-    if (earlier !== undefined) problems.push(`${where}: duplicate route key, first listed at routes[${earlier}]`);
-    else keys.set(route.key, index);
+/** What must be unique across routes, as `checkCatalog` has met it so far, with where it was first. */
+interface Seen {
+  /** Route keys, to the index of their route. */
+  readonly keys: Map<string, number>;
+  /** Operation names, to their route's key. */
+  readonly operationNames: Map<string, string>;
+  /** Path shapes (`shapeOf`), to the key of the route they are classified under. */
+  readonly routeShapes: Map<string, string>;
+  /** operationIds, to their operation's name. */
+  readonly operationIds: Map<string, string>;
+}
 
-    if (route.bucketHoldsMethod && route.major === null) {
-      problems.push(`${where}: bucketHoldsMethod needs a major parameter`);
-    }
-
-    const shapes = [route.path, ...(route.aliases ?? []), ...route.operations.map((op) => op.path ?? route.path)];
-    for (const shape of new Set(shapes)) {
-      const { placeholders, problems: shapeProblems } = pathPlaceholders(shape);
-      problems.push(...shapeProblems.map((problem) => `${where}: ${problem}`));
-      for (const name of placeholders) {
-        if (!(name in catalog.parameters)) problems.push(`${where}: path "${shape}" uses unknown parameter {${name}}`);
-      }
-      if (route.major !== null && !placeholders.includes(route.major)) {
-        problems.push(`${where}: path "${shape}" lacks the major parameter {${route.major}}`);
-      }
-      const normalized = shapeOf(shape);
-      const owner = routeShapes.get(normalized);
-      if (owner !== undefined && owner !== route.key) {
-        problems.push(`${where}: path "${shape}" is already classified under route "${owner}"`);
-      } else routeShapes.set(normalized, route.key);
-    }
-
-    const methodsSeen = new Map<string, string>();
-    route.operations.forEach((operation, opIndex) => {
+/** A route's problems, then its operations', each prefixed with the entry it is about. */
+function routeProblems(catalog: Catalog, route: CatalogRoute, index: number, seen: Seen): string[] {
+  const where = `route "${route.key}" (routes[${index}])`;
+  const ownProblems = [...routeKeyProblems(route, index, seen.keys), ...routeShapeProblems(catalog, route, seen)];
+  const methodsSeen = new Map<string, string>();
+  return [
+    ...ownProblems.map((problem) => `${where}: ${problem}`),
+    ...route.operations.flatMap((operation, opIndex) => {
       const opWhere = `${where}.operations[${opIndex}] "${operation.name}"`;
-      const firstOwner = operationNames.get(operation.name);
-      if (firstOwner !== undefined)
-        problems.push(`${opWhere}: duplicate operation name, first used by route "${firstOwner}"`);
-      else operationNames.set(operation.name, route.key);
+      return operationProblems(route, operation, methodsSeen, seen).map((problem) => `${opWhere}: ${problem}`);
+    }),
+  ];
+}
 
-      const verb = operation.name.split('.').at(-1)!;
-      if (!(VERBS as readonly string[]).includes(verb)) {
-        problems.push(`${opWhere}: verb "${verb}" is not in the vocabulary (${VERBS.join(', ')})`);
-      }
-      const endpoint = `${operation.method} ${operation.path ?? route.path}`;
-      if (methodsSeen.has(endpoint))
-        problems.push(`${opWhere}: ${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
-      methodsSeen.set(endpoint, operation.name);
-      if (operation.encoding && !operation.body) problems.push(`${opWhere}: encoding needs a body`);
-      if (operation.allowedMentionsIn && !operation.body) problems.push(`${opWhere}: allowedMentionsIn needs a body`);
-      if (operation.attachmentsIn && operation.encoding !== 'json+files') {
-        problems.push(`${opWhere}: attachmentsIn needs encoding 'json+files'`);
-      }
-      if (
-        operation.link &&
-        (operation.method !== 'GET' || operation.body || operation.binaryResult || !operation.query)
-      ) {
-        problems.push(`${opWhere}: a link is a GET with documented query parameters, no body and no binary result`);
-      }
-      if (operation.body && operation.method === 'GET') problems.push(`${opWhere}: a GET request has no body`);
-      if (operation.types?.body && !operation.body) problems.push(`${opWhere}: types.body needs a body`);
-      if (operation.queryRequired && (!operation.query || operation.body || operation.link)) {
-        problems.push(
-          `${opWhere}: queryRequired needs documented query parameters and no body (a link's query is always required)`,
-        );
-      }
-      if (operation.renamedTo !== undefined && operation.removedIn === undefined)
-        problems.push(`${opWhere}: renamedTo goes with removedIn (the document no longer has this operation)`);
-      if (operation.paginate && operation.query?.includes('max'))
-        problems.push(`${opWhere}: a paged list's query parameter "max" would meet its iterators' own \`max\``);
-      if (operation.bodyIn && (!operation.body || !operation.query))
-        problems.push(`${opWhere}: bodyIn 'options' needs a body and documented query parameters`);
-      if (operation.types?.query && !operation.query)
-        problems.push(`${opWhere}: types.query needs documented query parameters`);
-      // An operation renamed to another (renamedTo) keeps the operationId its successor follows now.
-      if (operation.operationId !== undefined && operation.renamedTo === undefined) {
-        const sibling = operationIds.get(operation.operationId);
-        if (sibling !== undefined)
-          problems.push(`${opWhere}: operationId "${operation.operationId}" already belongs to "${sibling}"`);
-        operationIds.set(operation.operationId, operation.name);
-      }
-      if ((operation.removedIn || operation.keep) && operation.operationId === undefined) {
-        problems.push(`${opWhere}: removedIn and keep are about the OpenAPI document, so they need an operationId`);
-      }
-      if (operation.paginate)
-        problems.push(...paginationProblems(operation).map((problem) => `${opWhere}: ${problem}`));
-      if (operation.unauthenticated && operation.auth && !operation.auth.none) {
-        problems.push(
-          `${opWhere}: unauthenticated (sent without Authorization) needs auth.none (callable without a token)`,
-        );
-      }
-    });
-  });
+/** A route's key: listed once, not "None"; and a bucket holding the method needs a major parameter. */
+function routeKeyProblems(route: CatalogRoute, index: number, keys: Seen['keys']): string[] {
+  const problems: string[] = [];
+  if (route.key === 'None') problems.push('"None" is implicit (any unlisted path) and must not be listed');
+  const earlier = keys.get(route.key);
+  if (earlier !== undefined) problems.push(`duplicate route key, first listed at routes[${earlier}]`);
+  else keys.set(route.key, index);
 
-  // A paged list's iterators (`listAll`, `listPages`) stand beside it: no operation may take their names.
+  if (route.bucketHoldsMethod && route.major === null) {
+    problems.push('bucketHoldsMethod needs a major parameter');
+  }
+  return problems;
+}
+
+/**
+ * Every path shape of a route (its path, its aliases, its operations' own paths): well formed, its
+ * parameters known, the major one in it, and classified under no other route.
+ */
+function routeShapeProblems(catalog: Catalog, route: CatalogRoute, seen: Seen): string[] {
+  const problems: string[] = [];
+  const shapes = [route.path, ...(route.aliases ?? []), ...route.operations.map((op) => op.path ?? route.path)];
+  for (const shape of new Set(shapes)) {
+    const { placeholders, problems: shapeProblems } = pathPlaceholders(shape);
+    problems.push(...shapeProblems);
+    for (const name of placeholders) {
+      if (!(name in catalog.parameters)) problems.push(`path "${shape}" uses unknown parameter {${name}}`);
+    }
+    if (route.major !== null && !placeholders.includes(route.major)) {
+      problems.push(`path "${shape}" lacks the major parameter {${route.major}}`);
+    }
+    const normalized = shapeOf(shape);
+    const owner = seen.routeShapes.get(normalized);
+    if (owner !== undefined && owner !== route.key) {
+      problems.push(`path "${shape}" is already classified under route "${owner}"`);
+    } else seen.routeShapes.set(normalized, route.key);
+  }
+  return problems;
+}
+
+/** An operation's problems, in the order its facts are checked. */
+function operationProblems(
+  route: CatalogRoute,
+  operation: CatalogOperation,
+  methodsSeen: Map<string, string>,
+  seen: Seen,
+): string[] {
+  const problems = [
+    ...operationNameProblems(route, operation, methodsSeen, seen.operationNames),
+    ...operationFactProblems(operation),
+    ...operationIdProblems(operation, seen.operationIds),
+    ...(operation.paginate ? paginationProblems(operation) : []),
+  ];
+  if (operation.unauthenticated && operation.auth && !operation.auth.none) {
+    problems.push('unauthenticated (sent without Authorization) needs auth.none (callable without a token)');
+  }
+  return problems;
+}
+
+/**
+ * An operation's name (used once, ending in a verb of the vocabulary) and its endpoint (one
+ * operation a method and path within its route).
+ */
+function operationNameProblems(
+  route: CatalogRoute,
+  operation: CatalogOperation,
+  methodsSeen: Map<string, string>,
+  operationNames: Seen['operationNames'],
+): string[] {
+  const problems: string[] = [];
+  const firstOwner = operationNames.get(operation.name);
+  if (firstOwner !== undefined) problems.push(`duplicate operation name, first used by route "${firstOwner}"`);
+  else operationNames.set(operation.name, route.key);
+
+  const verb = operation.name.split('.').at(-1)!;
+  if (!(VERBS as readonly string[]).includes(verb)) {
+    problems.push(`verb "${verb}" is not in the vocabulary (${VERBS.join(', ')})`);
+  }
+  const endpoint = `${operation.method} ${operation.path ?? route.path}`;
+  if (methodsSeen.has(endpoint)) problems.push(`${endpoint} is already operation "${methodsSeen.get(endpoint)}"`);
+  methodsSeen.set(endpoint, operation.name);
+  return problems;
+}
+
+/** The facts of an operation that go together: a body, its encoding, its query, a link, a rename. */
+function operationFactProblems(operation: CatalogOperation): string[] {
+  const problems: string[] = [];
+  if (operation.encoding && !operation.body) problems.push('encoding needs a body');
+  if (operation.allowedMentionsIn && !operation.body) problems.push('allowedMentionsIn needs a body');
+  if (operation.attachmentsIn && operation.encoding !== 'json+files') {
+    problems.push("attachmentsIn needs encoding 'json+files'");
+  }
+  if (operation.link && (operation.method !== 'GET' || operation.body || operation.binaryResult || !operation.query)) {
+    problems.push('a link is a GET with documented query parameters, no body and no binary result');
+  }
+  if (operation.body && operation.method === 'GET') problems.push('a GET request has no body');
+  if (operation.types?.body && !operation.body) problems.push('types.body needs a body');
+  if (operation.queryRequired && (!operation.query || operation.body || operation.link)) {
+    problems.push("queryRequired needs documented query parameters and no body (a link's query is always required)");
+  }
+  if (operation.renamedTo !== undefined && operation.removedIn === undefined)
+    problems.push('renamedTo goes with removedIn (the document no longer has this operation)');
+  if (operation.paginate && operation.query?.includes('max'))
+    problems.push('a paged list\'s query parameter "max" would meet its iterators\' own `max`');
+  if (operation.bodyIn && (!operation.body || !operation.query))
+    problems.push("bodyIn 'options' needs a body and documented query parameters");
+  if (operation.types?.query && !operation.query) problems.push('types.query needs documented query parameters');
+  return problems;
+}
+
+/** An operation's operationId: one operation's alone, and there for removedIn and keep. */
+function operationIdProblems(operation: CatalogOperation, operationIds: Seen['operationIds']): string[] {
+  const problems: string[] = [];
+  // An operation renamed to another (renamedTo) keeps the operationId its successor follows now.
+  if (operation.operationId !== undefined && operation.renamedTo === undefined) {
+    const sibling = operationIds.get(operation.operationId);
+    if (sibling !== undefined) problems.push(`operationId "${operation.operationId}" already belongs to "${sibling}"`);
+    operationIds.set(operation.operationId, operation.name);
+  }
+  if ((operation.removedIn || operation.keep) && operation.operationId === undefined) {
+    problems.push('removedIn and keep are about the OpenAPI document, so they need an operationId');
+  }
+  return problems;
+}
+
+/** A paged list's iterators (`listAll`, `listPages`) stand beside it: no operation may take their names. */
+function iteratorNameProblems(catalog: Catalog, operationNames: Seen['operationNames']): string[] {
   const listNames = catalog.routes.flatMap((route) =>
     route.operations.filter((op) => op.paginate).map((op) => op.name),
   );
-  for (const name of listNames.flatMap((list) => [`${list}All`, `${list}Pages`])) {
-    if (operationNames.has(name)) problems.push(`operation "${name}" has the name of a list's iterator`);
-  }
-  // A namespace cannot also be a method: `channels.messages` may not be both.
+  return listNames
+    .flatMap((list) => [`${list}All`, `${list}Pages`])
+    .filter((name) => operationNames.has(name))
+    .map((name) => `operation "${name}" has the name of a list's iterator`);
+}
+
+/** A namespace cannot also be a method: `channels.messages` may not be both. */
+function namespaceProblems(operationNames: Seen['operationNames']): string[] {
   const names = [...operationNames.keys()];
-  for (const name of names) {
+  return names.flatMap((name) => {
     const clash = names.find((other) => other.startsWith(`${name}.`));
-    if (clash) problems.push(`operation "${name}" is also the namespace of "${clash}"`);
-  }
-  problems.push(...checkCdnCatalog(catalog.cdn));
-  for (const [name, kind] of Object.entries(catalog.parameters)) {
-    if (MAJOR_PARAMETERS.some((major) => major === name) && kind !== 'snowflake') {
-      problems.push(`parameter {${name}} is a major parameter and must be a snowflake`);
-    }
-  }
-  return problems;
+    return clash ? [`operation "${name}" is also the namespace of "${clash}"`] : [];
+  });
+}
+
+/** The major parameters are snowflakes. */
+function majorParameterProblems(parameters: Catalog['parameters']): string[] {
+  return Object.entries(parameters).flatMap(([name, kind]) =>
+    MAJOR_PARAMETERS.some((major) => major === name) && kind !== 'snowflake'
+      ? [`parameter {${name}} is a major parameter and must be a snowflake`]
+      : [],
+  );
 }
 
 /** What a list's pagination facts must agree with: a read whose query takes `limit` and its cursors. */
