@@ -8,7 +8,7 @@
  * the service would give, made by tollgate and marked so (v10's `answers.ts`), and nothing is sent.
  */
 import { z } from 'zod';
-import { ClientClosedError, TollgateArgumentError } from '../errors.ts';
+import { ClientClosedError, TollgateArgumentError, type CallIdentity } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { BucketRef, Store } from '../contracts/store.ts';
 import type { CallTargets, Dialect } from '../contracts/dialect.ts';
@@ -99,6 +99,15 @@ const relayOptionsSchema = z.strictObject({
   maxTokens: clientOptionShapes.maxTokens,
   ...DIALECT_OPTION_SHAPES,
 });
+
+/** Each answer a relay handed back, with the call it answered. */
+const RELAYED_CALLS = new WeakMap<Response, CallIdentity>();
+
+/**
+ * How the relay named the call `answer` answered (its route template, bucket…), when a relay
+ * handed it back: who relays it (the proxy's logs and metrics) need not classify its path again.
+ */
+export const relayedCallOf = (answer: Response): CallIdentity | undefined => RELAYED_CALLS.get(answer);
 
 /** The dialect a relay speaks, and the catalog's data for it. */
 export interface RelayDialect {
@@ -195,14 +204,17 @@ class RelayCore {
       },
       false,
     );
+    let answer: Response;
     try {
-      return await lane.sender.send(plan);
+      answer = await lane.sender.send(plan);
     } catch (error) {
       // Nothing was sent: the answer the service would have given, marked as tollgate's.
-      const answer = this.#dialect.refusalAnswer?.(error);
-      if (answer) return answer;
-      throw error;
+      const refusal = this.#dialect.refusalAnswer?.(error);
+      if (!refusal) throw error;
+      answer = refusal;
     }
+    RELAYED_CALLS.set(answer, plan.identity);
+    return answer;
   }
 
   invalidRequests(): Promise<number> {

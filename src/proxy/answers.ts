@@ -13,6 +13,11 @@ export interface Outcome {
   generated: boolean;
   /** A 429's `X-RateLimit-Scope`, as the service named it. */
   scope?: string | undefined;
+  /**
+   * An API request's route template, as the relay classified it (`-`: refused before the relay);
+   * none for the proxy's own paths (`/healthz`…), which are not counted.
+   */
+  route?: string | undefined;
 }
 
 /** The service's answer, streamed back as it came (less what belongs to one hop); `transportDecodes`: fetch's kind, which decodes a compressed body. */

@@ -4,10 +4,8 @@
  * a short hash, enough to tell two apart.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { botIdOf } from '../dialects/v10/bot-id.ts';
 import { tokenKindOf } from '../http/sender.ts';
-import { classifyV10 } from '../dialects/v10/route.ts';
 
 /** `bot 80351110224678912`, `bearer 3f2a9c1d`, or `none`. */
 export function tokenLabel(authorization: string | undefined): string {
@@ -19,13 +17,12 @@ export function tokenLabel(authorization: string | undefined): string {
 }
 
 /**
- * The route template a request is logged and counted by: ids are placeholders already, and any
- * segment that is not plainly a route word (a token in a mistyped path, an emoji) is masked.
+ * A route template as it is logged and counted (`-` without one): ids are placeholders already,
+ * and any segment that is not plainly a route word (a token in a mistyped path, an emoji) is masked.
  */
-export function routeOf(request: IncomingMessage): string {
-  const pathname = new URL(request.url ?? '/', 'http://proxy.invalid').pathname;
-  if (!pathname.startsWith('/api/')) return '-';
-  const [method, template = ''] = classifyV10(request.method ?? 'GET', pathname, Date.now()).route.split(' ', 2);
+export function routeLabel(route: string | undefined): string {
+  if (route === undefined || route === '-') return '-';
+  const [method, template = ''] = route.split(' ', 2);
   const safe = template
     .split('/')
     .map((segment) => (segment === '' || /^(:[a-z]+|[a-z@_-]{1,40})(#[a-z]+)?$/.test(segment) ? segment : ':?'))

@@ -27,9 +27,9 @@ import {
   PROXY_HEADER,
   repeatedHeader,
 } from './headers.ts';
-import type { Relay, RelayOptions } from '../http/relay.ts';
+import { relayedCallOf, type Relay, type RelayOptions } from '../http/relay.ts';
 import type { UndiciFetch } from '../undici/index.ts';
-import { routeOf, tokenLabel } from './identity.ts';
+import { routeLabel, tokenLabel } from './identity.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
 import { v10Settings } from '../dialects/v10/settings.ts';
 import {
@@ -133,6 +133,19 @@ export async function createProxyWith(
     }
     if (draining) return generated(response, 503, 'The proxy is shutting down', 0, { connection: 'close' });
     if (!pathname.startsWith('/api/')) return generated(response, 404, '404: Not Found', 0);
+    const outcome = await forward(request, response, method, target);
+    // An API request the proxy refused before the relay saw it has no route: it counts as `-`.
+    outcome.route ??= '-';
+    return outcome;
+  };
+
+  /** An API request (`/api/…`): checked, relayed, and its answer passed back. */
+  const forward = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    method: string,
+    target: string,
+  ): Promise<Outcome> => {
     const repeated = repeatedHeader(request);
     if (repeated) return generated(response, 400, `${repeated} may be given once`, 0);
     if (secret && !keyMatches(request.headers[KEY_HEADER], secret)) {
@@ -165,7 +178,9 @@ export async function createProxyWith(
       });
       // Answered without going upstream: the body nobody read is dropped.
       if (answer.headers.has(GENERATED_HEADER)) body?.discard();
-      return await pass(response, answer, method, transport === undefined);
+      const outcome = await pass(response, answer, method, transport === undefined);
+      outcome.route = relayedCallOf(answer)?.route;
+      return outcome;
     } catch (error) {
       body?.discard();
       if (controller.signal.aborted) return { status: 499, generated: true };
@@ -201,8 +216,8 @@ export async function createProxyWith(
         .then((outcome) => {
           // Read from the request only when something is told of it.
           if (!metrics && logLevel !== 'debug') return;
-          const route = routeOf(request);
-          if (route.includes(' ')) metrics?.answered(route, outcome.status, outcome.generated, outcome.scope);
+          const route = routeLabel(outcome.route);
+          if (outcome.route !== undefined) metrics?.answered(route, outcome.status, outcome.generated, outcome.scope);
           if (logLevel !== 'debug') return;
           log('debug', {
             msg: 'request',

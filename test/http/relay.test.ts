@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRelay, GENERATED_HEADER, type RelayOptions } from '../../src/index.ts';
+import { relayedCallOf } from '../../src/http/relay.ts';
 import { driveUntilSettled, ManualClock, until } from '../support/manual-clock.ts';
 
 const ROOT = 'http://relay.test/api';
@@ -153,4 +154,22 @@ describe("a relay's Bearer tokens", () => {
       await relay.close();
     },
   );
+});
+
+describe("a relay's answers name their call", () => {
+  it('by the route it classified the request by: an answer from the service and one the relay made', async () => {
+    const { clock, make } = answering(() => ({ status: 200, headers: windowOf(1, 0, 10) }));
+    const relay = make({ maxWait: 0 });
+    const post = { method: 'POST', headers: { authorization: 'Bot a' } };
+    const first = relay(`${channel('1')}/messages`, post);
+    await driveUntilSettled(clock, [first]);
+    const second = relay(`${channel('1')}/messages`, post);
+    await driveUntilSettled(clock, [second]);
+    expect((await second).headers.get(GENERATED_HEADER)).toBe('RATE_LIMIT_WAIT');
+    for (const answer of [await first, await second]) {
+      expect(relayedCallOf(answer)).toMatchObject({ route: 'POST /channels/:id/messages', resource: 'channels/1' });
+    }
+    expect(relayedCallOf(new Response('{}'))).toBeUndefined();
+    await relay.close();
+  });
 });

@@ -316,6 +316,14 @@ describe('metrics', () => {
     expect(after).not.toContain('MistypedWebhookToken');
   });
 
+  it('GET /metrics: an API request the proxy refused before the relay saw it counts under route "-"', async () => {
+    const { proxy, logs } = await start({ metrics: true, secret: SECRET });
+    expect((await fetch(messages(proxy), post('no key'))).status).toBe(401);
+    const text = await (await fetch(`${proxy.url}/metrics`, { headers: { 'x-tollgate-proxy-key': SECRET } })).text();
+    expect(text).toContain('tollgate_proxy_requests_total{route="-",status_class="4xx",generated="true"} 1');
+    expect(logs.some((line) => line.includes('"route":"-"') && line.includes('"status":401'))).toBe(true);
+  });
+
   it('OpenTelemetry, when given providers: a span per request with its attempt, by route template', async () => {
     const spans = new InMemorySpanExporter();
     const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
