@@ -3,7 +3,7 @@
  * or an answer of its own, marked, in the service's error shape.
  */
 import type { ServerResponse } from 'node:http';
-import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
+import { GENERATED_HEADER, SENT_HEADER } from '../index.ts';
 import { rawHeadersOf, type RawHeaders } from '../undici/raw-headers.ts';
 import { HOP_BY_HOP, PROXY_HEADER } from './headers.ts';
 

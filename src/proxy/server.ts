@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError } from '../errors.ts';
-import { GENERATED_HEADER, SENT_HEADER } from '../dialects/v10/answers.ts';
+import { GENERATED_HEADER, SENT_HEADER } from '../index.ts';
 import { generated, json, pass, type Outcome } from './answers.ts';
 import { boundedBody } from './body.ts';
 import {
