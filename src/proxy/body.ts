@@ -6,10 +6,15 @@ import type { IncomingMessage } from 'node:http';
  * `maxBody` bytes. What nobody reads (the request was answered without going upstream) is
  * drained and dropped, so the connection can serve the next request.
  */
-export function boundedBody(
-  request: IncomingMessage,
-  maxBody: number,
-): { stream: ReadableStream<Uint8Array>; tooLarge(): boolean; discard(): void } {
+export interface BoundedBody {
+  readonly stream: ReadableStream<Uint8Array>;
+  /** The body ran past `maxBody`. */
+  tooLarge(): boolean;
+  /** Drains and drops what nobody read. */
+  discard(): void;
+}
+
+export function boundedBody(request: IncomingMessage, maxBody: number): BoundedBody {
   let received = 0;
   let over = false;
   let done = false;

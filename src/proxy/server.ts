@@ -13,47 +13,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError } from '../errors.ts';
-import { GENERATED_HEADER, SENT_HEADER } from '../index.ts';
-import { generated, json, pass, type Outcome } from './answers.ts';
-import { boundedBody } from './body.ts';
-import {
-  forwardedHeaders,
-  KEY_HEADER,
-  keyDigestOf,
-  keyMatches,
-  MAX_WAIT_HEADER,
-  maxWaitOf,
-  PROXY_HEADER,
-  repeatedHeader,
-} from './headers.ts';
-import { relayedCallOf, type Relay, type RelayOptions } from '../http/relay.ts';
+import type { Relay, RelayOptions } from '../http/relay.ts';
+import { SENT_HEADER } from '../index.ts';
 import type { UndiciFetch } from '../undici/index.ts';
+import { v10Settings } from '../dialects/v10/settings.ts';
+import { requestHandler, type RequestHandler } from './handler.ts';
+import { PROXY_HEADER } from './headers.ts';
 import { routeLabel, tokenLabel } from './identity.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
-import { v10Settings } from '../dialects/v10/settings.ts';
-import {
-  checkProxyOptions,
-  DEFAULT_DRAIN_MS,
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_PROXY_MAX_WAIT_MS,
-  DEFAULT_PROXY_PORT,
-  DEFAULT_UPSTREAM,
-  serverRequestTimeoutOf,
-  type LogLevel,
-  type ProxyOptions,
-} from './options.ts';
-
-/** Transport errors after which the request surely never reached the upstream. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'EHOSTUNREACH',
-  'UND_ERR_NOT_SUPPORTED',
-]);
+import type { ProxyOptions } from './options.ts';
+import { proxySettings, type ProxySettings } from './settings.ts';
 
 /** A running proxy: where it listens, and how it stops. */
 export interface Proxy {
@@ -68,19 +37,8 @@ export async function createProxyWith(
   createRelay: (options: RelayOptions) => Relay,
   options: ProxyOptions = {},
 ): Promise<Proxy> {
-  const checked = checkProxyOptions(options);
-  const upstream = (checked.upstream ?? DEFAULT_UPSTREAM).replace(/\/+$/, '');
-  const maxBody = checked.maxBody ?? DEFAULT_MAX_BODY_BYTES;
-  const defaultMaxWait = checked.maxWait ?? DEFAULT_PROXY_MAX_WAIT_MS;
-  const headersTimeout = checked.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const requestTimeout = serverRequestTimeoutOf(checked);
-  const logLevel: LogLevel = checked.logLevel ?? 'info';
-  const write = checked.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const log = (level: 'info' | 'debug' | 'error', fields: Record<string, unknown>) => {
-    if (logLevel === 'silent' || (level === 'debug' && logLevel !== 'debug')) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
-  };
-  const secret = checked.secret === undefined ? undefined : keyDigestOf(checked.secret);
+  const settings = proxySettings(options);
+  const { options: checked, log } = settings;
   const underWay = new Set<AbortController>();
   let draining = false;
   const storeUp = async () => (await checked.storeReady?.()) ?? true;
@@ -100,8 +58,8 @@ export async function createProxyWith(
         log('info', { msg: "undici could not be loaded: sending with the runtime's fetch", reason }),
       );
   const relay = createRelay({
-    apiRoot: `${upstream}/api`,
-    maxWait: defaultMaxWait,
+    apiRoot: `${settings.upstream}/api`,
+    maxWait: settings.defaultMaxWait,
     onWait: (event) => metrics?.waited(event.waitMs),
     ...(checked.store && { store: checked.store }),
     ...((checked.fetch ?? transport) && { fetch: checked.fetch ?? transport }),
@@ -110,102 +68,58 @@ export async function createProxyWith(
     ...(checked.botGlobalLimits && { botGlobalLimits: checked.botGlobalLimits }),
     ...(checked.telemetry && { telemetry: checked.telemetry }),
   });
+  const handle = requestHandler({
+    settings,
+    relay,
+    metrics,
+    transportDecodes: transport === undefined,
+    storeUp,
+    draining: () => draining,
+    underWay,
+  });
+  const server = serverOf(settings, handle, metrics);
+  try {
+    await listening(server, settings);
+  } catch (error) {
+    await relay.close();
+    await transport?.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log('info', { msg: 'listening', url, upstream: settings.upstream });
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Outcome> => {
-    const target = request.url ?? '';
-    const method = request.method ?? 'GET';
-    // An absolute-form target names its own host: the proxy is no open relay.
-    if (!target.startsWith('/')) return generated(response, 400, 'The request target must be a path (origin-form)', 0);
-    // As fetch will send it: dot segments (`/api/../admin`, `%2e%2e`) resolved first.
-    const pathname = new URL(target, 'http://proxy.invalid').pathname;
-    if (method === 'GET' && pathname === '/healthz') return json(response, 200, { status: 'ok' });
-    if (method === 'GET' && pathname === '/readyz') {
-      const ready = !draining && (await storeUp().catch(() => false));
-      return json(response, ready ? 200 : 503, {
-        status: ready ? 'ready' : draining ? 'draining' : 'store unreachable',
-      });
-    }
-    if (method === 'GET' && pathname === '/metrics' && metrics) {
-      const text = await metrics.render();
-      response.writeHead(200, { 'content-type': metrics.contentType, 'content-length': Buffer.byteLength(text) });
-      response.end(text);
-      return { status: 200, generated: true };
-    }
-    if (draining) return generated(response, 503, 'The proxy is shutting down', 0, { connection: 'close' });
-    if (!pathname.startsWith('/api/')) return generated(response, 404, '404: Not Found', 0);
-    const outcome = await forward(request, response, method, target);
-    // An API request the proxy refused before the relay saw it has no route: it counts as `-`.
-    outcome.route ??= '-';
-    return outcome;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () => {
+      closing ??= (async () => {
+        draining = true;
+        const { closed } = await drain(server, underWay, settings.drainMs);
+        await relay.close();
+        server.closeAllConnections();
+        await transport?.close();
+        await closed;
+        log('info', { msg: 'closed', abandoned: underWay.size });
+      })();
+      return closing;
+    },
   };
+}
 
-  /** An API request (`/api/…`): checked, relayed, and its answer passed back. */
-  const forward = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    method: string,
-    target: string,
-  ): Promise<Outcome> => {
-    const repeated = repeatedHeader(request);
-    if (repeated) return generated(response, 400, `${repeated} may be given once`, 0);
-    if (secret && !keyMatches(request.headers[KEY_HEADER], secret)) {
-      return generated(response, 401, `The proxy needs its key (${KEY_HEADER})`, 0);
-    }
-    const maxWait = maxWaitOf(request.headers[MAX_WAIT_HEADER], defaultMaxWait);
-    if (maxWait === undefined) {
-      return generated(response, 400, `${MAX_WAIT_HEADER} must be a whole number of milliseconds, 0 or more`, 0);
-    }
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > maxBody) {
-      return generated(response, 413, `The body is over ${maxBody} bytes`, 0, { connection: 'close' });
-    }
-    // A body is there when it is framed (HTTP/1.1: a length above 0, or chunks).
-    const hasBody = declared > 0 || request.headers['transfer-encoding'] !== undefined;
-    const body = hasBody && method !== 'GET' && method !== 'HEAD' ? boundedBody(request, maxBody) : undefined;
-    const controller = new AbortController();
-    underWay.add(controller);
-    // A bot that hangs up while its request waits gives its place back; nothing is sent.
-    response.on('close', () => {
-      if (!response.writableFinished) controller.abort();
-    });
-    try {
-      const answer = await relay(upstream + target, {
-        method,
-        headers: forwardedHeaders(request),
-        body: body?.stream,
-        signal: controller.signal,
-        maxWait,
-      });
-      // Answered without going upstream: the body nobody read is dropped.
-      if (answer.headers.has(GENERATED_HEADER)) body?.discard();
-      const outcome = await pass(response, answer, method, transport === undefined);
-      outcome.route = relayedCallOf(answer)?.route;
-      return outcome;
-    } catch (error) {
-      body?.discard();
-      if (controller.signal.aborted) return { status: 499, generated: true };
-      if (body?.tooLarge()) {
-        return generated(response, 413, `The body is over ${maxBody} bytes`, 0, { connection: 'close' });
-      }
-      if (error instanceof ClientClosedError) return generated(response, 503, 'The proxy is shutting down', 0);
-      if (error instanceof StoreUnavailableError) return generated(response, 503, 'The limits store is unreachable', 0);
-      if (error instanceof NetworkError) {
-        const sent = NOT_SENT_CODES.has(error.transportCode ?? '') ? 0 : 1;
-        return generated(response, 502, 'The upstream could not be reached', sent);
-      }
-      log('error', { msg: 'request failed', error: error instanceof TollgateError ? error.code : 'UNKNOWN' });
-      return generated(response, 500, 'The proxy failed', 1);
-    } finally {
-      underWay.delete(controller);
-    }
-  };
-
+/**
+ * The HTTP server: bounded headers, slow clients cut off, what cannot be parsed answered and
+ * closed, CONNECT refused; each request handled, then logged and counted.
+ */
+function serverOf(settings: ProxySettings, handle: RequestHandler, metrics: ProxyMetrics | undefined): Server {
+  const { headersTimeout, logLevel, log } = settings;
   const server: Server = createServer(
     {
       headersTimeout,
       // A client that sends its body slowly is cut off rather than held forever.
       // (A body is read only once its request may go: its wait counts in.)
-      requestTimeout,
+      requestTimeout: settings.requestTimeout,
       // Node looks for timed-out requests this often (30 s by default, which would stretch both).
       connectionsCheckingInterval: Math.max(1, Math.floor(Math.min(1000, headersTimeout / 4))),
       maxHeaderSize: 16 * 1024,
@@ -252,46 +166,35 @@ export async function createProxyWith(
       `HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\nContent-Length: 0\r\n\r\n`,
     );
   });
+  return server;
+}
 
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(checked.port ?? DEFAULT_PROXY_PORT, checked.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
+/** `server` listening on the settings' host and port, or the error that stopped it. */
+function listening(server: Server, { port, host }: ProxySettings): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
     });
-  } catch (error) {
-    await relay.close();
-    await transport?.close();
-    throw error;
-  }
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  log('info', { msg: 'listening', url, upstream });
+  });
+}
 
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    close: () => {
-      closing ??= (async () => {
-        draining = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const deadline = Date.now() + (checked.drainMs ?? DEFAULT_DRAIN_MS);
-        while (underWay.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-        // Past the deadline, what still waits gives its place back.
-        for (const controller of underWay) controller.abort();
-        await relay.close();
-        server.closeAllConnections();
-        await transport?.close();
-        await closed;
-        log('info', { msg: 'closed', abandoned: underWay.size });
-      })();
-      return closing;
-    },
-  };
+/**
+ * Stops accepting and lets requests under way finish, for at most `drainMs`; past it, what still
+ * waits gives its place back. `closed` resolves once the last connection has gone.
+ */
+async function drain(
+  server: Server,
+  underWay: Set<AbortController>,
+  drainMs: number,
+): Promise<{ readonly closed: Promise<void> }> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = Date.now() + drainMs;
+  while (underWay.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (const controller of underWay) controller.abort();
+  return { closed };
 }
 
 /**
