@@ -17,7 +17,7 @@ export {
 } from './options.ts';
 export { KEY_HEADER, MAX_WAIT_HEADER, PROXY_HEADER } from './headers.ts';
 export type { Proxy } from './server.ts';
-export { tokenLabel } from './identity.ts';
+export { tokenLabel } from './labels.ts';
 
 /** The proxy on `options`, listening once the promise resolves. Throws TollgateArgumentError for a bad option. */
 export function createProxy(options?: ProxyOptions): Promise<Proxy> {

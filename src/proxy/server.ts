@@ -19,7 +19,7 @@ import type { UndiciFetch } from '../undici/index.ts';
 import { v10Settings } from '../dialects/v10/settings.ts';
 import { requestHandler, type RequestHandler } from './handler.ts';
 import { PROXY_HEADER } from './headers.ts';
-import { routeLabel, tokenLabel } from './identity.ts';
+import { routeLabel, tokenLabel } from './labels.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
 import type { ProxyOptions } from './options.ts';
 import { proxySettings, type ProxySettings } from './settings.ts';
