@@ -1,6 +1,6 @@
 /** `npm run docs:layers`: draws docs/design.md's layer table from layers.js; `--check` writes nothing and exits 1 when it is stale. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { DESIGN_DOC, renderLayers, withLayers } from './layers-doc.ts';
+import { DESIGN_DOC, renderLayers, withLayers } from './layer-table.ts';
 import { runMain } from './run-main.ts';
 
 async function main(argv: readonly string[]): Promise<number> {

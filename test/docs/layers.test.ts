@@ -9,7 +9,7 @@ import { ESLint, Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 import { LAYERS, layerOf, layersPlugin } from '../../layers.js';
-import { DESIGN_DOC, renderLayers, withLayers } from '../../scripts/layers-doc.ts';
+import { DESIGN_DOC, renderLayers, withLayers } from '../../scripts/layer-table.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
