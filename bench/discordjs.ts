@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { DiscordjsWorkerReport } from '../scripts/discordjs-worker.ts';
+import type { DiscordjsWorkerReport } from '../test/support/workers/discordjs-worker.ts';
 import { ReferenceService } from '../src/testing/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -79,9 +79,13 @@ async function fleet(bridged: boolean, run: number, processes: number, messages:
       waitForGo: true,
     };
     const workers = Array.from({ length: processes }, () => {
-      const child = spawn(process.execPath, [join(root, 'scripts', 'discordjs-worker.ts'), JSON.stringify(options)], {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [join(root, 'test', 'support', 'workers', 'discordjs-worker.ts'), JSON.stringify(options)],
+        {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        },
+      );
       return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
     });
     for (const { lines } of workers) await lines.next(); // ready

@@ -1,5 +1,5 @@
 /**
- * Shared store: 1, 2 and 4 processes (scripts/redis-worker.ts) on one Redis against the
+ * Shared store: 1, 2 and 4 processes (test/support/workers/redis-worker.ts) on one Redis against the
  * reference service. Two scenarios:
  * - limited: every bucket binds (5 per second); the aggregate must stay within the limits and
  *   reach what they allow, whatever the number of processes;
@@ -57,7 +57,7 @@ export interface GlobalPaceResult {
 }
 
 /**
- * Starts one worker process per options object (scripts/redis-worker.ts), lets them go at once once
+ * Starts one worker process per options object (test/support/workers/redis-worker.ts), lets them go at once once
  * all are ready, and collects their reports, with the seconds from "go" to the last report.
  */
 async function runWorkers(
@@ -66,7 +66,10 @@ async function runWorkers(
   const workers = options.map((worker) => {
     const child = spawn(
       process.execPath,
-      [join(root, 'scripts', 'redis-worker.ts'), JSON.stringify({ redisUrl: REDIS_URL, ...worker, waitForGo: true })],
+      [
+        join(root, 'test', 'support', 'workers', 'redis-worker.ts'),
+        JSON.stringify({ redisUrl: REDIS_URL, ...worker, waitForGo: true }),
+      ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
     return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };

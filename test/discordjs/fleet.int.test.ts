@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReferenceService } from '../../src/testing/index.ts';
-import type { DiscordjsWorkerReport } from '../../scripts/discordjs-worker.ts';
+import type { DiscordjsWorkerReport } from '../support/workers/discordjs-worker.ts';
 import { REDIS_URL, connectedStore, testPrefix } from '../support/redis.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -46,7 +46,9 @@ async function fleetRun(
     waitForGo: true,
   };
   const workers = Array.from({ length: processes }, () => {
-    const child = spawn(process.execPath, ['scripts/discordjs-worker.ts', JSON.stringify(options)], { cwd: root });
+    const child = spawn(process.execPath, ['test/support/workers/discordjs-worker.ts', JSON.stringify(options)], {
+      cwd: root,
+    });
     cleanups.push(() => void child.kill());
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -83,9 +83,11 @@ interface Report {
   readonly reopened: number;
 }
 
-/** One process of scripts/redis-worker.ts; killed after the test. */
+/** One process of test/support/workers/redis-worker.ts; killed after the test. */
 function worker(options: object): { child: ChildProcessWithoutNullStreams; next: () => Promise<string> } {
-  const child = spawn(process.execPath, ['scripts/redis-worker.ts', JSON.stringify(options)], { cwd: root });
+  const child = spawn(process.execPath, ['test/support/workers/redis-worker.ts', JSON.stringify(options)], {
+    cwd: root,
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   cleanups.push(() => {

@@ -80,9 +80,11 @@ describe('several clients in one process on one Redis', () => {
   }, 30_000);
 });
 
-/** One process of scripts/redis-worker.ts; killed after the test. */
+/** One process of test/support/workers/redis-worker.ts; killed after the test. */
 function worker(options: object): { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } {
-  const child = spawn(process.execPath, ['scripts/redis-worker.ts', JSON.stringify(options)], { cwd: root });
+  const child = spawn(process.execPath, ['test/support/workers/redis-worker.ts', JSON.stringify(options)], {
+    cwd: root,
+  });
   cleanups.push(() => {
     child.kill();
   });

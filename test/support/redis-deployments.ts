@@ -20,7 +20,7 @@ import {
 
 export type DeploymentKind = 'single node' | 'Sentinel' | 'Cluster';
 
-/** What scripts/redis-worker.ts takes to reach a deployment (merged into its JSON options). */
+/** What test/support/workers/redis-worker.ts takes to reach a deployment (merged into its JSON options). */
 export type WorkerRedis =
   | { readonly redisUrl: string }
   | { readonly redisSentinel: { readonly sentinels: readonly Address[]; readonly name: string } }
@@ -44,7 +44,7 @@ export interface RedisDeployment {
   client(options?: RedisOptions & ClusterOptions): Redis | Cluster;
   /** Every key matching `pattern` (on a Cluster, from every master). */
   keys(pattern: string): Promise<string[]>;
-  /** What scripts/redis-worker.ts needs to reach this deployment. */
+  /** What test/support/workers/redis-worker.ts needs to reach this deployment. */
   worker(): WorkerRedis;
   /** The Sentinel set-up's processes (Sentinel only). */
   readonly sentinel?: RedisSentinelProcesses;

@@ -2,7 +2,7 @@
  * One process of a shared-store run: a client on a RedisStore drives a burst against a base URL
  * and prints one JSON line with what it saw. Used by the multi-process tests and the benchmark.
  *
- *   node scripts/redis-worker.ts '{"baseUrl":…,"redisUrl":…,"prefix":…,"token":…,"requests":20,
+ *   node test/support/workers/redis-worker.ts '{"baseUrl":…,"redisUrl":…,"prefix":…,"token":…,"requests":20,
  *                                  "concurrency":8,"buckets":["1","2"],"waitForGo":true}'
  * With waitForGo it prints {"ready":true} once connected and starts on a line "go" on stdin. The
  * base URL picks the dialect (…/v10: v10, with an optional "globalLimit"). Instead of "redisUrl",
@@ -20,8 +20,8 @@
  */
 import { createInterface } from 'node:readline';
 import { Cluster, Redis } from 'ioredis';
-import { createClient, type WaitEvent } from '../src/index.ts';
-import { RedisStore } from '../src/redis/index.ts';
+import { createClient, type WaitEvent } from '../../../src/index.ts';
+import { RedisStore } from '../../../src/redis/index.ts';
 
 interface WorkerOptions {
   readonly baseUrl: string;

@@ -4,7 +4,7 @@
  * (REST queues them), and prints one JSON line with what it saw. Used by the fleet test and the
  * benchmark.
  *
- *   node scripts/discordjs-worker.ts '{"apiRoot":"http://127.0.0.1:…/api","redisUrl":…,"prefix":…,
+ *   node test/support/workers/discordjs-worker.ts '{"apiRoot":"http://127.0.0.1:…/api","redisUrl":…,"prefix":…,
  *     "token":"…","requests":40,"channels":["1","2"],"bridged":true,"waitForGo":true}'
  *
  * With waitForGo it prints {"ready":true} once set up and starts on a line "go" on stdin.
@@ -12,8 +12,8 @@
 import { createInterface } from 'node:readline';
 import { API } from '@discordjs/core';
 import { REST } from '@discordjs/rest';
-import { makeRequest } from '../src/discordjs/index.ts';
-import { RedisStore } from '../src/redis/index.ts';
+import { makeRequest } from '../../../src/discordjs/index.ts';
+import { RedisStore } from '../../../src/redis/index.ts';
 
 interface WorkerOptions {
   readonly apiRoot: string;
