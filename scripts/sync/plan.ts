@@ -58,7 +58,66 @@ interface Located {
   readonly path: string;
 }
 
+/** The catalog's operations where they are sent, found by operationId and by method and path shape. */
+interface CatalogIndex {
+  readonly located: readonly Located[];
+  readonly byOperationId: ReadonlyMap<string, Located>;
+  readonly byShape: ReadonlyMap<string, Located>;
+}
+
+/** What a plan gathers as it goes over the document. */
+interface PlanParts {
+  readonly edits: CatalogEdit[];
+  readonly added: AddedOperation[];
+  readonly changed: ChangedOperation[];
+  readonly linked: { name: string; operationId: string }[];
+  readonly restored: { name: string; operationId: string }[];
+  readonly kept: KeptFact[];
+  readonly conflicts: string[];
+}
+
 export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOptions): SyncPlan {
+  const index = indexOf(catalog);
+  const { matches, matched } = matchDocument(spec, index);
+  const parts: PlanParts = { edits: [], added: [], changed: [], linked: [], restored: [], kept: [], conflicts: [] };
+  const newParameters: Record<string, ParameterKind> = {};
+  const draftOf = drafter(catalog, spec, index, parts.edits, newParameters);
+  for (const document of spec.operations) {
+    const found = matches.get(document);
+    if (found) planMatched(document, found.operation, parts);
+    else parts.added.push(draftOf(document));
+  }
+  // Who follows each operationId of the document now: a method it matched, or a drafted one.
+  const followerOf = new Map<string, string>();
+  for (const [document, found] of matches) followerOf.set(document.operationId, found.operation.name);
+  for (const drafted of parts.added) followerOf.set(drafted.operationId, drafted.name);
+  deprecateMoved(parts, index, matched);
+  const { removed, handKept } = planRemovals(index, matched, followerOf, options, parts.edits);
+  refuseMassRemoval(index, removed, options);
+  return {
+    build: options.build,
+    documentOperations: spec.operations.length,
+    added: parts.added,
+    removed,
+    changed: parts.changed,
+    linked: parts.linked,
+    restored: parts.restored,
+    kept: parts.kept,
+    conflicts: parts.conflicts,
+    handKept,
+    newParameters,
+    edits: [
+      ...Object.entries(newParameters).map(([name, parameterKind]) => ({
+        kind: 'add-parameter' as const,
+        name,
+        parameterKind,
+      })),
+      ...parts.edits,
+    ],
+  };
+}
+
+function indexOf(catalog: Catalog): CatalogIndex {
   const located: Located[] = catalog.routes.flatMap((route) =>
     route.operations.map((operation) => ({ route, operation, path: operation.path ?? route.path })),
   );
@@ -74,28 +133,15 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
       .filter((l) => !isV6Only(l.operation) && l.operation.sameAs === undefined)
       .map((l) => [`${l.operation.method} ${shapeOf(l.path)}`, l]),
   );
-  const routeOfShape = new Map<string, CatalogRoute>();
-  for (const route of catalog.routes) {
-    for (const path of [route.path, ...(route.aliases ?? [])]) routeOfShape.set(shapeOf(path), route);
-  }
-  const methodsAtPath = Map.groupBy(spec.operations, (operation) => operation.path);
+  return { located, byOperationId, byShape };
+}
 
-  const edits: CatalogEdit[] = [];
-  const added: AddedOperation[] = [];
-  const changed: ChangedOperation[] = [];
-  const linked: { name: string; operationId: string }[] = [];
-  const restored: { name: string; operationId: string }[] = [];
-  const kept: KeptFact[] = [];
-  const conflicts: string[] = [];
-  const parameters: Record<string, ParameterKind> = { ...catalog.parameters };
-  const newParameters: Record<string, ParameterKind> = {};
-  const names = new Set(located.map((l) => l.operation.name));
-  const routeKeys = new Set(catalog.routes.map((route) => route.key));
-  const newRoutes = new Map<string, CatalogRoute & { operations: CatalogOperation[] }>();
-
-  // Matching, most certain first: the same operationId at the same method and path; then the
-  // same method and path (Discord renamed the operationId: the method keeps its name); an
-  // operationId found only at another path is a move, drafted anew (below).
+/**
+ * Which catalog operation each of the document's is, most certain first: the same operationId at
+ * the same method and path; then the same method and path (Discord renamed the operationId: the
+ * method keeps its name). An operationId found only at another path is a move, drafted anew.
+ */
+function matchDocument(spec: SpecDocument, { byOperationId, byShape }: CatalogIndex) {
   const matches = new Map<SpecOperation, Located>();
   const matched = new Set<CatalogOperation>();
   const claim = (document: SpecOperation, found: Located | undefined) => {
@@ -109,69 +155,87 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
     if (found && `${found.operation.method} ${shapeOf(found.path)}` === shapeKey(document)) claim(document, found);
   }
   for (const document of spec.operations) claim(document, byShape.get(shapeKey(document)));
+  return { matches, matched };
+}
 
-  for (const document of spec.operations) {
-    const found = matches.get(document);
-    if (found) {
-      const { operation } = found;
-      const properties: Record<string, unknown> = {};
-      if (operation.operationId !== document.operationId) {
-        properties.operationId = document.operationId;
-        linked.push({ name: operation.name, operationId: document.operationId });
-      }
-      if (operation.removedIn !== undefined) {
-        properties.removedIn = undefined;
-        properties.renamedTo = undefined;
-        restored.push({ name: operation.name, operationId: document.operationId });
-      }
-      if (isDeprecatedInDocument(document) && operation.deprecated === undefined) {
-        properties.deprecated = `Discord deprecated it (operationId ${document.operationId}).`;
-      }
-      const changes = compareFacts(operation, document, properties, kept);
-      if (operation.unauthenticated && !document.auth.none) {
-        conflicts.push(
-          `${operation.name}: sent without Authorization (unauthenticated), but ${document.method} ${document.path} needs a token`,
-        );
-      }
-      if (changes.length > 0) changed.push({ name: operation.name, operationId: document.operationId, changes });
-      if (Object.keys(properties).length > 0) edits.push({ kind: 'set', operationName: operation.name, properties });
-      continue;
-    }
-    added.push(
-      draft(document, {
-        parameters,
-        newParameters,
-        names,
-        routeKeys,
-        routeOfShape,
-        newRoutes,
-        methodsAtPath: (methodsAtPath.get(document.path) ?? []).map((op) => op.method),
-        edits,
-        catalog,
-      }),
+/** A matched operation: its operationId linked, its removal undone, its deprecation and facts followed. */
+function planMatched(document: SpecOperation, operation: CatalogOperation, parts: PlanParts): void {
+  const properties: Record<string, unknown> = {};
+  if (operation.operationId !== document.operationId) {
+    properties.operationId = document.operationId;
+    parts.linked.push({ name: operation.name, operationId: document.operationId });
+  }
+  if (operation.removedIn !== undefined) {
+    properties.removedIn = undefined;
+    properties.renamedTo = undefined;
+    parts.restored.push({ name: operation.name, operationId: document.operationId });
+  }
+  if (isDeprecatedInDocument(document) && operation.deprecated === undefined) {
+    properties.deprecated = `Discord deprecated it (operationId ${document.operationId}).`;
+  }
+  const changes = compareFacts(operation, document, properties, parts.kept);
+  if (operation.unauthenticated && !document.auth.none) {
+    parts.conflicts.push(
+      `${operation.name}: sent without Authorization (unauthenticated), but ${document.method} ${document.path} needs a token`,
     );
   }
+  if (changes.length > 0) parts.changed.push({ name: operation.name, operationId: document.operationId, changes });
+  if (Object.keys(properties).length > 0) parts.edits.push({ kind: 'set', operationName: operation.name, properties });
+}
 
-  // Who follows each operationId of the document now: a method it matched, or a drafted one. A
-  // catalog operation left without its operationId moved (its old method names the successor).
-  const followerOf = new Map<string, string>();
-  for (const [document, found] of matches) followerOf.set(document.operationId, found.operation.name);
-  for (const drafted of added) followerOf.set(drafted.operationId, drafted.name);
-  for (const drafted of added) {
-    const old = byOperationId.get(drafted.operationId);
-    if (old === undefined) continue;
-    if (matched.has(old.operation) && old.operation.deprecated === undefined) {
-      // Still in the document under a new operationId (Discord's `deprecated_list_pins`).
-      const set = edits.find(
-        (edit): edit is Extract<CatalogEdit, { kind: 'set' }> =>
-          edit.kind === 'set' && edit.operationName === old.operation.name,
-      );
-      const deprecated = `Use \`${drafted.name}\`: Discord moved this operation to ${drafted.method} ${drafted.path}.`;
-      if (set) (set.properties as Record<string, unknown>).deprecated = deprecated;
-      else edits.push({ kind: 'set', operationName: old.operation.name, properties: { deprecated } });
-    }
+/** Drafts an operation the catalog does not have, with what every draft of the plan shares. */
+function drafter(
+  catalog: Catalog,
+  spec: SpecDocument,
+  { located }: CatalogIndex,
+  edits: CatalogEdit[],
+  newParameters: Record<string, ParameterKind>,
+): (document: SpecOperation) => AddedOperation {
+  const routeOfShape = new Map<string, CatalogRoute>();
+  for (const route of catalog.routes) {
+    for (const path of [route.path, ...(route.aliases ?? [])]) routeOfShape.set(shapeOf(path), route);
   }
+  const methodsAtPath = Map.groupBy(spec.operations, (operation) => operation.path);
+  const context = {
+    parameters: { ...catalog.parameters } as Record<string, ParameterKind>,
+    newParameters,
+    names: new Set(located.map((l) => l.operation.name)),
+    routeKeys: new Set(catalog.routes.map((route) => route.key)),
+    routeOfShape,
+    newRoutes: new Map<string, CatalogRoute & { operations: CatalogOperation[] }>(),
+    edits,
+    catalog,
+  };
+  return (document) =>
+    draft(document, { ...context, methodsAtPath: (methodsAtPath.get(document.path) ?? []).map((op) => op.method) });
+}
 
+/**
+ * A catalog operation whose operationId a draft took, though its own method and path are still in
+ * the document (Discord's `deprecated_list_pins`): deprecated, naming its successor.
+ */
+function deprecateMoved(parts: PlanParts, { byOperationId }: CatalogIndex, matched: ReadonlySet<CatalogOperation>) {
+  for (const drafted of parts.added) {
+    const old = byOperationId.get(drafted.operationId);
+    if (old === undefined || !matched.has(old.operation) || old.operation.deprecated !== undefined) continue;
+    const set = parts.edits.find(
+      (edit): edit is Extract<CatalogEdit, { kind: 'set' }> =>
+        edit.kind === 'set' && edit.operationName === old.operation.name,
+    );
+    const deprecated = `Use \`${drafted.name}\`: Discord moved this operation to ${drafted.method} ${drafted.path}.`;
+    if (set) (set.properties as Record<string, unknown>).deprecated = deprecated;
+    else parts.edits.push({ kind: 'set', operationName: old.operation.name, properties: { deprecated } });
+  }
+}
+
+/** The catalog's synced operations the document no longer has: pruned, or marked removed (naming a successor). */
+function planRemovals(
+  { located }: CatalogIndex,
+  matched: ReadonlySet<CatalogOperation>,
+  followerOf: ReadonlyMap<string, string>,
+  options: SyncOptions,
+  edits: CatalogEdit[],
+): { removed: RemovedOperation[]; handKept: number } {
   const removed: RemovedOperation[] = [];
   let handKept = 0;
   for (const { operation, path } of located) {
@@ -184,14 +248,15 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
     if (options.prune) {
       removed.push({ ...base, action: 'pruned' });
       edits.push({ kind: 'remove-operation', operationName: operation.name });
-    } else if (operation.removedIn !== undefined) {
-      const renamedTo = followerOf.get(operation.operationId);
+      continue;
+    }
+    const renamedTo = followerOf.get(operation.operationId);
+    if (operation.removedIn !== undefined) {
       removed.push({ ...base, action: 'still removed', ...(renamedTo && { renamedTo }) });
       if (renamedTo !== operation.renamedTo) {
         edits.push({ kind: 'set', operationName: operation.name, properties: { renamedTo } });
       }
     } else {
-      const renamedTo = followerOf.get(operation.operationId);
       removed.push({ ...base, action: 'deprecated', ...(renamedTo && { renamedTo }) });
       edits.push({
         kind: 'set',
@@ -200,9 +265,14 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
       });
     }
   }
+  return { removed, handKept };
+}
 
-  // A document that takes away more than a few operations at once is more likely broken or
-  // truncated than a real release: it is refused unless the maintainer says so.
+/**
+ * A document that takes away more than a few operations at once is more likely broken or
+ * truncated than a real release: it is refused unless the maintainer says so.
+ */
+function refuseMassRemoval({ located }: CatalogIndex, removed: readonly RemovedOperation[], options: SyncOptions) {
   const synced = located.filter((l) => l.operation.operationId !== undefined && l.operation.removedIn === undefined);
   const lost = removed.filter((r) => r.action !== 'still removed' && r.renamedTo === undefined).length;
   if (!options.allowRemovals && lost > 1 && lost > synced.length * MAX_REMOVED_SHARE) {
@@ -210,28 +280,6 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
       `the document would remove ${lost} of the catalog's ${synced.length} synced operations (${((100 * lost) / synced.length).toFixed(1)} %, more than ${100 * MAX_REMOVED_SHARE} %): refused; if Discord really removed them, pass --allow-removals`,
     );
   }
-
-  return {
-    build: options.build,
-    documentOperations: spec.operations.length,
-    added,
-    removed,
-    changed,
-    linked,
-    restored,
-    kept,
-    conflicts,
-    handKept,
-    newParameters,
-    edits: [
-      ...Object.entries(newParameters).map(([name, parameterKind]) => ({
-        kind: 'add-parameter' as const,
-        name,
-        parameterKind,
-      })),
-      ...edits,
-    ],
-  };
 }
 
 /** Compares the synced facts; fills `properties` with what to write, `kept` with what is kept by hand. */
