@@ -73,20 +73,69 @@ export interface PinnedSource {
 const PINNED_SPEC = 'openapi.json';
 const PINNED_SOURCE = 'source.json';
 
+/** What the sync read: the document (and where it came from), the catalog, and the plan between them. */
+interface SyncInput {
+  readonly given: string;
+  readonly pinnedSpec: string;
+  /** The document given is the pinned one. */
+  readonly pinned: boolean;
+  readonly text: string;
+  readonly document: unknown;
+  readonly build: string;
+  readonly source: string;
+  readonly catalog: Catalog;
+  readonly plan: SyncPlan;
+}
+
 export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
+  const input = await readInput(options);
+  if ('code' in input) return input;
+  const { plan, source, document, pinned, pinnedSpec } = input;
+  const mode = options.check ? 'check' : 'write';
+  const archive = await readArchive(options.pinnedDir);
+  // The document the catalog follows now: the pinned one (none yet before a first sync).
+  const pinnedDocument = pinned ? asOpenApiDocument(document) : await readPinned(pinnedSpec);
+  const pinnedBuild = pinned
+    ? input.build
+    : ((await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown');
+  const updatedArchive = nextArchive(archive, plan, pinnedDocument, pinnedBuild);
+  // The catalog as the sync would write it, valid, and the SDK it generates, built: in both modes,
+  // so that `--check` says what a write would meet. The SDK changes with the catalog, and with
+  // the document alone: its schemas type the methods.
+  const documentChanged = pinnedDocument === undefined || (!pinned && !isDeepStrictEqual(document, pinnedDocument));
+  let updated = source;
+  let surface: readonly SurfaceChange[] | undefined;
+  if (plan.edits.length > 0 || documentChanged) {
+    const gated = await gateChanges(options, input, { archive, updatedArchive, pinnedDocument });
+    if ('code' in gated) return gated;
+    ({ updated, surface } = gated);
+  }
+  const stdout = options.json ? reportJson(plan, mode, surface) : reportText(plan, mode, surface);
+  if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
+  if (updated !== source) await writeAtomically(options.catalogFile, updated);
+  if (archiveText(updatedArchive) !== archiveText(archive)) {
+    await writeAtomically(join(options.pinnedDir, ARCHIVE_FILE), archiveText(updatedArchive));
+  }
+  const note = await draftReleaseNote(options, input, surface);
+  if (!pinned) await pin(options, input);
+  return {
+    code: plan.conflicts.length > 0 ? 1 : 0,
+    stdout: options.json ? stdout : `${stdout}${note}`,
+    stderr: '',
+    plan,
+    ...(surface && { surface }),
+  };
+}
+
+/** The document, the catalog and the plan; or the result of a run that stops there (bad input, a bad catalog). */
+async function readInput(options: SyncRunOptions): Promise<SyncInput | SyncRunResult> {
   const pinnedSpec = join(options.pinnedDir, PINNED_SPEC);
   const given = options.spec ?? pinnedSpec;
   const isUrl = /^https?:\/\//i.test(given);
   const pinned = !isUrl && resolve(given) === resolve(pinnedSpec);
-
-  let text: string;
-  let source: string;
-  let document: unknown;
-  let plan: SyncPlan;
-  let catalog: Catalog;
-  let build: string;
   try {
-    text = isUrl ? await download(given, options.timeoutMs, options.fetch ?? fetch) : await readLocal(given);
+    const text = isUrl ? await download(given, options.timeoutMs, options.fetch ?? fetch) : await readLocal(given);
+    let document: unknown;
     try {
       document = JSON.parse(text);
     } catch {
@@ -96,92 +145,89 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     if (options.build !== undefined && !/^[0-9A-Za-z._:-]+$/.test(options.build)) {
       throw new SpecInputError(`--build ${options.build}: a build is a number or a short label`);
     }
-    build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
-    source = await readFile(options.catalogFile, 'utf8');
-    catalog = await loadCatalog(options.catalogFile, source);
-    plan = planSync(catalog, spec, { build, prune: options.prune, allowRemovals: options.allowRemovals ?? false });
+    const build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
+    const source = await readFile(options.catalogFile, 'utf8');
+    const catalog = await loadCatalog(options.catalogFile, source);
+    const plan = planSync(catalog, spec, {
+      build,
+      prune: options.prune,
+      allowRemovals: options.allowRemovals ?? false,
+    });
+    return { given, pinnedSpec, pinned, text, document, build, source, catalog, plan };
   } catch (error) {
     if (error instanceof SpecInputError) return { code: 2, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
     if (error instanceof CatalogError) return { code: 1, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
     throw error;
   }
+}
 
-  const mode = options.check ? 'check' : 'write';
-  // The catalog as the sync would write it, valid, and the SDK it generates, built: in both modes,
-  // so that `--check` says what a write would meet.
+/**
+ * The catalog with the plan's edits, checked, and the SDKs before and after handed to the
+ * compiler (`buildGate`): what the public methods gain and lose, or the result of a run that
+ * writes nothing (the edited catalog is not valid, or its SDK does not build).
+ */
+async function gateChanges(
+  options: SyncRunOptions,
+  { plan, catalog, source, document }: SyncInput,
+  documents: { archive: Archive; updatedArchive: Archive; pinnedDocument: OpenApiDocument | undefined },
+): Promise<{ updated: string; surface: readonly SurfaceChange[] | undefined } | SyncRunResult> {
   let updated = source;
-  let surface: readonly SurfaceChange[] | undefined;
-  const archive = await readArchive(options.pinnedDir);
-  // The document the catalog follows now: the pinned one (none yet before a first sync).
-  const pinnedDocument = pinned ? asOpenApiDocument(document) : await readPinned(pinnedSpec);
-  const pinnedBuild = pinned
-    ? build
-    : ((await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown');
-  const updatedArchive = nextArchive(archive, plan, pinnedDocument, pinnedBuild);
-  // The SDK changes with the catalog, and with the document alone: its schemas type the methods.
-  const documentChanged = pinnedDocument === undefined || (!pinned && !isDeepStrictEqual(document, pinnedDocument));
-  if (plan.edits.length > 0 || documentChanged) {
-    let after = catalog;
-    try {
-      if (plan.edits.length > 0) {
-        updated = applyEdits(source, plan.edits);
-        after = await loadCatalog(options.catalogFile, updated);
-      }
-    } catch (error) {
-      if (error instanceof CatalogSourceError || error instanceof CatalogError) {
-        return failed(1, plan, options.json, `nothing written: ${error.message}`);
-      }
-      throw error;
+  let after = catalog;
+  try {
+    if (plan.edits.length > 0) {
+      updated = applyEdits(source, plan.edits);
+      after = await loadCatalog(options.catalogFile, updated);
     }
-    const gate = await buildGate({
-      root: options.root ?? REPOSITORY,
-      before: pinnedDocument && {
-        catalog,
-        document: pinnedDocument,
-        archive,
-        ...(options.generatedDir && { files: await readGenerated(options.generatedDir) }),
-      },
-      after: { catalog: after, document, archive: updatedArchive },
-    });
-    if (gate.problems.length > 0) {
-      const problems = gate.problems.map((problem) => `  ${problem}`).join('\n');
-      return failed(
-        2,
-        plan,
-        options.json,
-        `nothing written: the SDK this catalog and document would generate does not build:\n${problems}`,
-      );
+  } catch (error) {
+    if (error instanceof CatalogSourceError || error instanceof CatalogError) {
+      return failed(1, plan, options.json, `nothing written: ${error.message}`);
     }
-    surface = gate.surface;
+    throw error;
   }
-  const stdout = options.json ? reportJson(plan, mode, surface) : reportText(plan, mode, surface);
-  if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
+  const { archive, updatedArchive, pinnedDocument } = documents;
+  const gate = await buildGate({
+    root: options.root ?? REPOSITORY,
+    before: pinnedDocument && {
+      catalog,
+      document: pinnedDocument,
+      archive,
+      ...(options.generatedDir && { files: await readGenerated(options.generatedDir) }),
+    },
+    after: { catalog: after, document, archive: updatedArchive },
+  });
+  if (gate.problems.length > 0) {
+    const problems = gate.problems.map((problem) => `  ${problem}`).join('\n');
+    return failed(
+      2,
+      plan,
+      options.json,
+      `nothing written: the SDK this catalog and document would generate does not build:\n${problems}`,
+    );
+  }
+  return { updated, surface: gate.surface };
+}
 
-  if (updated !== source) await writeAtomically(options.catalogFile, updated);
-  if (archiveText(updatedArchive) !== archiveText(archive)) {
-    await writeAtomically(join(options.pinnedDir, ARCHIVE_FILE), archiveText(updatedArchive));
-  }
-  let note = '';
-  // The gate ran (`surface`): the SDK or the document it is typed from changed, a release's worth,
-  // a patch at least.
-  if (options.changesetDir && surface) {
-    const file = join(options.changesetDir, `catalog-sync-${build}.md`);
-    await mkdir(options.changesetDir, { recursive: true });
-    await writeAtomically(file, changesetText(await packageNameOf(options.root ?? REPOSITORY), plan, surface));
-    note = `Release note drafted: ${file} (semver: ${semverOf(surface)}).\n`;
-  }
-  if (!pinned) {
-    await writeAtomically(pinnedSpec, text);
-    const pin: PinnedSource = { source: given, build, date: options.today };
-    await writeAtomically(join(options.pinnedDir, PINNED_SOURCE), `${JSON.stringify(pin, null, 2)}\n`);
-  }
-  return {
-    code: plan.conflicts.length > 0 ? 1 : 0,
-    stdout: options.json ? stdout : `${stdout}${note}`,
-    stderr: '',
-    plan,
-    ...(surface && { surface }),
-  };
+/**
+ * The release note, when the gate ran (`surface`: the SDK or the document it is typed from
+ * changed, a release's worth, a patch at least): a changeset. What the run says of it ('' for none).
+ */
+async function draftReleaseNote(
+  options: SyncRunOptions,
+  { plan, build }: SyncInput,
+  surface: readonly SurfaceChange[] | undefined,
+): Promise<string> {
+  if (!options.changesetDir || !surface) return '';
+  const file = join(options.changesetDir, `catalog-sync-${build}.md`);
+  await mkdir(options.changesetDir, { recursive: true });
+  await writeAtomically(file, changesetText(await packageNameOf(options.root ?? REPOSITORY), plan, surface));
+  return `Release note drafted: ${file} (semver: ${semverOf(surface)}).\n`;
+}
+
+/** The document given becomes the pinned one, with where it came from. */
+async function pin(options: SyncRunOptions, { pinnedSpec, text, given, build }: SyncInput): Promise<void> {
+  await writeAtomically(pinnedSpec, text);
+  const source: PinnedSource = { source: given, build, date: options.today };
+  await writeAtomically(join(options.pinnedDir, PINNED_SOURCE), `${JSON.stringify(source, null, 2)}\n`);
 }
 
 /** The name the release note bumps: the package's own (package.json `name`). */
