@@ -9,13 +9,13 @@
  * - one more module names every method's argument list on both sides, and the checker says,
  *   for each, whether the new one accepts everything the old one did (`isTypeAssignableTo`).
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { CatalogError, type Catalog, type CatalogOperation } from '../../catalog/schema.ts';
 import { renderGenerated } from '../codegen/run.ts';
 import { buildModel, type CatalogModel } from '../codegen/model.ts';
 import type { Archive } from '../codegen/archive.ts';
+import { describeDiagnostic, diagnosticsOf, ownFiles, programOverSdks, type RenderedSdk } from './compile.ts';
 
 /** How one public method changes (the sync's report and its semver reading). */
 export type SurfaceChangeKind = 'added' | 'additive' | 'breaking' | 'renamed' | 'deprecated';
@@ -32,6 +32,8 @@ export interface GateResult {
   readonly problems: readonly string[];
   /** Absent when the SDK before the sync could not be rendered (its catalog and pin disagree). */
   readonly surface: readonly SurfaceChange[] | undefined;
+  /** The new SDK as the gate rendered it (absent when its catalog is not valid). */
+  readonly sdk?: RenderedSdk;
 }
 
 export interface GateInput {
@@ -83,36 +85,18 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
   const shared = [...afterMethods.keys()].filter((method) => beforeMethods.has(method));
   const sharedIndex = new Map(shared.map((method, index) => [method, index]));
 
-  const virtual = new Map<string, string>();
-  for (const [name, text] of after.files)
-    if (name.endsWith('.ts')) virtual.set(join(input.root, 'generated', name), text);
-  for (const [name, text] of before?.files ?? [])
-    if (name.endsWith('.ts')) virtual.set(join(input.root, BEFORE_DIR, name), text);
-  const checkFile = join(input.root, CHECK_FILE);
-  virtual.set(checkFile, before ? checkModule(shared) : "import './generated/index.ts';\n");
-
-  const program = ts.createProgram({
-    // The check module imports both SDKs whole; `src/` only reads names no catalog changes.
-    rootNames: [checkFile],
-    options: compilerOptions(input.root),
-    host: overlayHost(input.root, virtual),
-  });
-  // Only what the sync changed is checked: the new SDK and the comparison. The current SDK and
-  // `src/` are what the repository already builds, and the checker reads them only as far as
-  // the comparison needs.
-  const checked = program
-    .getSourceFiles()
-    .filter((file) => file.fileName === checkFile || file.fileName.startsWith(join(input.root, 'generated')));
+  const entry = { name: CHECK_FILE, text: before ? checkModule(shared) : "import './generated/index.ts';\n" };
+  const program = programOverSdks(input.root, after, before, BEFORE_DIR, entry);
   const problems = [
     ...program.getOptionsDiagnostics(),
     ...program.getGlobalDiagnostics(),
-    ...checked.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+    ...ownFiles(program, input.root, entry).flatMap((file) => diagnosticsOf(program, file)),
   ].map((diagnostic) => describeDiagnostic(diagnostic, input.root));
-  if (problems.length > 0 || before === undefined) return { problems, surface: undefined };
+  if (problems.length > 0 || before === undefined) return { problems, surface: undefined, sdk: after };
 
   const checker = program.getTypeChecker();
   const aliases = new Map<string, ts.Type>();
-  for (const statement of program.getSourceFile(checkFile)!.statements) {
+  for (const statement of program.getSourceFile(join(input.root, CHECK_FILE))!.statements) {
     if (!ts.isTypeAliasDeclaration(statement)) continue;
     aliases.set(statement.name.text, checker.getTypeAtLocation(statement.name));
   }
@@ -146,7 +130,7 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
       surface.push({ method, change: 'breaking', detail: `removed (${op.operationId ?? 'kept by hand'})` });
     }
   }
-  return { problems: [], surface };
+  return { problems: [], surface, sdk: after };
 }
 
 /** Every method a caller can call, by its name after `client.`, with the operation behind it. */
@@ -289,61 +273,4 @@ function propertiesOf(checker: ts.TypeChecker, type: ts.Type): Map<string, ts.Sy
     for (const property of checker.getPropertiesOfType(member)) add(property.name, [property]);
   }
   return properties;
-}
-
-function describeDiagnostic(diagnostic: ts.Diagnostic, root: string): string {
-  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n    ');
-  if (!diagnostic.file || diagnostic.start === undefined) return `TS${diagnostic.code}: ${message}`;
-  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-  const file = diagnostic.file.fileName.startsWith(root)
-    ? diagnostic.file.fileName.slice(root.length + 1)
-    : diagnostic.file.fileName;
-  return `${file}(${line + 1},${character + 1}): TS${diagnostic.code} ${message}`;
-}
-
-const optionsByRoot = new Map<string, ts.CompilerOptions>();
-
-/** The project's own compiler options (tsconfig.json), checking only. */
-export function compilerOptions(root: string): ts.CompilerOptions {
-  const known = optionsByRoot.get(root);
-  if (known) return known;
-  const file = join(root, 'tsconfig.json');
-  const { config, error } = ts.readConfigFile(file, ts.sys.readFile);
-  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
-  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, dirname(file));
-  const options = { ...parsed.options, noEmit: true, incremental: false, tsBuildInfoFile: undefined };
-  optionsByRoot.set(root, options);
-  return options;
-}
-
-/**
- * Files on disk never change while the sync runs, so their parsed form is kept: a replay of many
- * builds parses the standard library and `src/` once.
- */
-const diskSourceFiles = new Map<string, ts.SourceFile>();
-
-export function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
-  const host = ts.createCompilerHost(compilerOptions(root));
-  const virtualDirectories = new Set([...virtual.keys()].map((file) => dirname(file)));
-  return {
-    ...host,
-    fileExists: (file) => virtual.has(file) || host.fileExists(file),
-    readFile: (file) => virtual.get(file) ?? host.readFile(file),
-    directoryExists: (directory) => virtualDirectories.has(directory) || (host.directoryExists?.(directory) ?? false),
-    getSourceFile(file, languageVersion) {
-      const text = virtual.get(file);
-      if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true);
-      const known = diskSourceFiles.get(file);
-      if (known) return known;
-      let read: string;
-      try {
-        read = readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
-      const parsed = ts.createSourceFile(file, read, languageVersion, true);
-      diskSourceFiles.set(file, parsed);
-      return parsed;
-    },
-  };
 }

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { readArchive, renderGenerated } from '../codegen/run.ts';
-import { compilerOptions, memberPath, methodsOf, overlayHost, type SurfaceChange } from './gate.ts';
+import { diagnosticsOf, ownFiles, programOverSdks, type RenderedSdk } from './compile.ts';
+import { memberPath, methodsOf, type SurfaceChange } from './gate.ts';
 import { loadCatalog, runSync } from './run.ts';
 
 export interface ReplayBuild {
@@ -99,7 +100,8 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
       let diagnostics: string[] = [];
       let brokenCalls: string[] = [];
       if (result.code === 0 || (result.code === 1 && result.plan?.conflicts.length)) {
-        const next = await render();
+        // The SDK the sync's gate rendered and built, when it ran: the same catalog and document.
+        const next = result.sdk ?? (await render());
         ({ diagnostics, brokenCalls } = checkCalls(options.root, previous, next));
         previous = next;
       } else {
@@ -129,31 +131,23 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
   }
 }
 
-type Rendered = Awaited<ReturnType<typeof renderGenerated>>;
+type Rendered = RenderedSdk;
 
 /**
  * Compiles the new SDK with a module that calls each method of the one before with that
  * method's own argument list: the calls that no longer compile name the methods that broke.
  */
 function checkCalls(root: string, before: Rendered, after: Rendered): { diagnostics: string[]; brokenCalls: string[] } {
-  const virtual = new Map<string, string>();
-  for (const [name, text] of after.files) if (name.endsWith('.ts')) virtual.set(join(root, 'generated', name), text);
-  for (const [name, text] of before.files) if (name.endsWith('.ts')) virtual.set(join(root, BEFORE_DIR, name), text);
   const afterMethods = new Set(methodNames(after));
   const methods = methodNames(before).filter((method) => afterMethods.has(method));
+  const entry = { name: CALLS_FILE, text: callsModule(methods) };
+  const program = programOverSdks(root, after, before, BEFORE_DIR, entry);
   const callsFile = join(root, CALLS_FILE);
-  virtual.set(callsFile, callsModule(methods));
-  const program = ts.createProgram({
-    rootNames: [callsFile],
-    options: compilerOptions(root),
-    host: overlayHost(root, virtual),
-  });
   const diagnostics: string[] = [];
   const broken = new Set<string>();
-  for (const file of program.getSourceFiles()) {
+  for (const file of ownFiles(program, root, entry)) {
     const ours = file.fileName === callsFile;
-    if (!ours && !file.fileName.startsWith(join(root, 'generated'))) continue;
-    for (const diagnostic of [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]) {
+    for (const diagnostic of diagnosticsOf(program, file)) {
       if (ours && diagnostic.start !== undefined) {
         const line = file.getLineAndCharacterOfPosition(diagnostic.start).line;
         // Line n + FIRST_CALL_LINE calls methods[n].

@@ -16,6 +16,7 @@ import { ARCHIVE_FILE, archiveOperations, archiveText, type Archive } from '../c
 import { readArchive } from '../codegen/run.ts';
 import { isBehind, planSync, type SyncPlan } from './plan.ts';
 import { changesetText, reportJson, reportText, semverOf } from './report.ts';
+import type { RenderedSdk } from './compile.ts';
 import { buildGate, type SurfaceChange } from './gate.ts';
 
 export interface SyncRunOptions {
@@ -60,6 +61,8 @@ export interface SyncRunResult {
   readonly plan?: SyncPlan;
   /** What the new catalog does to the public methods, read off the compiler (when it has edits). */
   readonly surface?: readonly SurfaceChange[];
+  /** The SDK the new catalog and document generate, as the compiler checked it (when it did). */
+  readonly sdk?: RenderedSdk;
 }
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
@@ -105,10 +108,11 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const documentChanged = pinnedDocument === undefined || (!pinned && !isDeepStrictEqual(document, pinnedDocument));
   let updated = source;
   let surface: readonly SurfaceChange[] | undefined;
+  let sdk: RenderedSdk | undefined;
   if (plan.edits.length > 0 || documentChanged) {
     const gated = await gateChanges(options, input, { archive, updatedArchive, pinnedDocument });
     if ('code' in gated) return gated;
-    ({ updated, surface } = gated);
+    ({ updated, surface, sdk } = gated);
   }
   const stdout = options.json ? reportJson(plan, mode, surface) : reportText(plan, mode, surface);
   if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
@@ -124,6 +128,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     stderr: '',
     plan,
     ...(surface && { surface }),
+    ...(sdk && { sdk }),
   };
 }
 
@@ -170,7 +175,7 @@ async function gateChanges(
   options: SyncRunOptions,
   { plan, catalog, source, document }: SyncInput,
   documents: { archive: Archive; updatedArchive: Archive; pinnedDocument: OpenApiDocument | undefined },
-): Promise<{ updated: string; surface: readonly SurfaceChange[] | undefined } | SyncRunResult> {
+): Promise<{ updated: string; surface: readonly SurfaceChange[] | undefined; sdk?: RenderedSdk } | SyncRunResult> {
   let updated = source;
   let after = catalog;
   try {
@@ -204,7 +209,7 @@ async function gateChanges(
       `nothing written: the SDK this catalog and document would generate does not build:\n${problems}`,
     );
   }
-  return { updated, surface: gate.surface };
+  return { updated, surface: gate.surface, ...(gate.sdk && { sdk: gate.sdk }) };
 }
 
 /**

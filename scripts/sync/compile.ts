@@ -1,0 +1,113 @@
+/**
+ * The compiler as the sync uses it (the gate, the replay): the new SDK and the one before it as
+ * files in memory beside the repository's own, and one module of the sync's that uses both,
+ * checked with the project's compiler options; the diagnostics that are the sync's to report.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import type { renderGenerated } from '../codegen/run.ts';
+
+/** An SDK rendered in memory: its model and its files by name under `generated/`. */
+export type RenderedSdk = Pick<Awaited<ReturnType<typeof renderGenerated>>, 'model' | 'files'>;
+
+/** The sync's own module, the one the program starts from. */
+export interface EntryModule {
+  /** Relative to the repository. */
+  readonly name: string;
+  readonly text: string;
+}
+
+/** The SDKs at `generated/` (after) and `beforeDir` (before), and `entry`, in one program. */
+export function programOverSdks(
+  root: string,
+  after: RenderedSdk,
+  before: RenderedSdk | undefined,
+  beforeDir: string,
+  entry: EntryModule,
+): ts.Program {
+  const virtual = new Map<string, string>();
+  for (const [name, text] of after.files) if (name.endsWith('.ts')) virtual.set(join(root, 'generated', name), text);
+  for (const [name, text] of before?.files ?? [])
+    if (name.endsWith('.ts')) virtual.set(join(root, beforeDir, name), text);
+  virtual.set(join(root, entry.name), entry.text);
+  // The entry imports both SDKs whole; `src/` only reads names no catalog changes.
+  return ts.createProgram({
+    rootNames: [join(root, entry.name)],
+    options: compilerOptions(root),
+    host: overlayHost(root, virtual),
+  });
+}
+
+/**
+ * The files whose diagnostics are the sync's: the entry module and the new SDK. The SDK before
+ * and `src/` are what the repository already builds; the checker reads them only as far as these need.
+ */
+export function ownFiles(program: ts.Program, root: string, entry: EntryModule): ts.SourceFile[] {
+  const entryFile = join(root, entry.name);
+  return program
+    .getSourceFiles()
+    .filter((file) => file.fileName === entryFile || file.fileName.startsWith(join(root, 'generated')));
+}
+
+export const diagnosticsOf = (program: ts.Program, file: ts.SourceFile): ts.Diagnostic[] => [
+  ...program.getSyntacticDiagnostics(file),
+  ...program.getSemanticDiagnostics(file),
+];
+
+export function describeDiagnostic(diagnostic: ts.Diagnostic, root: string): string {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n    ');
+  if (!diagnostic.file || diagnostic.start === undefined) return `TS${diagnostic.code}: ${message}`;
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  const file = diagnostic.file.fileName.startsWith(root)
+    ? diagnostic.file.fileName.slice(root.length + 1)
+    : diagnostic.file.fileName;
+  return `${file}(${line + 1},${character + 1}): TS${diagnostic.code} ${message}`;
+}
+
+const optionsByRoot = new Map<string, ts.CompilerOptions>();
+
+/** The project's own compiler options (tsconfig.json), checking only. */
+export function compilerOptions(root: string): ts.CompilerOptions {
+  const known = optionsByRoot.get(root);
+  if (known) return known;
+  const file = join(root, 'tsconfig.json');
+  const { config, error } = ts.readConfigFile(file, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, dirname(file));
+  const options = { ...parsed.options, noEmit: true, incremental: false, tsBuildInfoFile: undefined };
+  optionsByRoot.set(root, options);
+  return options;
+}
+
+/**
+ * Files on disk never change while the sync runs, so their parsed form is kept: a replay of many
+ * builds parses the standard library and `src/` once.
+ */
+const diskSourceFiles = new Map<string, ts.SourceFile>();
+
+export function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
+  const host = ts.createCompilerHost(compilerOptions(root));
+  const virtualDirectories = new Set([...virtual.keys()].map((file) => dirname(file)));
+  return {
+    ...host,
+    fileExists: (file) => virtual.has(file) || host.fileExists(file),
+    readFile: (file) => virtual.get(file) ?? host.readFile(file),
+    directoryExists: (directory) => virtualDirectories.has(directory) || (host.directoryExists?.(directory) ?? false),
+    getSourceFile(file, languageVersion) {
+      const text = virtual.get(file);
+      if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true);
+      const known = diskSourceFiles.get(file);
+      if (known) return known;
+      let read: string;
+      try {
+        read = readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+      const parsed = ts.createSourceFile(file, read, languageVersion, true);
+      diskSourceFiles.set(file, parsed);
+      return parsed;
+    },
+  };
+}
