@@ -4,7 +4,14 @@
  * The relay against the reference service over real HTTP is test/http/relay.int.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createRelay, GENERATED_HEADER, type RelayOptions } from '../../src/index.ts';
+import {
+  ClientClosedError,
+  createRelay,
+  GENERATED_HEADER,
+  TollgateArgumentError,
+  type RelayOptions,
+  type WaitEvent,
+} from '../../src/index.ts';
 import { relayedCallOf } from '../../src/http/relay.ts';
 import { driveUntilSettled, ManualClock, until } from '../support/manual-clock.ts';
 
@@ -171,5 +178,112 @@ describe("a relay's answers name their call", () => {
     }
     expect(relayedCallOf(new Response('{}'))).toBeUndefined();
     await relay.close();
+  });
+});
+
+describe("a relay's API root", () => {
+  it.each([
+    ['not text', 42],
+    ['without a scheme', 'relay.test/api'],
+    ['of another scheme', 'ftp://relay.test/api'],
+    ['with something before the scheme', 'xhttps://relay.test/api'],
+    ['a scheme alone', 'https://'],
+  ])('refuses one %s', (_, apiRoot) => {
+    expect(() => createRelay({ apiRoot: apiRoot as string })).toThrow(
+      new TollgateArgumentError(
+        'createRelay: apiRoot must be an absolute http(s) URL such as "https://discord.com/api"',
+      ),
+    );
+  });
+
+  it("is Discord's by default, and a URL under any other is refused", async () => {
+    const { sent, make } = answering(() => ({ status: 200 }));
+    const relay = make({ apiRoot: undefined });
+    await expect(relay(channel('1'))).rejects.toThrow(
+      new TollgateArgumentError(
+        'relay: http://relay.test/api/v10/channels/1 is not under the API root https://discord.com/api (set apiRoot to relay to another)',
+      ),
+    );
+    expect((await relay('https://discord.com/api/v10/channels/1')).status).toBe(200);
+    expect(sent).toEqual([{ path: '/api/v10/channels/1', authorization: null }]);
+    await relay.close();
+  });
+
+  it('may name a version of its own before the API: only a version at its end is refused', async () => {
+    const { sent, make } = answering(() => ({ status: 200 }));
+    const relay = make({ apiRoot: 'http://relay.test/v1/discord/api' });
+    expect((await relay('http://relay.test/v1/discord/api/v10/channels/1')).status).toBe(200);
+    expect(sent.map((request) => request.path)).toEqual(['/v1/discord/api/v10/channels/1']);
+    await relay.close();
+  });
+
+  it('may end in slashes: the requests under it go as they would without them', async () => {
+    const { sent, make } = answering(() => ({ status: 200 }));
+    const relay = make({ apiRoot: `${ROOT}//` });
+    expect((await relay(channel('1'))).status).toBe(200);
+    expect(sent.map((request) => request.path)).toEqual(['/api/v10/channels/1']);
+    await relay.close();
+  });
+
+  it('refuses a URL that does not parse, as one outside the root', async () => {
+    const { sent, make } = answering(() => ({ status: 200 }));
+    const relay = make();
+    await expect(relay('not a url')).rejects.toThrow(
+      new TollgateArgumentError(`relay: not a url is not under the API root ${ROOT} (set apiRoot to relay to another)`),
+    );
+    expect(sent).toEqual([]);
+    await relay.close();
+  });
+});
+
+describe("a relay's own surface", () => {
+  it("names itself in a request's bad maxWait", async () => {
+    const { sent, make } = answering(() => ({ status: 200 }));
+    const relay = make();
+    await expect(relay(channel('1'), { maxWait: -1 })).rejects.toThrow(/^relay: maxWait/);
+    expect(sent).toEqual([]);
+    await relay.close();
+  });
+
+  it('counts the invalid requests it relayed (V15): a 401 is one', async () => {
+    const { clock, make } = answering(() => ({ status: 401 }));
+    const relay = make();
+    expect(await relay.invalidRequests()).toBe(0);
+    const refused = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    await driveUntilSettled(clock, [refused]);
+    expect((await refused).status).toBe(401);
+    expect(await relay.invalidRequests()).toBe(1);
+    await relay.close();
+  });
+
+  it('tells onWait of a wait before a request is sent', async () => {
+    const { clock, make } = answering(() => ({ status: 200, headers: windowOf(1, 0, 2) }));
+    const waits: WaitEvent[] = [];
+    const relay = make({ onWait: (event) => waits.push(event) });
+    const first = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    await driveUntilSettled(clock, [first]);
+    expect(waits).toEqual([]);
+    const second = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    await driveUntilSettled(clock, [second]);
+    expect((await second).status).toBe(200);
+    expect(waits.map((event) => event.reason)).toEqual(['bucket']);
+    await relay.close();
+  });
+
+  it('once closed, refuses new requests and fails the one waiting for its window, sending neither', async () => {
+    const { clock, sent, make } = answering(() => ({ status: 200, headers: windowOf(1, 0, 2) }));
+    const relay = make();
+    const first = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    await driveUntilSettled(clock, [first]);
+    const waiting = relay(channel('1'), { headers: { authorization: 'Bot a' } });
+    const failed = waiting.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await until(() => clock.pendingTimers > 0, 'the second request to wait for its window');
+    await relay.close();
+    expect(await failed).toBeInstanceOf(ClientClosedError);
+    await expect(relay(channel('2'))).rejects.toBeInstanceOf(ClientClosedError);
+    expect(sent).toHaveLength(1);
   });
 });
