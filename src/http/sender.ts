@@ -4,7 +4,6 @@
  * hooks, its span, and what a failure raises (never ky's errors, which hold the Request; never
  * the token).
  */
-import { relayedSend, RelayedTransportError, type RelayedSend } from './relayed-send.ts';
 import ky, { isNetworkError, isTimeoutError, type Hooks, type KyInstance, type Options } from 'ky';
 import {
   ClientClosedError,
@@ -26,6 +25,7 @@ import type { CallObserver } from '../limiter/observer.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
 import type { CallPlan } from './plan.ts';
+import { relayedSend, RelayedTransportError, type RelayedSend } from './relayed-send.ts';
 
 /**
  * One budget: a limiter, and the ky instance whose hooks it is; with a token, the same instance
