@@ -4,6 +4,7 @@
  * abort signal. The answers REST is handed back are test/discordjs/window-headers.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
+import { ClientClosedError } from '../../src/index.ts';
 import { DEFAULT_MAKE_REQUEST_MAX_WAIT_MS, makeRequest, type MakeRequestOptions } from '../../src/discordjs/index.ts';
 import { driveUntilSettled, ManualClock } from '../support/manual-clock.ts';
 
@@ -98,5 +99,45 @@ describe("tollgate/discordjs's own maxWait, unless given", () => {
     expect((await second).status).toBe(status);
     expect(sent).toHaveLength(sends);
     await bridge.close();
+  });
+});
+
+describe("tollgate/discordjs takes REST's headers in each form undici allows", () => {
+  it.each<[string, ConstructorParameters<typeof Headers>[0] | undefined, Record<string, string>]>([
+    ['none at all', undefined, {}],
+    [
+      'as pairs, a pair without its value left out',
+      [['x-a', '1'], ['x-a', '2'], ['x-b'] as unknown as [string, string]],
+      { 'x-a': '1, 2' },
+    ],
+    ['as Headers', new Headers({ 'x-a': '1' }), { 'x-a': '1' }],
+    [
+      'as an object, a value left undefined left out',
+      { 'x-a': '1', 'x-b': undefined as unknown as string },
+      { 'x-a': '1' },
+    ],
+  ])('%s', async (_, headers, expected) => {
+    const { clock, sent, bridge } = bridgeAnswering();
+    const response = bridge(MESSAGES, { method: 'GET', headers: headers as never });
+    await driveUntilSettled(clock, [response]);
+    expect((await response).status).toBe(200);
+    expect(sent).toHaveLength(1);
+    const given = Object.fromEntries([...sent[0]!.headers].filter(([name]) => name.startsWith('x-')));
+    expect(given).toEqual(expected);
+    await bridge.close();
+  });
+});
+
+describe("tollgate/discordjs's makeRequest itself", () => {
+  it('takes no options at all', async () => {
+    const bridge = makeRequest();
+    await bridge.close();
+  });
+
+  it('close() ends it: a request after it is refused, and nothing is sent', async () => {
+    const { sent, bridge } = bridgeAnswering();
+    await bridge.close();
+    await expect(bridge(MESSAGES, { method: 'GET' })).rejects.toBeInstanceOf(ClientClosedError);
+    expect(sent).toEqual([]);
   });
 });

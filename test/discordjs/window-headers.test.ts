@@ -70,3 +70,16 @@ describe('the headers REST is handed', () => {
     await bridge.close();
   });
 });
+
+describe('the headers REST is handed, when the service says only part of the window', () => {
+  it.each(['x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-reset-after'])(
+    'a 2xx answer with %s alone: without it',
+    async (name) => {
+      const bridge = bridgeAnswering(200, '{}', { [name]: '1', 'x-ratelimit-bucket': 'abcd' });
+      const response = await bridge(`${ROOT}/v10/channels/1/messages`, { method: 'GET', headers: {} });
+      expect(response.headers.has(name)).toBe(false);
+      expect(response.headers.get('x-ratelimit-bucket')).toBe('abcd');
+      await bridge.close();
+    },
+  );
+});
