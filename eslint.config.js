@@ -4,8 +4,9 @@ import tseslint from 'typescript-eslint';
 import { layersPlugin } from './layers.js';
 
 export default tseslint.config(
-  // site/: `npm run docs`'s output (TypeDoc's scripts).
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/', 'site/'] },
+  // site/: `npm run docs`'s output (TypeDoc's scripts); .stryker-tmp/ and reports/: `npm run mutate`'s
+  // sandboxes (copies of the repository) and reports.
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/results/', 'site/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -1,0 +1,63 @@
+/**
+ * `npm run mutate -- <files or folders…> [stryker options…]`: mutation testing (StrykerJS, with
+ * stryker.config.mjs) of the files named, a folder meaning every source file below it:
+ *
+ *   npm run mutate -- src/http/relay.ts src/proxy/
+ *   npm run mutate -- src/stores/ --ignoreStatic
+ *
+ * The arguments up to the first one starting with `-` are the targets: a file (with Stryker's
+ * mutation range if wanted: `src/http/relay.ts:40-90`) or a folder; the rest go to `stryker run`
+ * as they are. Stryker's `--mutate` takes globs, not folders, and splits its value at commas;
+ * this turns each folder into its files. Not part of .ci/run (docs/catalog.md, "Mutation
+ * testing").
+ */
+import { existsSync, globSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const SOURCE = /\.(?:[cm]?ts|[cm]?js)$/;
+const DECLARATION = /\.d\.[cm]?ts$/;
+
+const USAGE = 'usage: npm run mutate -- <file or folder>… [stryker options…]';
+
+/** The files a target names: itself (a mutation range kept), or the source files below a folder. */
+export function filesOf(target: string, cwd: string = root): string[] {
+  const range = /^(.*?)(:\d+(?::\d+)?-\d+(?::\d+)?)$/.exec(target);
+  const path = (range?.[1] ?? target).replace(/\/+$/, '');
+  if (!existsSync(`${cwd}/${path}`)) throw new Error(`mutate: ${target}: no such file or folder`);
+  if (!statSync(`${cwd}/${path}`).isDirectory()) return [`${path}${range?.[2] ?? ''}`];
+  if (range) throw new Error(`mutate: ${target}: a mutation range needs a file, not a folder`);
+  const files = globSync(`${path}/**/*`, { cwd })
+    .filter((file) => SOURCE.test(file) && !DECLARATION.test(file))
+    .sort();
+  if (files.length === 0) throw new Error(`mutate: ${target}: no source file below it`);
+  return files;
+}
+
+/** `stryker run`'s arguments: the targets' files as `--mutate`, then the options as given. */
+export function strykerArguments(argv: readonly string[], cwd: string = root): string[] {
+  const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
+  const targets = firstOption < 0 ? argv : argv.slice(0, firstOption);
+  const options = firstOption < 0 ? [] : argv.slice(firstOption);
+  if (targets.length === 0) throw new Error(`mutate: name the files or folders to mutate; ${USAGE}`);
+  const files = [...new Set(targets.flatMap((target) => filesOf(target, cwd)))];
+  const comma = files.find((file) => file.includes(','));
+  if (comma) throw new Error(`mutate: ${comma}: Stryker's --mutate cannot take a name with a comma`);
+  return ['run', '--mutate', files.join(','), ...options];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  let args: string[] | undefined;
+  try {
+    args = strykerArguments(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 2;
+  }
+  if (args) {
+    const { StrykerCli } = await import('@stryker-mutator/core');
+    process.chdir(root);
+    new StrykerCli([process.argv[0]!, 'stryker', ...args]).run();
+  }
+}
