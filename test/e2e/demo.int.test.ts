@@ -67,7 +67,7 @@ describe('the demo reports bad input and unreachable services in one line', () =
     [['--base-url', 'not a url'], '--base-url must be an absolute http(s) URL, got not a url'],
     [['--base-url', 'ftp://127.0.0.1/api'], '--base-url must be an absolute http(s) URL, got ftp://127.0.0.1/api'],
     [['--api', 'v6', '--base-url', 'http://127.0.0.1:1/api/v10'], "createClient: api is 'v6' but baseUrl names v10"],
-    [['--token='], expect.stringMatching(/^createClient: token: .*token must not be empty/)],
+    [['--token='], expect.stringMatching(/^createClient: token must not be empty/)],
   ])('%j: the problem and the usage, exit 2, no stack trace', async (args, problem) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);
