@@ -9,11 +9,11 @@
  *
  * With waitForGo it prints {"ready":true} once set up and starts on a line "go" on stdin.
  */
-import { createInterface } from 'node:readline';
 import { API } from '@discordjs/core';
 import { REST } from '@discordjs/rest';
 import { makeRequest } from '../../../src/discordjs/index.ts';
 import { RedisStore } from '../../../src/redis/index.ts';
+import { readyThenGo } from './go.ts';
 
 interface WorkerOptions {
   readonly apiRoot: string;
@@ -45,12 +45,7 @@ let restRateLimited = 0;
 rest.on('rateLimited', () => (restRateLimited += 1));
 const api = new API(rest);
 
-if (options.waitForGo) {
-  console.log(JSON.stringify({ ready: true }));
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) if (line.trim() === 'go') break;
-  lines.close();
-}
+if (options.waitForGo) await readyThenGo();
 
 const startedAt = Date.now();
 const failures: string[] = [];

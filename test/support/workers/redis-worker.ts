@@ -18,10 +18,10 @@
  * by error name) and `examples` (one message of each), `resolved` (call ids), `failed` (a failed
  * call's id, error name, start in epoch ms and duration) and `slowestMs` (the longest call).
  */
-import { createInterface } from 'node:readline';
 import { Cluster, Redis } from 'ioredis';
 import { createClient, type WaitEvent } from '../../../src/index.ts';
 import { RedisStore } from '../../../src/redis/index.ts';
+import { readyThenGo } from './go.ts';
 
 interface WorkerOptions {
   readonly baseUrl: string;
@@ -87,12 +87,7 @@ const client = createClient({
     waits[event.reason] = (waits[event.reason] ?? 0) + 1;
   },
 });
-if (options.waitForGo) {
-  console.log(JSON.stringify({ ready: true }));
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) if (line.trim() === 'go') break;
-  lines.close();
-}
+if (options.waitForGo) await readyThenGo();
 const started = performance.now();
 const label = options.label ?? String(process.pid);
 const steady = options.durationMs !== undefined;
