@@ -138,11 +138,13 @@ function withTelemetry(): Telemetry {
   const meterProvider = new MeterProvider({ readers: [new Reader()] });
   return new Telemetry(
     { tracerProvider, meterProvider },
-    'http://bench.invalid/api',
-    '0.0.0-bench',
-    () => Date.now(),
-    () => {},
-    async () => 0,
+    {
+      baseUrl: 'http://bench.invalid/api',
+      version: '0.0.0-bench',
+      clock: { now: () => Date.now() },
+      events: { on: () => {} },
+      invalidRequests: async () => 0,
+    },
   );
 }
 

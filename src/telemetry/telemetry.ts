@@ -44,17 +44,8 @@ export interface TelemetrySource {
 }
 
 /** The telemetry `option` asks for over `source`, or none when it is off. */
-export function telemetryOf(option: TelemetryOption | undefined, source: TelemetrySource): Telemetry | undefined {
-  if (!option) return undefined;
-  return new Telemetry(
-    option,
-    source.baseUrl,
-    source.version,
-    () => source.clock.now(),
-    (listener) => source.events.on('rateLimited', listener),
-    source.invalidRequests,
-  );
-}
+export const telemetryOf = (option: TelemetryOption | undefined, source: TelemetrySource): Telemetry | undefined =>
+  option ? new Telemetry(option, source) : undefined;
 
 /** The stable HTTP client conventions' template form: `GET /channels/:id` → `/channels/{id}` (v6: the route key). */
 const templateOfRoute = (route: string): string => {
@@ -78,16 +69,11 @@ export class Telemetry implements CallObserver {
 
   constructor(
     option: Exclude<TelemetryOption, false>,
-    baseUrl: string,
-    /** The package's version, as the tracer and meter name it. */
-    version: string,
-    clock: () => number,
-    onRateLimited: (listener: (event: RateLimitedEvent) => void) => void,
-    invalidRequests: () => Promise<number>,
+    { baseUrl, version, clock, events, invalidRequests }: TelemetrySource,
   ) {
     const api = loadApi();
     this.#api = api;
-    this.#clock = clock;
+    this.#clock = () => clock.now();
     const url = new URL(baseUrl);
     this.#server = { address: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
     const providers = option === true ? {} : option;
@@ -119,7 +105,7 @@ export class Telemetry implements CallObserver {
     gauge.addCallback(observe);
     // The meter provider outlives the client: closed, it stops asking (and holding) this one.
     this.close = () => gauge.removeCallback(observe);
-    onRateLimited(({ scope, route }) =>
+    events.on('rateLimited', ({ scope, route }) =>
       this.#rateLimited.add(1, { 'tollgate.rate_limit.scope': scope, 'url.template': templateOfRoute(route) }),
     );
   }
