@@ -137,7 +137,7 @@ class ClientCore<Resources extends object, Cdn> {
       events,
       onInvalidCount: dialect.watchInvalidRequests?.(options, events),
       observer: telemetry,
-      ky: {
+      transport: {
         fetch: options.fetch,
         headers: { 'user-agent': userAgent, ...options.headers },
         timeoutMs,

@@ -171,8 +171,9 @@ class RelayCore {
       events,
       onInvalidCount: dialect.watchInvalidRequests?.(options, events),
       observer: this.#telemetry,
-      // The relayer's own headers go as they came: no User-Agent of tollgate's, no timeout.
-      ky: { fetch: options.fetch, headers: {}, timeoutMs: false, relayed: true },
+      // One attempt on the relay's fetch, the relayer's own headers as they came: no User-Agent
+      // of tollgate's, no timeout.
+      transport: { relayed: true, fetch: options.fetch },
     };
     this.#ip = this.#newLane(undefined);
   }

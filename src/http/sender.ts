@@ -27,16 +27,23 @@ import type { Telemetry } from '../telemetry/telemetry.ts';
 import type { CallPlan } from './plan.ts';
 import { relayedSend, RelayedTransportError, type RelayedSend } from './relayed-send.ts';
 
+/** One budget: a limiter, and what sends its calls. */
+export type Lane = KyLane | RelayedLane;
+
 /**
- * One budget: a limiter, and the ky instance whose hooks it is; with a token, the same instance
+ * A client's lane: the ky instance whose hooks the limiter is; with a token, the same instance
  * with Authorization among its own headers (made once, so no call merges the token in again).
  */
-export interface Lane {
+export interface KyLane {
   readonly limiter: Limiter;
   readonly ky: KyInstance;
   readonly kyWithToken?: KyInstance;
-  /** A relay's lane: its calls go without ky (`relayed-send.ts`). */
-  readonly relayed?: RelayedSend;
+}
+
+/** A relay's lane: its calls go without ky (`relayed-send.ts`). */
+export interface RelayedLane {
+  readonly limiter: Limiter;
+  readonly relayed: RelayedSend;
 }
 
 /** What a lane's ky instances are made of, besides the limiter's hooks. */
@@ -45,11 +52,12 @@ export interface LaneKySettings {
   /** The User-Agent and the client's own headers. */
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number | false;
-  /**
-   * A relay's lane: ky makes one attempt and never clones the request (a streamed body is not
-   * buffered for a retry that will not come); whoever relays the call sends it again, if anyone.
-   */
-  readonly relayed?: boolean;
+}
+
+/** A relay's lanes' transport: each call one attempt on `fetch` (the global one without it), no ky. */
+export interface RelayedTransport {
+  readonly relayed: true;
+  readonly fetch: typeof fetch | undefined;
 }
 
 /** What every lane of one client (or one relay) is made of, besides its token. */
@@ -67,7 +75,7 @@ export interface LaneParts {
   readonly events: EventSink<LimiterEvents>;
   readonly onInvalidCount: ((count: number) => void) | undefined;
   readonly observer: CallObserver | undefined;
-  readonly ky: LaneKySettings;
+  readonly transport: LaneKySettings | RelayedTransport;
 }
 
 /** The kind of a token, by its prefix: `Bearer …` is an OAuth2 access token, anything else a bot's. */
@@ -89,10 +97,9 @@ export function newLane(parts: LaneParts, token: string | undefined): Lane {
     maxHeaderResends: options.maxHeaderResends,
     transportRetries: options.transportRetries,
   });
-  const lane = { limiter, ...laneKy(parts.ky, limiter.hooks(), token) };
-  if (!parts.ky.relayed) return lane;
-  const { fetch: given } = parts.ky;
-  return { ...lane, relayed: relayedSend(limiter.lifecycle(), () => given ?? globalThis.fetch) };
+  const { transport } = parts;
+  if (!('relayed' in transport)) return { limiter, ...laneKy(transport, limiter.hooks(), token) };
+  return { limiter, relayed: relayedSend(limiter.lifecycle(), () => transport.fetch ?? globalThis.fetch) };
 }
 
 /**
@@ -100,7 +107,7 @@ export function newLane(parts: LaneParts, token: string | undefined): Lane {
  * with Authorization among its own headers. The overhead bench makes ky with these too, its hooks
  * doing nothing, to measure what the seam alone costs.
  */
-export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | undefined): Omit<Lane, 'limiter'> {
+export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | undefined): Omit<KyLane, 'limiter'> {
   const instance = ky.create({
     ...(settings.fetch && { fetch: settings.fetch }),
     headers: settings.headers,
@@ -108,7 +115,7 @@ export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | u
     // A redirect is returned, never followed: Authorization must not follow it to another origin.
     redirect: 'manual',
     throwHttpErrors: false,
-    retry: settings.relayed ? 0 : KY_RETRY,
+    retry: KY_RETRY,
     hooks,
   });
   if (token === undefined) return { ky: instance };
@@ -192,7 +199,7 @@ export class Sender {
     this.#inFlight += 1;
     let failure: unknown;
     try {
-      if (lane.relayed) {
+      if ('relayed' in lane) {
         return await lane.relayed(this.#baseUrl + plan.path, call, {
           method: plan.method,
           headers,
