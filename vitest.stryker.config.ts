@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
+import { matchesGlob } from 'node:path';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { MUTATE_TESTS } from './scripts/mutate.ts';
 import config from './vitest.config.ts';
 
 /**
@@ -28,6 +31,25 @@ export const OUT_OF_PROCESS = [
 
 const projects = (config.test?.projects ?? []) as TestProjectInlineConfiguration[];
 
+/**
+ * A project's files, or with `npm run mutate -- … --tests <file or folder>` (MUTATE_TESTS) only
+ * those of them: a folder's under the project's own patterns, their `test/` made that folder; a
+ * file where one of the patterns takes it (each project's exclude still applies).
+ */
+export function includeOf(
+  patterns: readonly string[],
+  only = process.env[MUTATE_TESTS]?.split(',').filter(Boolean),
+): string[] {
+  if (!only) return [...patterns];
+  return only.flatMap((test) =>
+    statSync(test).isDirectory()
+      ? patterns.map((pattern) => pattern.replace(/^test\//, `${test}/`))
+      : patterns.some((pattern) => matchesGlob(test, pattern))
+        ? [test]
+        : [],
+  );
+}
+
 export default defineConfig({
   ...config,
   test: {
@@ -36,6 +58,7 @@ export default defineConfig({
       ...project,
       test: {
         ...project.test,
+        include: includeOf(project.test?.include ?? []),
         exclude: [...(project.test?.exclude ?? configDefaults.exclude), ...OUT_OF_PROCESS],
         // Type tests check signatures; a mutant changes only what runs.
         typecheck: { ...project.test?.typecheck, enabled: false },

@@ -7,7 +7,10 @@
  *
  * The arguments up to the first one starting with `-` are the targets: a file (with Stryker's
  * mutation range if wanted: `src/http/relay.ts:40-90`) or a folder; the rest go to `stryker run`
- * as they are. Stryker's `--mutate` takes globs, not folders, and splits its value at commas;
+ * as they are, but for `--tests <file or folder>` (as often as wanted): only those test files
+ * run, for a quicker run whose score is a floor of the whole suite's (fewer tests kill no more
+ * mutants). They reach vitest.stryker.config.ts as MUTATE_TESTS, and such a run keeps its own
+ * incremental file. Stryker's `--mutate` takes globs, not folders, and splits its value at commas;
  * this turns each folder into its files. Not part of .ci/run (docs/catalog.md, "Mutation
  * testing").
  */
@@ -35,29 +38,53 @@ export function filesOf(target: string, cwd: string = root): string[] {
   return files;
 }
 
-/** `stryker run`'s arguments: the targets' files as `--mutate`, then the options as given. */
-export function strykerArguments(argv: readonly string[], cwd: string = root): string[] {
+/** The environment variable that narrows vitest.stryker.config.ts to some test files. */
+export const MUTATE_TESTS = 'MUTATE_TESTS';
+
+/**
+ * `stryker run`'s arguments: the targets' files as `--mutate`, then the options as given; and the
+ * test files or folders `--tests` named, if any.
+ */
+export function strykerArguments(argv: readonly string[], cwd: string = root): { args: string[]; tests: string[] } {
   const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
   const targets = firstOption < 0 ? argv : argv.slice(0, firstOption);
-  const options = firstOption < 0 ? [] : argv.slice(firstOption);
+  const rest = firstOption < 0 ? [] : argv.slice(firstOption);
   if (targets.length === 0) throw new Error(`mutate: name the files or folders to mutate; ${USAGE}`);
   const files = [...new Set(targets.flatMap((target) => filesOf(target, cwd)))];
   const comma = files.find((file) => file.includes(','));
   if (comma) throw new Error(`mutate: ${comma}: Stryker's --mutate cannot take a name with a comma`);
-  return ['run', '--mutate', files.join(','), ...options];
+  const options: string[] = [];
+  const tests: string[] = [];
+  for (let index = 0; index < rest.length; index += 1) {
+    if (rest[index] !== '--tests') {
+      options.push(rest[index]!);
+      continue;
+    }
+    const test = rest[(index += 1)]?.replace(/\/+$/, '');
+    if (!test || test.startsWith('-')) throw new Error(`mutate: --tests needs a test file or folder; ${USAGE}`);
+    if (!test.startsWith('test/') || !existsSync(`${cwd}/${test}`)) {
+      throw new Error(`mutate: --tests ${test}: no such file or folder under test/`);
+    }
+    tests.push(test);
+  }
+  // A narrowed run's results are no guide to a whole run's, nor to another narrowing's.
+  const narrowing = tests.join('+').replace(/[^\w.+-]+/g, '_');
+  const incremental = tests.length === 0 ? [] : ['--incrementalFile', `reports/stryker-incremental-${narrowing}.json`];
+  return { args: ['run', '--mutate', files.join(','), ...incremental, ...options], tests };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  let args: string[] | undefined;
+  let run: ReturnType<typeof strykerArguments> | undefined;
   try {
-    args = strykerArguments(process.argv.slice(2));
+    run = strykerArguments(process.argv.slice(2));
   } catch (error) {
     console.error((error as Error).message);
     process.exitCode = 2;
   }
-  if (args) {
+  if (run) {
     const { StrykerCli } = await import('@stryker-mutator/core');
     process.chdir(root);
-    new StrykerCli([process.argv[0]!, 'stryker', ...args]).run();
+    if (run.tests.length > 0) process.env[MUTATE_TESTS] = run.tests.join(',');
+    new StrykerCli([process.argv[0]!, 'stryker', ...run.args]).run();
   }
 }
