@@ -1,11 +1,54 @@
 /**
  * What the proxy writes back: the service's answer streamed as it came (less one hop's headers),
- * or an answer of its own, marked, in the service's error shape.
+ * or an answer of its own, marked, in the service's error shape. An answer tollgate makes itself
+ * is marked one way, the relay's and the proxy's alike: `X-Tollgate-Generated: <why>` and
+ * `X-Tollgate-Sent: 0 | 1`.
  */
 import type { ServerResponse } from 'node:http';
 import { GENERATED_HEADER, SENT_HEADER } from '../index.ts';
 import { rawHeadersOf, type RawHeaders } from '../undici/raw-headers.ts';
 import { HOP_BY_HOP, PROXY_HEADER } from './headers.ts';
+
+/**
+ * Why the proxy answered a request itself, as its `X-Tollgate-Generated` says (the relay's answers
+ * name their error's code: `RATE_LIMIT_WAIT`, `TOKEN_INVALID`…). A row of docs/proxy.md's table each.
+ */
+export const PROXY_ANSWER = {
+  /** 400: not a request the proxy forwards (an absolute-form target, a malformed one, a header given twice). */
+  badRequest: 'PROXY_BAD_REQUEST',
+  /** 400: a malformed `X-Tollgate-Max-Wait`. */
+  badMaxWait: 'PROXY_BAD_MAX_WAIT',
+  /** 401: `--secret`'s key missing or wrong. */
+  key: 'PROXY_KEY',
+  /** 404: a path outside `/api/`. */
+  notFound: 'PROXY_NOT_FOUND',
+  /** 405: `CONNECT`. */
+  method: 'PROXY_METHOD',
+  /** 408: headers or a body that came too slowly. */
+  timeout: 'PROXY_REQUEST_TIMEOUT',
+  /** 413: a body over `--max-body`. */
+  bodyTooLarge: 'PROXY_BODY_TOO_LARGE',
+  /** 431: headers over their bound. */
+  headersTooLarge: 'PROXY_HEADERS_TOO_LARGE',
+  /** 503: the proxy is shutting down. */
+  draining: 'PROXY_DRAINING',
+  /** 503: the limits store is unreachable (`StoreUnavailableError`'s code). */
+  storeUnavailable: 'STORE_UNAVAILABLE',
+  /** 502: the upstream could not be reached (`NetworkError`'s code). */
+  network: 'NETWORK',
+  /** 500: anything else. */
+  failed: 'PROXY_FAILED',
+} as const;
+
+/** What `X-Tollgate-Generated` says on an answer the proxy made itself. */
+export type ProxyAnswerCode = (typeof PROXY_ANSWER)[keyof typeof PROXY_ANSWER];
+
+/**
+ * The marks of an answer the proxy made itself, as header lines for a socket written by hand:
+ * `X-Tollgate-Proxy: generated` too, the older mark, kept until the next major version.
+ */
+export const generatedHeaderLines = (code: ProxyAnswerCode): string =>
+  `${GENERATED_HEADER}: ${code}\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\n`;
 
 /** A request's own outcome, for its log line and metrics. */
 export interface Outcome {
@@ -40,6 +83,7 @@ export async function pass(
   }
   const headers = rawHeadersOf(answer) ?? headersOf(answer, transportDecodes);
   for (const name of HOP_BY_HOP) Reflect.deleteProperty(headers, name);
+  // The older mark, beside the relay's own `X-Tollgate-Generated`, until the next major version.
   if (isGenerated) headers[PROXY_HEADER] = 'generated';
   response.writeHead(answer.status, answer.statusText, headers);
   if (method === 'HEAD' || answer.body === null) {
@@ -111,6 +155,7 @@ const once = (emitter: ServerResponse, event: string) =>
 export function generated(
   response: ServerResponse,
   status: number,
+  code: ProxyAnswerCode,
   message: string,
   sent: 0 | 1,
   extra: Record<string, string> = {},
@@ -123,6 +168,7 @@ export function generated(
   response.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
+    [GENERATED_HEADER]: code,
     [PROXY_HEADER]: 'generated',
     [SENT_HEADER]: String(sent),
     ...extra,

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ClientClosedError, NetworkError, StoreUnavailableError, TollgateError } from '../errors.ts';
 import { relayedCallOf, type Relay } from '../http/relay.ts';
 import { GENERATED_HEADER } from '../index.ts';
-import { generated, json, pass, type Outcome } from './answers.ts';
+import { generated, json, pass, PROXY_ANSWER, type Outcome } from './answers.ts';
 import { boundedBody, type BoundedBody } from './body.ts';
 import { forwardedHeaders, KEY_HEADER, keyMatches, MAX_WAIT_HEADER, maxWaitOf, repeatedHeader } from './headers.ts';
 import type { ProxyMetrics } from './metrics.ts';
@@ -44,7 +44,8 @@ export function requestHandler(context: HandlerContext): RequestHandler {
     const target = request.url ?? '';
     const method = request.method ?? 'GET';
     // An absolute-form target names its own host: the proxy is no open relay.
-    if (!target.startsWith('/')) return generated(response, 400, 'The request target must be a path (origin-form)', 0);
+    if (!target.startsWith('/'))
+      return generated(response, 400, PROXY_ANSWER.badRequest, 'The request target must be a path (origin-form)', 0);
     // As fetch will send it: dot segments (`/api/../admin`, `%2e%2e`) resolved first.
     const pathname = new URL(target, 'http://proxy.invalid').pathname;
     if (method === 'GET' && pathname === '/healthz') return json(response, 200, { status: 'ok' });
@@ -60,8 +61,9 @@ export function requestHandler(context: HandlerContext): RequestHandler {
       response.end(text);
       return { status: 200, generated: true };
     }
-    if (draining()) return generated(response, 503, 'The proxy is shutting down', 0, { connection: 'close' });
-    if (!pathname.startsWith('/api/')) return generated(response, 404, '404: Not Found', 0);
+    if (draining())
+      return generated(response, 503, PROXY_ANSWER.draining, 'The proxy is shutting down', 0, { connection: 'close' });
+    if (!pathname.startsWith('/api/')) return generated(response, 404, PROXY_ANSWER.notFound, '404: Not Found', 0);
     const outcome = await forward(context, request, response, method, target);
     // An API request the proxy refused before the relay saw it has no route: it counts as `-`.
     outcome.route ??= '-';
@@ -80,13 +82,19 @@ async function forward(
   const { settings, relay, underWay } = context;
   const { maxBody } = settings;
   const repeated = repeatedHeader(request);
-  if (repeated) return generated(response, 400, `${repeated} may be given once`, 0);
+  if (repeated) return generated(response, 400, PROXY_ANSWER.badRequest, `${repeated} may be given once`, 0);
   if (settings.secretDigest && !keyMatches(request.headers[KEY_HEADER], settings.secretDigest)) {
-    return generated(response, 401, `The proxy needs its key (${KEY_HEADER})`, 0);
+    return generated(response, 401, PROXY_ANSWER.key, `The proxy needs its key (${KEY_HEADER})`, 0);
   }
   const maxWait = maxWaitOf(request.headers[MAX_WAIT_HEADER], settings.defaultMaxWait);
   if (maxWait === undefined) {
-    return generated(response, 400, `${MAX_WAIT_HEADER} must be a whole number of milliseconds, 0 or more`, 0);
+    return generated(
+      response,
+      400,
+      PROXY_ANSWER.badMaxWait,
+      `${MAX_WAIT_HEADER} must be a whole number of milliseconds, 0 or more`,
+      0,
+    );
   }
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > maxBody) return tooLarge(response, maxBody);
@@ -129,15 +137,17 @@ function failureAnswer(
   { maxBody, log }: ProxySettings,
 ): Outcome {
   if (body?.tooLarge()) return tooLarge(response, maxBody);
-  if (error instanceof ClientClosedError) return generated(response, 503, 'The proxy is shutting down', 0);
-  if (error instanceof StoreUnavailableError) return generated(response, 503, 'The limits store is unreachable', 0);
+  if (error instanceof ClientClosedError)
+    return generated(response, 503, PROXY_ANSWER.draining, 'The proxy is shutting down', 0);
+  if (error instanceof StoreUnavailableError)
+    return generated(response, 503, PROXY_ANSWER.storeUnavailable, 'The limits store is unreachable', 0);
   if (error instanceof NetworkError) {
     const sent = NOT_SENT_CODES.has(error.transportCode ?? '') ? 0 : 1;
-    return generated(response, 502, 'The upstream could not be reached', sent);
+    return generated(response, 502, PROXY_ANSWER.network, 'The upstream could not be reached', sent);
   }
   log('error', { msg: 'request failed', error: error instanceof TollgateError ? error.code : 'UNKNOWN' });
-  return generated(response, 500, 'The proxy failed', 1);
+  return generated(response, 500, PROXY_ANSWER.failed, 'The proxy failed', 1);
 }
 
 const tooLarge = (response: ServerResponse, maxBody: number) =>
-  generated(response, 413, `The body is over ${maxBody} bytes`, 0, { connection: 'close' });
+  generated(response, 413, PROXY_ANSWER.bodyTooLarge, `The body is over ${maxBody} bytes`, 0, { connection: 'close' });

@@ -5,7 +5,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** Marks what the proxy answered itself. */
+/**
+ * Marks what the proxy answered itself, as `generated`.
+ *
+ * @deprecated Read `X-Tollgate-Generated` (`GENERATED_HEADER`), which every answer tollgate makes
+ * itself carries, the relay's and the proxy's, with why (`PROXY_ANSWER`). The proxy still sends
+ * this one; the next major version drops it.
+ */
 export const PROXY_HEADER = 'x-tollgate-proxy';
 /** A bot's own bound on this request's wait, in ms. */
 export const MAX_WAIT_HEADER = 'x-tollgate-max-wait';

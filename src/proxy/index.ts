@@ -16,6 +16,7 @@ export {
   DEFAULT_UPSTREAM,
 } from './options.ts';
 export { KEY_HEADER, MAX_WAIT_HEADER, PROXY_HEADER } from './headers.ts';
+export { PROXY_ANSWER, type ProxyAnswerCode } from './answers.ts';
 export type { Proxy } from './server.ts';
 export { tokenLabel } from './labels.ts';
 

@@ -3,7 +3,7 @@
  * base URL for the proxy's and sends what it would send the service; each request waits for its
  * place in the limits of the token its Authorization names (shared through the store by every
  * replica), goes upstream once, and its answer streams back as the service sent it. What the
- * proxy answers itself is marked `X-Tollgate-Proxy: generated` and says whether the request
+ * proxy answers itself is marked `X-Tollgate-Generated: <why>` and says whether the request
  * reached the service (`X-Tollgate-Sent`).
  *
  * Closed by default: it listens on 127.0.0.1, forwards only `/api/` paths to its one upstream
@@ -14,11 +14,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Relay, RelayOptions } from '../http/relay.ts';
-import { SENT_HEADER } from '../index.ts';
 import type { UndiciFetch } from '../undici/index.ts';
 import { v10Settings } from '../dialects/v10/settings.ts';
 import { requestHandler, type RequestHandler } from './handler.ts';
-import { PROXY_HEADER } from './headers.ts';
+import { generatedHeaderLines, PROXY_ANSWER } from './answers.ts';
 import { routeLabel, tokenLabel } from './labels.ts';
 import { createProxyMetrics, type ProxyMetrics } from './metrics.ts';
 import type { ProxyOptions } from './options.ts';
@@ -150,20 +149,18 @@ function serverOf(settings: ProxySettings, handle: RequestHandler, metrics: Prox
     // An answer already begun on this socket: a status line now would corrupt it.
     const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (!socket.writable || answering?.headersSent) return socket.destroy();
-    const status =
+    const [status, code] =
       error.code === 'HPE_HEADER_OVERFLOW'
-        ? '431 Request Header Fields Too Large'
+        ? ['431 Request Header Fields Too Large', PROXY_ANSWER.headersTooLarge]
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? '408 Request Timeout'
-          : '400 Bad Request';
-    socket.end(
-      `HTTP/1.1 ${status}\r\nConnection: close\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\nContent-Length: 0\r\n\r\n`,
-    );
+          ? ['408 Request Timeout', PROXY_ANSWER.timeout]
+          : ['400 Bad Request', PROXY_ANSWER.badRequest];
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${generatedHeaderLines(code)}Content-Length: 0\r\n\r\n`);
   });
   // CONNECT would make the proxy a tunnel to anywhere.
   server.on('connect', (_request: IncomingMessage, socket: Socket) => {
     socket.end(
-      `HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\n${PROXY_HEADER}: generated\r\n${SENT_HEADER}: 0\r\nContent-Length: 0\r\n\r\n`,
+      `HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\n${generatedHeaderLines(PROXY_ANSWER.method)}Content-Length: 0\r\n\r\n`,
     );
   });
   return server;

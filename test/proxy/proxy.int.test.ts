@@ -357,6 +357,7 @@ describe('not an open relay, and closed by default', () => {
       const answer = await fetch(messages(proxy), post('x', key === undefined ? {} : { 'x-tollgate-proxy-key': key }));
       expect(answer.status).toBe(401);
       expect(answer.headers.get('x-tollgate-proxy')).toBe('generated');
+      expect(answer.headers.get('x-tollgate-generated')).toBe('PROXY_KEY');
     }
     expect(service.requests).toHaveLength(0);
     expect((await fetch(messages(proxy), post('ok', { 'x-tollgate-proxy-key': SECRET }))).status).toBe(200);
@@ -408,6 +409,35 @@ describe('not an open relay, and closed by default', () => {
     expect(service.requests).toHaveLength(1);
   });
 
+  it('marks each answer of its own with why, in X-Tollgate-Generated, and with X-Tollgate-Sent: 0', async () => {
+    const { service, proxy } = await start();
+    const outside = await fetch(`${proxy.url}/admin`);
+    expect([outside.status, outside.headers.get('x-tollgate-generated')]).toEqual([404, 'PROXY_NOT_FOUND']);
+    const badWait = await fetch(messages(proxy), post('x', { 'x-tollgate-max-wait': '-1' }));
+    expect([badWait.status, badWait.headers.get('x-tollgate-generated')]).toEqual([400, 'PROXY_BAD_MAX_WAIT']);
+    const twice = await raw(
+      proxy.url,
+      `GET /api/v10/channels/${CHANNEL} HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nAuthorization: ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(twice).toMatch(/^HTTP\/1.1 400 [^]*\r\nx-tollgate-generated: PROXY_BAD_REQUEST\r\n/i);
+    // Written on the socket by hand, before any request object exists: the same marks.
+    const byHand = {
+      'GARBAGE\r\n\r\n': '400 Bad Request\r\n[^]*x-tollgate-generated: PROXY_BAD_REQUEST',
+      'GET http://example.com/api/v10/users/@me HTTP/1.1\r\nHost: example.com\r\n\r\n':
+        '400 [^]*x-tollgate-generated: PROXY_BAD_REQUEST',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n': '405 [^]*x-tollgate-generated: PROXY_METHOD',
+      [`GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`]:
+        '431 [^]*x-tollgate-generated: PROXY_HEADERS_TOO_LARGE',
+    };
+    for (const [request, answer] of Object.entries(byHand)) {
+      const written = await raw(proxy.url, request);
+      expect(written).toMatch(new RegExp(`^HTTP/1.1 ${answer}\r\n`, 'i'));
+      expect(written).toMatch(/\r\nx-tollgate-sent: 0\r\n/i);
+      expect(written).toMatch(/\r\nx-tollgate-proxy: generated\r\n/i);
+    }
+    expect(service.requests).toHaveLength(0);
+  });
+
   it('refuses a body over maxBody: by its length at once, or streamed, when it passes the bound', async () => {
     const { service, proxy } = await start({ maxBody: 1024 });
     const declared = await fetch(messages(proxy), post('x'.repeat(2000)));
@@ -457,6 +487,7 @@ describe('not an open relay, and closed by default', () => {
       const over = await send(body(maxBody + 1, `over ${streamed}`), streamed);
       expect([streamed, over.status]).toEqual([streamed, 413]);
       expect(over.headers.get('x-tollgate-proxy')).toBe('generated');
+      expect(over.headers.get('x-tollgate-generated')).toBe('PROXY_BODY_TOO_LARGE');
     }
     // A length one byte over is refused by itself, before any of the body comes.
     const declaredOnly = `POST /api/v10/channels/${CHANNEL}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${maxBody + 1}\r\n\r\n`;
