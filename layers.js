@@ -32,6 +32,10 @@ export const LAYERS = {
   'src/secrets.ts': { role: 'what no error may carry: the token, scrubbed', imports: [] },
   'src/package-info.ts': { role: "the package's identity, and the User-Agent made of it", imports: [] },
   'src/runtime-check.ts': { role: 'one clear error on a runtime too old for tollgate', imports: [] },
+  'src/tokens.ts': {
+    role: "what a token says of itself: its kind (a bot's or OAuth2's) and a bot's id",
+    imports: ['src/contracts/', 'src/routing/'],
+  },
   'src/option-shapes.ts': {
     role: 'the zod shapes options are checked by, and the one message style of their errors',
     imports: ['src/errors.ts'],
@@ -50,7 +54,7 @@ export const LAYERS = {
   },
   'src/dialects/': {
     role: 'v6 and v10: rules by spec row, policy, judge, targets, memory views',
-    imports: ['src/contracts/', 'src/routing/', 'src/body.ts', 'src/option-shapes.ts', ...LEAVES],
+    imports: ['src/contracts/', 'src/routing/', 'src/body.ts', 'src/option-shapes.ts', 'src/tokens.ts', ...LEAVES],
   },
   'src/stores/': {
     role: 'MemoryStore, and the fallback view of a shared store',
@@ -90,6 +94,7 @@ export const LAYERS = {
       'src/secrets.ts',
       'src/package-info.ts',
       'src/option-shapes.ts',
+      'src/tokens.ts',
       ...LEAVES,
     ],
   },
@@ -118,10 +123,10 @@ export const LAYERS = {
     imports: [
       'src/index.ts',
       'src/redis/',
-      'src/dialects/',
       'src/http/',
       'src/contracts/',
       'src/option-shapes.ts',
+      'src/tokens.ts',
       'src/undici/',
       'src/runtime-check.ts',
       ...LEAVES,

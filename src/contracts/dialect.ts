@@ -156,6 +156,8 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object, Cata
    * invalid-request count each time a call reports it; absent where the dialect counts none.
    */
   watchInvalidRequests?(options: Options, events: DialectEventSink<Events>): (count: number) => void;
+  /** The invalid-request count at which the dialect's guard refuses (v10: V15's `invalidRequestLimit`); absent where it counts none. */
+  invalidRequestLimit?(options: Options): number;
   /**
    * The answer the service would give a relayed request the limiter refused with `error` (a wait
    * over its bound, a token known dead), or undefined where the error stays one (`createRelay`).

@@ -78,11 +78,14 @@ export interface Relay {
   (url: string | URL, init?: RelayInit): Promise<Response>;
   /** V15: invalid requests of the last 10 minutes, over every token of the store (the IP's count). */
   invalidRequests(): Promise<number>;
+  /** The count of `invalidRequests()` at which the relay refuses, as its dialect sets it (v10: `invalidRequestLimit`). */
+  readonly invalidRequestLimit: number | undefined;
   /** Fails every waiting request with ClientClosedError, cancels the timers and refuses new requests. */
   close(): Promise<void>;
 }
 
-const relayOptionsSchema = z.strictObject({
+/** What `createRelay` takes; the proxy checks the options it hands on by the same shapes. */
+export const relayOptionsSchema = z.strictObject({
   store: clientOptionShapes.store,
   fetch: clientOptionShapes.fetch,
   clock: clientOptionShapes.clock,
@@ -120,6 +123,7 @@ export function createRelayWith(speaks: RelayDialect, version: string, options: 
   const core = new RelayCore(speaks, version, checkedOptions(relayOptionsSchema, options, 'createRelay'));
   return Object.assign((url: string | URL, init?: RelayInit) => core.send(url, init), {
     invalidRequests: () => core.invalidRequests(),
+    invalidRequestLimit: core.invalidRequestLimit,
     close: () => core.close(),
   });
 }
@@ -131,6 +135,7 @@ interface RelayLane extends TokenLane {
 }
 
 class RelayCore {
+  readonly invalidRequestLimit: number | undefined;
   readonly #dialect: Dialect<BucketRef, DialectOptions, unknown, ClientEvents>;
   readonly #targets: CallTargets;
   readonly #apiRoot: string;
@@ -146,6 +151,7 @@ class RelayCore {
 
   constructor({ dialect, catalogData }: RelayDialect, version: string, options: RelayOptions) {
     this.#dialect = dialect;
+    this.invalidRequestLimit = dialect.invalidRequestLimit?.(options);
     this.#targets = dialect.targets(catalogData);
     // As URLs are compared: in the form the URL parser writes (a host in lower case).
     this.#apiRoot = new URL(options.apiRoot ?? DEFAULT_API_ROOT).href.replace(/\/+$/, '');

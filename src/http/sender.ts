@@ -16,7 +16,7 @@ import { type CallState } from '../limiter/call.ts';
 import { KY_RETRY, kyRetryOf } from '../limiter/resend.ts';
 import type { BucketRef, Store } from '../contracts/store.ts';
 import type { Dialect, JudgeOptions } from '../contracts/dialect.ts';
-import type { TokenKind } from '../contracts/catalog.ts';
+import { tokenKindOf } from '../tokens.ts';
 import type { Clock } from '../clock.ts';
 import type { DialectOptions } from '../dialects/options.ts';
 import type { EventSink, LimiterEvents } from '../limiter/events.ts';
@@ -77,10 +77,6 @@ export interface LaneParts {
   readonly observer: CallObserver | undefined;
   readonly transport: LaneKySettings | RelayedTransport;
 }
-
-/** The kind of a token, by its prefix: `Bearer …` is an OAuth2 access token, anything else a bot's. */
-export const tokenKindOf = (token: string | undefined): TokenKind | undefined =>
-  token === undefined ? undefined : /^bearer\s/i.test(token) ? 'bearer' : 'bot';
 
 /** The lane of `token` (undefined: the IP's): a limiter on the store's view for it, and its ky. */
 export function newLane(parts: LaneParts, token: string | undefined): Lane {

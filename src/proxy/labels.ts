@@ -4,8 +4,7 @@
  * a short hash, enough to tell two apart.
  */
 import { createHash } from 'node:crypto';
-import { botIdOf } from '../dialects/v10/bot-id.ts';
-import { tokenKindOf } from '../http/sender.ts';
+import { botIdOf, tokenKindOf } from '../tokens.ts';
 
 /** `bot 80351110224678912`, `bearer 3f2a9c1d`, or `none`. */
 export function tokenLabel(authorization: string | undefined): string {

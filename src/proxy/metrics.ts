@@ -22,9 +22,9 @@ export interface ProxyMetrics {
 export interface MetricSources {
   /** Requests under way in the proxy now (waiting or upstream). */
   readonly underWay: () => number;
-  /** The IP's invalid requests of the last 10 minutes, and the guard's limit. */
+  /** The IP's invalid requests of the last 10 minutes, and the guard's limit (the relay's dialect's). */
   readonly invalidRequests: () => Promise<number>;
-  readonly invalidRequestLimit: number;
+  readonly invalidRequestLimit: () => number | undefined;
   /** Whether the limits store answers. */
   readonly storeUp: () => Promise<boolean>;
 }
@@ -69,7 +69,8 @@ export async function createProxyMetrics(sources: MetricSources): Promise<ProxyM
     help: "What is left of the invalid-request guard's budget (401, 403 and non-shared 429s of the last 10 minutes)",
     registers,
     async collect() {
-      this.set(sources.invalidRequestLimit - (await sources.invalidRequests().catch(() => 0)));
+      const limit = sources.invalidRequestLimit();
+      if (limit !== undefined) this.set(limit - (await sources.invalidRequests().catch(() => 0)));
     },
   });
   new prom.Gauge({

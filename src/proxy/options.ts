@@ -4,10 +4,9 @@
  */
 import { z } from 'zod';
 import type { Store } from '../contracts/store.ts';
-import { DIALECT_OPTION_SHAPES } from '../dialects/options.ts';
 import { checkedOptions, milliseconds, whole } from '../option-shapes.ts';
 import { clientOptionShapes } from '../http/options.ts';
-import type { RelayOptions } from '../http/relay.ts';
+import { relayOptionsSchema, type RelayOptions } from '../http/relay.ts';
 
 /** The port `tollgate proxy` listens on unless told (`--port`). */
 export const DEFAULT_PROXY_PORT = 8080;
@@ -100,9 +99,9 @@ export const proxyOptionsSchema = z
     maxWait: milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER).optional(),
     metrics: z.boolean({ error: 'metrics must be true or false' }).optional(),
     maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
-    // v10's own rule for the option: one place decides what a global limit may be.
-    globalLimit: DIALECT_OPTION_SHAPES.globalLimit,
-    botGlobalLimits: DIALECT_OPTION_SHAPES.botGlobalLimits,
+    // The relay's own rule for the option (its dialect's): one place decides what a global limit may be.
+    globalLimit: relayOptionsSchema.shape.globalLimit,
+    botGlobalLimits: relayOptionsSchema.shape.botGlobalLimits,
     drainMs: milliseconds('drainMs', 0, 600_000).optional(),
     headersTimeout: whole('headersTimeout', 1, 600_000, ' of milliseconds').optional(),
     requestTimeout: whole('requestTimeout', 1, Number.MAX_SAFE_INTEGER, ' of milliseconds').optional(),

@@ -15,7 +15,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Relay, RelayOptions } from '../http/relay.ts';
 import type { UndiciFetch } from '../undici/index.ts';
-import { v10Settings } from '../dialects/v10/settings.ts';
 import { requestHandler, type RequestHandler } from './handler.ts';
 import { generatedHeaderLines, PROXY_ANSWER } from './answers.ts';
 import { routeLabel, tokenLabel } from './labels.ts';
@@ -46,7 +45,7 @@ export async function createProxyWith(
         underWay: () => underWay.size,
         // Read at scrape time, once the relay below exists.
         invalidRequests: () => relay.invalidRequests(),
-        invalidRequestLimit: v10Settings({}).invalidRequestLimit,
+        invalidRequestLimit: () => relay.invalidRequestLimit,
         storeUp,
       })
     : undefined;

@@ -12,6 +12,7 @@ import {
   type RelayOptions,
   type WaitEvent,
 } from '../../src/index.ts';
+import { DEFAULT_INVALID_REQUEST_LIMIT } from '../../src/dialects/v10/rules.ts';
 import { relayedCallOf } from '../../src/http/relay.ts';
 import { driveUntilSettled, ManualClock, until } from '../support/manual-clock.ts';
 
@@ -285,5 +286,14 @@ describe("a relay's own surface", () => {
     expect(await failed).toBeInstanceOf(ClientClosedError);
     await expect(relay(channel('2'))).rejects.toBeInstanceOf(ClientClosedError);
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe("a relay's invalid-request guard", () => {
+  it('says its limit, as its dialect sets it: the default, or the one given', async () => {
+    const byDefault = createRelay();
+    const given = createRelay({ invalidRequestLimit: 500 });
+    expect([byDefault.invalidRequestLimit, given.invalidRequestLimit]).toEqual([DEFAULT_INVALID_REQUEST_LIMIT, 500]);
+    await Promise.all([byDefault.close(), given.close()]);
   });
 });

@@ -119,6 +119,7 @@ export const v10: Dialect<V10Bucket, V10Options, V10CatalogData, V10Events> = {
   refusalAnswer: refusalAnswerOf,
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options, token)), token, clock),
   viewRequest: (settings) => v10ViewRequest(settings as V10Settings),
+  invalidRequestLimit: (options) => v10Settings(options).invalidRequestLimit,
   watchInvalidRequests: (options, events) => {
     if (options.onInvalidRequests) events.on('invalidRequests', options.onInvalidRequests);
     // One per client: its lanes read one store-wide count, so a level is told once.

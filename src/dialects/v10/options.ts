@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { InvalidRequestsEvent } from '../../contracts/dialect.ts';
 import { listener, milliseconds, whole } from '../../option-shapes.ts';
-import { isBotId } from './bot-id.ts';
+import { isBotId } from '../../tokens.ts';
 
 /** v10's own options (docs/options.md): the global limit, a bot's own, the margins and the invalid-request guard. */
 export interface V10Options {

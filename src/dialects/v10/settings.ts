@@ -3,7 +3,7 @@
  * its margin, V15's guard) and what a token's view runs on, with the rules' defaults.
  */
 import type { Reservation } from '../../contracts/store.ts';
-import { botIdOf } from './bot-id.ts';
+import { botIdOf } from '../../tokens.ts';
 import type { V10Options } from './options.ts';
 import {
   DEFAULT_GLOBAL_LIMIT,

@@ -1,10 +1,15 @@
 /**
- * A bot's id, read from its token. Discord's bot tokens open with the bot's user id in base64 (the
- * part before the first `.`), which is public, so the id is read without asking Discord: the
- * proxy's logs name a bot by it, and a bot's own global limit (`botGlobalLimits`) is found by it.
- * An OAuth2 token (`Bearer …`) carries no bot's id.
+ * What a token says of itself, whatever the dialect: its kind, and a bot's id. Discord's bot tokens
+ * open with the bot's user id in base64 (the part before the first `.`), which is public, so the
+ * id is read without asking Discord: the proxy's logs name a bot by it, and a bot's own global
+ * limit (`botGlobalLimits`) is found by it. An OAuth2 token (`Bearer …`) carries no bot's id.
  */
-import { parseSnowflake } from '../../routing/path.ts';
+import type { TokenKind } from './contracts/catalog.ts';
+import { parseSnowflake } from './routing/path.ts';
+
+/** The kind of a token, by its prefix: `Bearer …` is an OAuth2 access token, anything else a bot's. */
+export const tokenKindOf = (token: string | undefined): TokenKind | undefined =>
+  token === undefined ? undefined : /^bearer\s/i.test(token) ? 'bearer' : 'bot';
 
 /**
  * Whether `text` is a bot's id as Discord writes it: a snowflake in canonical decimal. Every bot
