@@ -121,7 +121,7 @@ export class LimitsHost {
     const admission = await view.admit(call.bucket);
     switch (admission.kind) {
       case 'refuse':
-        return { kind: 'refuse', refusal: refusalOf(admission.error) };
+        return { kind: 'refuse', refusal: refusalOf(admission.error, DIALECTS[call.api as ApiVersion].refusals) };
       case 'grant': {
         // A call without a bucket is never settled: it holds no place to lease.
         if (call.bucket === null) return admission;

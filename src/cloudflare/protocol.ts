@@ -9,7 +9,7 @@
  *   caller's clock (each isolate's monotonic clock has its own origin).
  */
 import type { Admission, BucketRef, BucketSnapshot, Reservation, SettleResult } from '../contracts/store.ts';
-import { InvalidRequestGuardError, TokenInvalidError, WebhookGoneError } from '../dialects/v10/errors.ts';
+import type { RefusalCodec, RefusalFacts } from '../contracts/dialect.ts';
 
 /** A reservation as it crosses: `lease` names it in the object; `answerAgeMs` replaces `answeredAt`. */
 export interface WireReservation extends Omit<Reservation, 'answeredAt'> {
@@ -35,18 +35,11 @@ export type LimitsCall = { readonly api: string; readonly settings: unknown } & 
 
 export type LimitsMethod = LimitsCall['method'];
 
-/** A refusal's facts: the error it was, by class name, with what that class needs. */
-export type Refusal =
-  | { readonly name: 'TokenInvalidError' }
-  | { readonly name: 'WebhookGoneError'; readonly resource: string }
-  | {
-      readonly name: 'InvalidRequestGuardError';
-      readonly count: number;
-      readonly limit: number;
-      readonly retryAfterMs: number;
-    }
-  /** Any other error a view refused with: its message. */
-  | { readonly name: 'Error'; readonly message: string };
+/**
+ * A refusal's facts: one of its dialect's refusals, by class name with what that class needs (the
+ * dialect's `refusals`), or any other error a view refused with, by its message.
+ */
+export type Refusal = RefusalFacts | { readonly name: 'Error'; readonly message: string };
 
 export type WireAdmission =
   | Exclude<Admission, { kind: 'refuse' | 'grant' }>
@@ -69,25 +62,12 @@ export interface LimitsAnswers {
 /** The RPC method of the object (`TollgateLimits`) that every call goes through. */
 export const LIMITS_RPC_METHOD = 'decide';
 
-export function refusalOf(error: Error): Refusal {
-  if (error instanceof TokenInvalidError) return { name: 'TokenInvalidError' };
-  if (error instanceof WebhookGoneError) return { name: 'WebhookGoneError', resource: error.resource };
-  if (error instanceof InvalidRequestGuardError) {
-    const { count, limit, retryAfterMs } = error;
-    return { name: 'InvalidRequestGuardError', count, limit, retryAfterMs };
-  }
-  return { name: 'Error', message: error.message };
+/** `error` as facts to copy, by the dialect's own codec where it is one of its refusals. */
+export function refusalOf(error: Error, refusals: RefusalCodec | undefined): Refusal {
+  return refusals?.factsOf(error) ?? { name: 'Error', message: error.message };
 }
 
-export function errorOf(refusal: Refusal): Error {
-  switch (refusal.name) {
-    case 'TokenInvalidError':
-      return new TokenInvalidError();
-    case 'WebhookGoneError':
-      return new WebhookGoneError(refusal.resource);
-    case 'InvalidRequestGuardError':
-      return new InvalidRequestGuardError(refusal.count, refusal.limit, refusal.retryAfterMs);
-    case 'Error':
-      return new Error(refusal.message);
-  }
+/** The error again from its facts: the dialect's own class, or a plain Error with its message. */
+export function errorOf(refusal: Refusal, refusals: RefusalCodec | undefined): Error {
+  return refusals?.errorOf(refusal) ?? new Error(String(refusal.message ?? refusal.name));
 }

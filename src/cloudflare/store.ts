@@ -18,6 +18,7 @@ import {
   type ViewRequest,
 } from '../contracts/store.ts';
 import { StoreUnavailableError, TollgateArgumentError } from '../errors.ts';
+import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { FallbackView } from '../stores/fallback-view.ts';
 import {
   errorOf,
@@ -166,7 +167,8 @@ class DurableObjectView<B extends BucketRef> implements StoreView<B> {
 
   async admit(bucket: B | null): Promise<Admission> {
     const admission = await this.#call({ ...this.#base(), method: 'admit', bucket, leaseMs: this.#leaseMs });
-    return admission.kind === 'refuse' ? { kind: 'refuse', error: errorOf(admission.refusal) } : admission;
+    if (admission.kind !== 'refuse') return admission;
+    return { kind: 'refuse', error: errorOf(admission.refusal, DIALECTS[this.#api as ApiVersion]?.refusals) };
   }
 
   async markSleptPast(bucket: B, reset: number): Promise<void> {

@@ -112,6 +112,25 @@ export interface CallTargets<B extends BucketRef = BucketRef> {
   targetOfRequest(method: string, path: string, nowMs: number): CallTarget<B>;
 }
 
+/** A refusal's facts as plain data: its error's class name, and what that class is made from. */
+export interface RefusalFacts {
+  /** The error's class name (`TokenInvalidError`). */
+  readonly name: string;
+  /** What the class is made from (`resource`, `count`…). */
+  readonly [fact: string]: string | number;
+}
+
+/**
+ * A dialect's own refusal errors (what its views refuse a call with) as data and back, for a store
+ * whose decisions run elsewhere (a Durable Object): the class and its facts survive the copy.
+ */
+export interface RefusalCodec {
+  /** The facts of `error`, when it is one of the dialect's refusals. */
+  factsOf(error: Error): RefusalFacts | undefined;
+  /** The error again, when the facts name one of the dialect's refusals. */
+  errorOf(facts: RefusalFacts): Error | undefined;
+}
+
 /**
  * An API version's rules as a plug-in of the limiter. `Options` are the `createClient` options
  * this dialect reads (each dialect ignores the others'), `CatalogData` what it reads of the
@@ -163,6 +182,8 @@ export interface Dialect<B extends BucketRef = BucketRef, Options = object, Cata
    * over its bound, a token known dead), or undefined where the error stays one (`createRelay`).
    */
   refusalAnswer?(error: unknown): Response | undefined;
+  /** Its refusal errors as data and back; absent where its views refuse with none of their own. */
+  readonly refusals?: RefusalCodec;
   /** A body this call may send again without a duplicate (v10's message create); undefined: none. */
   resendSafeBody?(target: CallTarget<B>, body: unknown): ResendSafeBody | undefined;
 }

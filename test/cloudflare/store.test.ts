@@ -19,6 +19,7 @@ import {
 } from '../../src/index.ts';
 import { DurableObjectStore, type DurableObjectStoreOptions } from '../../src/cloudflare/store.ts';
 import { errorOf, refusalOf } from '../../src/cloudflare/protocol.ts';
+import { v10Refusals } from '../../src/dialects/v10/refusals.ts';
 import { DEFAULT_LEASE_MS } from '../../src/contracts/store.ts';
 import { fakeNamespace, type FakeNamespace } from '../support/durable-objects.ts';
 import { keyedView } from '../support/keyed-view.ts';
@@ -109,10 +110,18 @@ describe('across the copy', () => {
     new WebhookGoneError('webhooks/7/token'),
     new InvalidRequestGuardError(3, 3, 1234),
   ])('a refusal keeps its class and facts: %s', (error) => {
-    const again = errorOf(structuredClone(refusalOf(error)));
+    const again = errorOf(structuredClone(refusalOf(error, v10Refusals)), v10Refusals);
     expect(again).toBeInstanceOf(error.constructor);
     expect(again).toEqual(error);
     expect(again.message).toBe(error.message);
+  });
+
+  it('any other error crosses as a plain Error with its message, whether or not the dialect has refusals of its own', () => {
+    for (const refusals of [v10Refusals, undefined]) {
+      const again = errorOf(structuredClone(refusalOf(new RangeError('no such bucket'), refusals)), refusals);
+      expect([again.constructor, again.message]).toEqual([Error, 'no such bucket']);
+    }
+    expect(errorOf(refusalOf(new TokenInvalidError(), v10Refusals), undefined)).not.toBeInstanceOf(TokenInvalidError);
   });
 
   it('V16, V19: the object refuses with TokenInvalidError and WebhookGoneError, as classes', async () => {

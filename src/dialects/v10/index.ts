@@ -7,6 +7,7 @@ import { buildPath } from '../../routing/path.ts';
 import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
 import { refusalAnswerOf } from './answers.ts';
+import { v10Refusals } from './refusals.ts';
 import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
@@ -117,6 +118,7 @@ export const v10: Dialect<V10Bucket, V10Options, V10CatalogData, V10Events> = {
   bucketOfKey: parseBucketKey,
   judge: (options) => v10Judge(options.bodyTimeoutMs, Date.now, options.tokenKind),
   refusalAnswer: refusalAnswerOf,
+  refusals: v10Refusals,
   view: (store, token, clock, options) => store.view(v10ViewRequest(v10Settings(options, token)), token, clock),
   viewRequest: (settings) => v10ViewRequest(settings as V10Settings),
   invalidRequestLimit: (options) => v10Settings(options).invalidRequestLimit,
