@@ -108,7 +108,8 @@ export type { V10Update } from './dialects/v10/rules.ts';
 export type { V10BucketRecord } from './dialects/v10/memory-view.ts';
 export type { V10Bucket } from './dialects/v10/route.ts';
 export type { V6Bucket } from './dialects/v6/target.ts';
-export type { BucketRecord, BucketUpdate } from './dialects/v6/rules.ts';
+export type { BucketUpdate, V6Update } from './dialects/v6/rules.ts';
+export type { BucketRecord } from './contracts/store.ts';
 export { MemoryStore } from './stores/memory-store.ts';
 export type {
   Admission,

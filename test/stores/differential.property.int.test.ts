@@ -31,7 +31,7 @@ import {
   MemoryStore,
   type Admission,
   type BucketRef,
-  type BucketUpdate,
+  type V6Update,
   type Reservation,
   type Store,
   type StoreEvent,
@@ -276,7 +276,7 @@ const v10Settings: fc.Arbitrary<V10Settings> = fc.record({
 });
 
 /** The update a response at `now` brings. */
-const toV6Update = (spec: V6UpdateSpec, now: number): BucketUpdate =>
+const toV6Update = (spec: V6UpdateSpec, now: number): V6Update =>
   defined({
     limit: spec.limit,
     remaining: spec.remaining,
@@ -533,14 +533,14 @@ interface DialectCase<U, S> {
   readonly view: (store: Store, token: string, clock: ManualClock, settings?: V10Settings) => StoreView<BucketRef, U>;
 }
 
-const v6Case: DialectCase<BucketUpdate, V6UpdateSpec> = {
+const v6Case: DialectCase<V6Update, V6UpdateSpec> = {
   dialect: 'v6',
   routes: V6_ROUTES,
   keys: v6Keys,
   settings: fc.constant(undefined),
   updates: v6Update,
   update: toV6Update,
-  view: (store, token, clock) => store.view(V6_VIEW_REQUEST, token, clock) as StoreView<BucketRef, BucketUpdate>,
+  view: (store, token, clock) => store.view(V6_VIEW_REQUEST, token, clock) as StoreView<BucketRef, V6Update>,
 };
 
 const v10Case: DialectCase<V10Update, V10UpdateSpec> = {

@@ -11,10 +11,10 @@ import {
   type StoreView,
 } from '../../contracts/store.ts';
 import { giveBack, markSleptPast, newBucketState, release, reserve, settle, type BucketState } from './policy.ts';
-import { wholeSeconds, type BucketUpdate } from './rules.ts';
+import { wholeSeconds, type V6Update } from './rules.ts';
 import type { V6Bucket } from './target.ts';
 
-export class MemoryV6View implements StoreView<V6Bucket, BucketUpdate> {
+export class MemoryV6View implements StoreView<V6Bucket, V6Update> {
   readonly #buckets = new Map<string, BucketState>();
   readonly #clock: Clock;
   #globalUntil = 0;
@@ -42,7 +42,7 @@ export class MemoryV6View implements StoreView<V6Bucket, BucketUpdate> {
     markSleptPast(this.#state(bucket.bucketKey), reset);
   }
 
-  settle(bucket: V6Bucket, _reservation: Reservation, update: BucketUpdate): undefined {
+  settle(bucket: V6Bucket, _reservation: Reservation, update: V6Update): undefined {
     settle(this.#state(bucket.bucketKey), update);
   }
 

@@ -26,7 +26,7 @@ import {
   preCheckRow,
   wholeSeconds,
   type BucketRecord,
-  type BucketUpdate,
+  type V6Update,
 } from './rules.ts';
 import type { Reservation } from '../../contracts/store.ts';
 
@@ -115,7 +115,7 @@ export function markSleptPast(state: BucketState, reset: number): void {
  * A response was processed for a reservation (post-response rows 5–7), creating the bucket if
  * absent (Bucket record rule 1).
  */
-export function settle(state: BucketState, update: BucketUpdate): void {
+export function settle(state: BucketState, update: V6Update): void {
   state.inFlight = Math.max(0, state.inFlight - 1);
   const previous = state.record;
   if (previous === undefined) {

@@ -53,10 +53,17 @@ export const exhaustedSleepMs = (reset: number, nowSeconds: number): number =>
 
 // ── States and transitions: after a response (non-global) ─────────────────────────────────────
 /** The fields a response carried; absent headers leave their field alone. */
-export type BucketUpdate = Partial<BucketRecord>;
+export type V6Update = Partial<BucketRecord>;
+
+/**
+ * v6's update, by its old name.
+ *
+ * @deprecated Use `V6Update` (beside `V10Update`): this name is gone in the next major version.
+ */
+export type BucketUpdate = V6Update;
 
 /** Rows 5–7: each header present sets its field to its integer value. */
-export function applyUpdate(bucket: Readonly<BucketRecord>, update: BucketUpdate): BucketRecord {
+export function applyUpdate(bucket: Readonly<BucketRecord>, update: V6Update): BucketRecord {
   return {
     limit: update.limit ?? bucket.limit,
     remaining: update.remaining ?? bucket.remaining,
@@ -146,10 +153,10 @@ const BUCKET_HEADERS = [
  * the fields read before it (the shell applies none of them: see `Limiter`).
  */
 export function readBucketHeaders(read: HeaderReader): {
-  update: BucketUpdate;
+  update: V6Update;
   error?: RateLimitUtf8Error | RateLimitI64Error;
 } {
-  const update: BucketUpdate = {};
+  const update: V6Update = {};
   for (const [field, header] of BUCKET_HEADERS) {
     const parsed = parseI64Header(read, header);
     if (!parsed.ok) return { update, error: parsed.error };
@@ -161,19 +168,19 @@ export function readBucketHeaders(read: HeaderReader): {
 // ── Request procedure: steps 4–6, what to do with a response ───────────────────────────────────
 export type ResponseVerdict =
   /** Step 4 (key None), step 5 without retry-after, or step 6.3: return the response. */
-  | { readonly action: 'return'; readonly step: '4' | '5' | '6.3'; readonly update?: BucketUpdate }
+  | { readonly action: 'return'; readonly step: '4' | '5' | '6.3'; readonly update?: V6Update }
   /** Step 5: global; sleep retry-after ms and go back to step 1. The bucket is not updated. */
   | { readonly action: 'wait-global'; readonly step: '5'; readonly waitMs: number }
   /** Step 5 / Errors: retry-after unparseable in the global branch → the error reaches the caller. */
   | { readonly action: 'fail'; readonly step: '5'; readonly error: RateLimitUtf8Error | RateLimitI64Error }
   /** Step 6.2: 429 with retry-after: sleep that long and go back to step 1. */
-  | { readonly action: 'wait-retry'; readonly step: '6.2'; readonly waitMs: number; readonly update: BucketUpdate }
+  | { readonly action: 'wait-retry'; readonly step: '6.2'; readonly waitMs: number; readonly update: V6Update }
   /** Step 6.4: a header of 6.1/6.2 failed to parse → send the request again. */
   | {
       readonly action: 'resend';
       readonly step: '6.4';
       readonly error: RateLimitUtf8Error | RateLimitI64Error;
-      readonly update: BucketUpdate;
+      readonly update: V6Update;
     };
 
 /**

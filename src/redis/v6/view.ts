@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
 import type { Admission, BucketSnapshot, Reservation, StoreEvent, StoreView } from '../../contracts/store.ts';
-import type { BucketUpdate } from '../../dialects/v6/rules.ts';
+import type { V6Update } from '../../dialects/v6/rules.ts';
 import type { V6Bucket } from '../../dialects/v6/target.ts';
 import { ChannelListeners } from '../channel.ts';
 import { nowArgument, type RedisViewContext } from '../context.ts';
@@ -25,7 +25,7 @@ export const V6_SCRIPTS: Readonly<Record<string, ScriptDefinition>> = {
 
 const text = (value: number | undefined) => (value === undefined ? '' : String(value));
 
-export class RedisV6View implements StoreView<V6Bucket, BucketUpdate> {
+export class RedisV6View implements StoreView<V6Bucket, V6Update> {
   readonly #context: RedisViewContext;
   readonly #namespace: string;
   readonly #channel: string;
@@ -75,7 +75,7 @@ export class RedisV6View implements StoreView<V6Bucket, BucketUpdate> {
     await this.#script('tollgateSlept', this.#bucket(bucket.bucketKey), String(reset));
   }
 
-  async settle(bucket: V6Bucket, reservation: Reservation, update: BucketUpdate): Promise<undefined> {
+  async settle(bucket: V6Bucket, reservation: Reservation, update: V6Update): Promise<undefined> {
     const key = bucket.bucketKey;
     await this.#script(
       'tollgateSettle',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../../src/contracts/store.ts';
-import type { BucketUpdate } from '../../../src/dialects/v6/rules.ts';
+import type { V6Update } from '../../../src/dialects/v6/rules.ts';
 import { MemoryStore, type Admission, type Store } from '../../../src/index.ts';
 import { ManualClock } from '../../support/manual-clock.ts';
 import { redisStoresForFile } from '../../support/redis.ts';
@@ -39,7 +39,7 @@ class Bucket {
   async kind(nowMs: number): Promise<Admission['kind']> {
     return (await this.reserve(nowMs)).kind;
   }
-  async settle(update: BucketUpdate): Promise<void> {
+  async settle(update: V6Update): Promise<void> {
     await this.#view.settle('B', this.#take(), update);
   }
   async release(): Promise<void> {
