@@ -107,7 +107,7 @@ class ClientCore<Resources extends object, Cdn> {
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     this.#origin = new URL(this.#baseUrl).origin;
     const clock = options.clock ?? dialect.defaultClock;
-    const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = timeoutOf(options.timeout ?? DEFAULT_TIMEOUT_MS);
     this.#calls = {
       dialect,
       targets: dialect.targets(sdk.dialectData[api]),
@@ -133,7 +133,7 @@ class ClientCore<Resources extends object, Cdn> {
       clock,
       options,
       // A 429's body is read within the client's timeout, and without one under `timeout: false`.
-      judgeOptions: { bodyTimeoutMs: timeoutOf(timeoutMs) },
+      judgeOptions: { bodyTimeoutMs: timeoutMs },
       events,
       onInvalidCount: dialect.watchInvalidRequests?.(options, events),
       observer: telemetry,

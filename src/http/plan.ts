@@ -46,15 +46,18 @@ export interface CallPlan extends PlanInput {
   readonly identity: CallIdentity;
 }
 
-/** A timeout option as ms, or undefined for none. */
+/**
+ * A `timeout` option (ms, or `false` for none) as every layer below the options reads it: ms, or
+ * undefined for none. The one place `false` is read.
+ */
 export const timeoutOf = (timeout: number | false): number | undefined => (timeout === false ? undefined : timeout);
 
-/** The plan of a call, under the client's `timeout`. */
-export function planCall(input: PlanInput, clientTimeout: number | false): CallPlan {
+/** The plan of a call, under the client's timeout (ms, undefined for none). */
+export function planCall(input: PlanInput, clientTimeoutMs: number | undefined): CallPlan {
   return {
     ...input,
     searchParams: input.query === undefined ? undefined : toSearchParams(input.query),
-    timeoutMs: timeoutOf(input.timeout ?? clientTimeout),
+    timeoutMs: input.timeout === undefined ? clientTimeoutMs : timeoutOf(input.timeout),
     resend: resendOf(input.method, input.nonceEnforced),
     identity: identityOf(input.target, input.method),
   };

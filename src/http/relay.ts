@@ -209,7 +209,7 @@ class RelayCore {
         maxWait: init.maxWait,
         relayed: true,
       },
-      false,
+      undefined, // no timeout: the relayer bounds its own request
     );
     let answer: Response;
     try {

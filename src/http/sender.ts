@@ -51,7 +51,8 @@ export interface LaneKySettings {
   readonly fetch: typeof fetch | undefined;
   /** The User-Agent and the client's own headers. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number | false;
+  /** ms, or undefined for none. */
+  readonly timeoutMs: number | undefined;
 }
 
 /** A relay's lanes' transport: each call one attempt on `fetch` (the global one without it), no ky. */
@@ -107,7 +108,7 @@ export function laneKy(settings: LaneKySettings, hooks: Hooks, token: string | u
   const instance = ky.create({
     ...(settings.fetch && { fetch: settings.fetch }),
     headers: settings.headers,
-    timeout: settings.timeoutMs,
+    timeout: settings.timeoutMs ?? false,
     // A redirect is returned, never followed: Authorization must not follow it to another origin.
     redirect: 'manual',
     throwHttpErrors: false,

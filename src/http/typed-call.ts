@@ -22,7 +22,8 @@ export interface TypedCallContext {
   /** How the dialect makes the client's calls into targets. */
   readonly targets: CallTargets;
   readonly clock: Clock;
-  readonly timeoutMs: number | false;
+  /** ms, or undefined for none. */
+  readonly timeoutMs: number | undefined;
   readonly allowedMentions: AllowedMentions | undefined;
 }
 
