@@ -1,7 +1,7 @@
 /**
  * The reference service is an oracle that shares no code with the client's classification: a
  * mistake planted in the client's `classifyV10` and in the route plans of its typed operations
- * (`planV10Route`, src/dialects/v10/route.ts) is not made by the service too, so an end-to-end
+ * (`v10BucketFinder`, src/dialects/v10/route.ts) is not made by the service too, so an end-to-end
  * run against it shows the mistake. Each scenario runs twice: with
  * no plant it is clean; with its plant the run fails the way the mistake makes it fail.
  *
@@ -32,8 +32,8 @@ vi.mock('../../src/dialects/v10/route.ts', async (importOriginal) => {
     ...original,
     classifyV10: (method: string, path: string, nowMs: number): V10Bucket =>
       withMistake(original.classifyV10(method, path, nowMs), path),
-    planV10Route: (method: string, pattern: readonly PathSegment[]): RouteModule.V10RoutePlan | undefined => {
-      const plan = original.planV10Route(method, pattern);
+    v10BucketFinder: (method: string, pattern: readonly PathSegment[]): RouteModule.V10BucketFinder | undefined => {
+      const plan = original.v10BucketFinder(method, pattern);
       return (
         plan && {
           bucketOf: (values, nowMs) => {

@@ -11,7 +11,7 @@ import { v10Refusals } from './refusals.ts';
 import { MemoryV10View } from './memory-view.ts';
 import { NONCE_SAFE_ROUTES, withEnforcedNonce } from './nonce.ts';
 import { InvalidRequestLog } from './pace.ts';
-import { classifyV10, parseBucketKey, planV10Route, type V10Bucket, type V10RoutePlan } from './route.ts';
+import { classifyV10, parseBucketKey, v10BucketFinder, type V10Bucket, type V10BucketFinder } from './route.ts';
 import type { V10Events, V10Options } from './options.ts';
 import { v10Settings, type V10Settings } from './settings.ts';
 
@@ -52,11 +52,11 @@ const targetOf = (
   ...(refusedTokens && { refusedTokens }),
 });
 
-/** Each typed operation's route plan, made at its first call: the catalog fixes its template. */
-const plans = new WeakMap<OperationDefinition, V10RoutePlan | undefined>();
-const planOf = (operation: OperationDefinition): V10RoutePlan | undefined => {
-  if (!plans.has(operation)) plans.set(operation, planV10Route(operation.method, operation.path));
-  return plans.get(operation);
+/** Each typed operation's bucket finder, made at its first call: the catalog fixes its template. */
+const finders = new WeakMap<OperationDefinition, V10BucketFinder | undefined>();
+const finderOf = (operation: OperationDefinition): V10BucketFinder | undefined => {
+  if (!finders.has(operation)) finders.set(operation, v10BucketFinder(operation.method, operation.path));
+  return finders.get(operation);
 };
 
 /** The catalog's operations, which v10 reads for the kinds of token each route turns away. */
@@ -91,12 +91,12 @@ function refusalsOf(operations: V10CatalogData): () => ReadonlyMap<string, reado
   };
 }
 
-/** v10 plans routes from the operation alone; of the catalog it reads which routes turn a kind of token away. */
+/** v10 finds buckets from the operation alone; of the catalog it reads which routes turn a kind of token away. */
 function v10Targets(operations: V10CatalogData): CallTargets<V10Bucket> {
   const refusals = refusalsOf(operations);
   return {
     targetOfOperation: (operation, path, values, nowMs) => {
-      const route = planOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
+      const route = finderOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
       return targetOf(route, operation.routeKey, refusals().get(routeOfBucket(route)));
     },
     targetOfRequest: (method, path, nowMs) => {

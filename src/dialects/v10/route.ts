@@ -142,7 +142,7 @@ const isAgeClassed = (verb: string, template: string): boolean =>
  * the message's age class. The same bucket `classifyV10` gives the call's path, without reading
  * the path again.
  */
-export interface V10RoutePlan {
+export interface V10BucketFinder {
   /** The call's bucket, or undefined when a text value could change the template (classify the path then). */
   bucketOf(values: readonly string[], nowMs: number): V10Bucket | undefined;
 }
@@ -156,11 +156,11 @@ const TEMPLATE_WORDS: ReadonlySet<string> = new Set([
   EXTERNAL_ACCOUNT_SEGMENT,
   CLOSING_DELETE,
 ]);
-/** Stands for a code, emoji or secret value while a plan is made: no id, no template word. */
+/** Stands for a code, emoji or secret value while a finder is made: no id, no template word. */
 const SAMPLE_TEXT = '~text';
 
-/** The plan of a method and path pattern, or undefined when its template depends on its values. */
-export function planV10Route(method: string, pattern: readonly PathSegment[]): V10RoutePlan | undefined {
+/** The bucket finder of a method and path pattern, or undefined when its template depends on its values. */
+export function v10BucketFinder(method: string, pattern: readonly PathSegment[]): V10BucketFinder | undefined {
   if (typeof pattern[0] !== 'string') return undefined;
   const verb = method.toUpperCase();
   const textValues: number[] = [];

@@ -25,8 +25,8 @@ const target = (routeKey: string, bucketKey: string): CallTarget<V6Bucket> =>
     ? NO_BUCKET_TARGET
     : { routeKey, bucket: { bucketKey }, exempt: false, webhookWithToken: false };
 
-/** How a typed operation's bucket key is made, fixed by the catalog: planned at its first call. */
-interface V6OperationPlan {
+/** How a typed operation's bucket key is made, fixed by the catalog: worked out at its first call. */
+interface V6KeyRecipe {
   /** Position of the major parameter among the path parameters, or -1. */
   readonly majorIndex: number;
   readonly holdsMethod: boolean;
@@ -40,28 +40,28 @@ export function v6Targets(table: readonly RouteDefinition[]): CallTargets<V6Buck
   if (known) return known;
   const routes = new Map(table.map((route) => [route.key, route]));
   // null: a route beyond the spec's keys.
-  const plans = new WeakMap<OperationDefinition, V6OperationPlan | null>();
-  const planOf = (operation: OperationDefinition): V6OperationPlan | null => {
-    let plan = plans.get(operation);
-    if (plan === undefined) {
+  const recipes = new WeakMap<OperationDefinition, V6KeyRecipe | null>();
+  const recipeOf = (operation: OperationDefinition): V6KeyRecipe | null => {
+    let recipe = recipes.get(operation);
+    if (recipe === undefined) {
       const route = routes.get(operation.routeKey);
       const parameters = operation.path.filter((segment) => typeof segment !== 'string');
-      plan = route
+      recipe = route
         ? {
             majorIndex: route.major === null ? -1 : parameters.findIndex((parameter) => parameter.name === route.major),
             holdsMethod: route.bucketHoldsMethod,
           }
         : null;
-      plans.set(operation, plan);
+      recipes.set(operation, recipe);
     }
-    return plan;
+    return recipe;
   };
   const targets: CallTargets<V6Bucket> = {
     targetOfOperation: (operation, _path, values) => {
-      const plan = planOf(operation);
-      if (plan === null) return NO_BUCKET_TARGET;
-      const majorId = plan.majorIndex >= 0 ? values[plan.majorIndex] : undefined;
-      return target(operation.routeKey, bucketKeyOf(operation.routeKey, operation.method, plan.holdsMethod, majorId));
+      const recipe = recipeOf(operation);
+      if (recipe === null) return NO_BUCKET_TARGET;
+      const majorId = recipe.majorIndex >= 0 ? values[recipe.majorIndex] : undefined;
+      return target(operation.routeKey, bucketKeyOf(operation.routeKey, operation.method, recipe.holdsMethod, majorId));
     },
     targetOfRequest: (method, path) => {
       const { routeKey, bucketKey } = classifierOf(table).classify(method, path);

@@ -10,7 +10,7 @@ import { v10 } from '../../../src/dialects/v10/index.ts';
 
 /** v10's targets, on the catalog's operations (it reads who may call each route). */
 const v10Targets = v10.targets(operations);
-import { classifyV10, ID_EPOCH_MS, planV10Route } from '../../../src/dialects/v10/route.ts';
+import { classifyV10, ID_EPOCH_MS, v10BucketFinder } from '../../../src/dialects/v10/route.ts';
 import { buildPath } from '../../../src/routing/path.ts';
 import type { OperationDefinition } from '../../../src/contracts/catalog.ts';
 import { runs } from '../../support/property-runs.ts';
@@ -33,7 +33,7 @@ const text = fc.oneof(
 
 describe('v10 route plans', () => {
   it('every operation has a plan but the two whose route holds a value (V4)', () => {
-    const unplanned = OPERATIONS.filter((operation) => !planV10Route(operation.method, operation.path));
+    const unplanned = OPERATIONS.filter((operation) => !v10BucketFinder(operation.method, operation.path));
     expect(unplanned.map((operation) => operation.name).sort()).toEqual([
       'channels.threads.archived.list', // GET /channels/:id/threads/archived/{public|private}
       'webhooks.platform.execute', // POST /webhooks/:id/:token/{slack|github}
@@ -70,7 +70,7 @@ describe('v10 route plans', () => {
 
   it('a value that would change the template sends the call to classifyV10', () => {
     const remove = operations['channels.messages.reactions.deleteOwn'];
-    const plan = planV10Route(remove.method, remove.path)!;
+    const plan = v10BucketFinder(remove.method, remove.path)!;
     expect(plan.bucketOf(['1', '2', '%F0%9F%94%A5'], NOW)?.route).toBe(
       'DELETE /channels/:id/messages/:id/reactions/:reaction/@me',
     );
