@@ -1,7 +1,7 @@
 /**
  * The process's global gate: closed while the token's global lock is held (a global 429, here or
- * in another process) or, v10, while the global pace is spent. Non-exempt calls wait here at
- * step 1; the store holds the shared lock, this gate only keeps local callers from asking it
+ * in another process) or, v10, while the global pace is spent. Non-exempt calls wait here before
+ * they ask for their bucket; the store holds the shared lock, this gate only keeps local callers from asking it
  * again and again. When it opens, its callers go through one at a time, each once the store has
  * answered the one before: a place freed in the pace is one place, and every process's callers
  * asking for it at once only delayed the one who gets it.

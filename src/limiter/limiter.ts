@@ -96,7 +96,7 @@ export class Limiter {
     return this.#store.get(bucket);
   }
 
-  /** V15: invalid requests of the last 10 minutes (0 for v6, which does not count them). */
+  /** Invalid requests the dialect counts (v10's V15: the last 10 minutes); 0 where it counts none. */
   async invalidRequests(): Promise<number> {
     return (await this.#store.invalidRequests?.()) ?? 0;
   }
@@ -139,7 +139,7 @@ export class Limiter {
       if (this.#gate.shuts(call)) await this.#gate.wait(call);
       const passed = () => this.#gate.passed(call);
       if (bucket === null) {
-        // No bucket (Route None): no pre-check, but step 1 still applies.
+        // No bucket: no pre-check, but the global gate still applies.
         let admission;
         try {
           admission = await this.#store.admit(null);
@@ -186,7 +186,7 @@ export class Limiter {
     await this.#admit(call);
   }
 
-  // ── Steps 4–6 (v6), V7–V19 (v10) ──────────────────────────────────────────────────────────
+  // ── After the answer: the dialect's judge, then what its verdict says ───────────────────────
   #afterResponse(call: CallState, response: Response): Promise<RetryCode | undefined> {
     const judged = this.#judgeAndLearn(call, response);
     // The service answered a relayed call: a store that cannot record the answer now must not
@@ -196,15 +196,15 @@ export class Limiter {
 
   async #judgeAndLearn(call: CallState, response: Response): Promise<RetryCode | undefined> {
     const answeredAt = this.#clock.now();
-    // v6 judges synchronously: no extra turn of the event loop on every response.
+    // A judge may answer synchronously: no extra turn of the event loop on every response.
     const judged = this.#judge(call.target, response);
     const verdict = isPromise(judged) ? await judged : judged;
     this.#report.answered(call, response.status, verdict);
     switch (verdict.action) {
       case 'return':
         // A 5xx without rate-limit headers (a gateway's error page) says nothing about limits:
-        // it is handled as a failed attempt, so it cannot create a {0, 0, 0} bucket, which
-        // row 1 (v6) and V14 (v10) would read as "no limit".
+        // it is handled as a failed attempt, so it cannot create a {0, 0, 0} bucket, which a
+        // dialect's pre-check would read as "no limit".
         try {
           if (verdict.update && (response.status < 500 || Object.keys(verdict.update).length > 0))
             await this.#settle(call, verdict.update, answeredAt);
@@ -225,7 +225,7 @@ export class Limiter {
         await this.#store.lockGlobal(verdict.waitMs);
         if (verdict.invalid) await this.#noteInvalid();
         this.#gate.hold(verdict.waitMs);
-        // The wait itself happens at step 1 of the retry, where every caller waits alike.
+        // The wait itself happens at the global gate of the retry, where every caller waits alike.
         return call.relayed ? undefined : 'GLOBAL_RATE_LIMIT';
       case 'fail':
         if (verdict.update) await this.#settle(call, verdict.update, answeredAt);
@@ -252,7 +252,7 @@ export class Limiter {
 
   async #settle(call: CallState, update: unknown, answeredAt: number): Promise<void> {
     const reservation = call.reservation;
-    // A call without a bucket (Route None, step 4) holds none: it skips the post-response processing.
+    // A call without a bucket holds none: it skips the post-response processing.
     if (!reservation || call.target.bucket === null) return;
     call.reservation = undefined;
     const result = await this.#store.settle(call.target.bucket, { ...reservation, answeredAt }, update);

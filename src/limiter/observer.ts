@@ -7,7 +7,7 @@ import type { WaitReason } from '../errors.ts';
 import type { CallState } from './call.ts';
 
 export interface CallObserver {
-  /** The call entered step 1–2 (the gate and its bucket's queue). */
+  /** The call entered the global gate and its bucket's queue. */
   admitting(call: CallState): void;
   /** …and left it: let through, or failed. */
   admitted(call: CallState): void;
