@@ -77,8 +77,8 @@ describe("ESLint's layers/imports rule", () => {
     expect(await problems('src/http/probe.ts', "export * from '../../generated/index.ts';\n")).toEqual([
       expect.stringContaining('src/http/ may not import generated/'),
     ]);
-    expect(await problems('src/contracts/probe.ts', "import '../routing/path.ts';\nexport {};\n")).toEqual([
-      expect.stringContaining('src/contracts/ may not import src/routing/'),
+    expect(await problems('src/contracts/probe.ts', "import '../limiter/limiter.ts';\nexport {};\n")).toEqual([
+      expect.stringContaining('src/contracts/ may not import src/limiter/'),
     ]);
   });
 
