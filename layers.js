@@ -34,7 +34,7 @@ export const LAYERS = {
   'src/runtime-check.ts': { role: 'one clear error on a runtime too old for tollgate', imports: [] },
   'src/tokens.ts': {
     role: "what a token says of itself: its kind (a bot's or OAuth2's) and a bot's id",
-    imports: ['src/contracts/', 'src/routing/'],
+    imports: ['src/contracts/', 'src/paths/'],
   },
   'src/option-shapes.ts': {
     role: 'the zod shapes options are checked by, and the one message style of their errors',
@@ -44,7 +44,7 @@ export const LAYERS = {
     role: "the seams, no implementations: Dialect, Store, and the catalog's shapes",
     imports: ['src/clock.ts'],
   },
-  'src/routing/': {
+  'src/paths/': {
     role: 'path parameters to URL text, and the path as both dialects classify it',
     imports: ['src/contracts/', 'src/errors.ts'],
   },
@@ -54,7 +54,7 @@ export const LAYERS = {
   },
   'src/dialects/': {
     role: 'v6 and v10: rules by spec row, policy, judge, targets, memory views',
-    imports: ['src/contracts/', 'src/routing/', 'src/body.ts', 'src/option-shapes.ts', 'src/tokens.ts', ...LEAVES],
+    imports: ['src/contracts/', 'src/paths/', 'src/body.ts', 'src/option-shapes.ts', 'src/tokens.ts', ...LEAVES],
   },
   'src/stores/': {
     role: 'MemoryStore, and the fallback view of a shared store',
@@ -71,7 +71,7 @@ export const LAYERS = {
   'src/telemetry/': { role: 'OpenTelemetry spans and metrics', imports: ['src/limiter/', 'src/errors.ts'] },
   'src/cdn/': {
     role: "the CDN URL helpers' options, checks and URLs",
-    imports: ['src/contracts/', 'src/routing/', 'src/option-shapes.ts', 'src/errors.ts'],
+    imports: ['src/contracts/', 'src/paths/', 'src/option-shapes.ts', 'src/errors.ts'],
   },
   'src/sdk.ts': {
     role: 'the building blocks generated/ is made of: the operation caller, method signatures',
@@ -87,7 +87,7 @@ export const LAYERS = {
       'src/stores/',
       'src/telemetry/',
       'src/cdn/',
-      'src/routing/',
+      'src/paths/',
       'src/pagination/',
       'src/sdk.ts',
       'src/body.ts',

@@ -24,7 +24,7 @@ import { v10 } from '../src/dialects/v10/index.ts';
 
 /** v10's targets: it reads nothing of the catalog. */
 const v10Targets = v10.targets(undefined);
-import { buildPath } from '../src/routing/path.ts';
+import { buildPath } from '../src/paths/path.ts';
 import { operations } from '../generated/index.ts';
 
 const BATCH = 1000;

@@ -5,7 +5,7 @@
  * limit (`botGlobalLimits`) is found by it. An OAuth2 token (`Bearer …`) carries no bot's id.
  */
 import type { TokenKind } from './contracts/catalog.ts';
-import { parseSnowflake } from './routing/path.ts';
+import { parseSnowflake } from './paths/path.ts';
 
 /** The kind of a token, by its prefix: `Bearer …` is an OAuth2 access token, anything else a bot's. */
 export const tokenKindOf = (token: string | undefined): TokenKind | undefined =>

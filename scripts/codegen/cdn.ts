@@ -7,7 +7,7 @@
 import { StructureKind, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import type { CdnCatalog, CdnCatalogEndpoint } from '../../catalog/cdn-schema.ts';
 import { CDN_BASE_URL, cdnUrl, MEDIA_BASE_URL, type CdnEndpoint, type CdnSegment } from '../../src/cdn/url.ts';
-import { camelCase } from '../../src/routing/path.ts';
+import { camelCase } from '../../src/paths/path.ts';
 import { capitalized } from '../words.ts';
 
 const URL_IMPORT = '../src/cdn/url.ts';

@@ -13,7 +13,7 @@ import {
   type SourceFile,
 } from 'ts-morph';
 import * as prettier from 'prettier';
-import { camelCase } from '../../src/routing/path.ts';
+import { camelCase } from '../../src/paths/path.ts';
 import type { BodyEncoding } from '../../src/sdk.ts';
 import type { OpenApiDocument } from '../sync/openapi.ts';
 import { CatalogError } from '../../catalog/schema.ts';

@@ -3,7 +3,7 @@
  * its method (see `paginate` in catalog/schema.ts and src/pagination/walk.ts).
  */
 import { StructureKind, type MethodDeclarationStructure } from 'ts-morph';
-import { camelCase } from '../../src/routing/path.ts';
+import { camelCase } from '../../src/paths/path.ts';
 import type { OperationModel } from './model.ts';
 import { CALL_OPTIONS_DOC, EXAMPLE_VALUES, pascalOf, pathParametersOf, resultTypeOf } from './names.ts';
 import type { SpecTypeNames } from './spec-types.ts';

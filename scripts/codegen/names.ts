@@ -2,7 +2,7 @@
  * How generated code names an operation's parts: its types' references and names, and the sample
  * values of the examples. Shared by the emitter, the iterators and the README.
  */
-import { camelCase } from '../../src/routing/path.ts';
+import { camelCase } from '../../src/paths/path.ts';
 import type { OperationModel } from './model.ts';
 import type { SpecTypeNames } from './spec-types.ts';
 import { pascalCase } from '../words.ts';

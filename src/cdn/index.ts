@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { TollgateArgumentError } from '../errors.ts';
 import { checkedOptions } from '../option-shapes.ts';
-import { snowflakeText } from '../routing/path.ts';
+import { snowflakeText } from '../paths/path.ts';
 import type { Snowflake } from '../contracts/catalog.ts';
 import { CDN_BASE_URL, MEDIA_BASE_URL, type CdnBases, type DefaultAvatarIndex } from './url.ts';
 

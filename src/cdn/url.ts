@@ -11,7 +11,7 @@
  * `jpeg`: a still image; `webp`: animated WebP when the image is animated).
  */
 import { TollgateArgumentError } from '../errors.ts';
-import { camelCase, segmentText, snowflakeText } from '../routing/path.ts';
+import { camelCase, segmentText, snowflakeText } from '../paths/path.ts';
 
 /** The service's CDN, where every image endpoint lives. */
 export const CDN_BASE_URL = 'https://cdn.discordapp.com';

@@ -11,7 +11,7 @@ import type { BucketRef } from '../contracts/store.ts';
 import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { ClientClosedError, TollgateArgumentError } from '../errors.ts';
 import { EventHub } from '../limiter/events.ts';
-import { buildPath } from '../routing/path.ts';
+import { buildPath } from '../paths/path.ts';
 import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
 import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';

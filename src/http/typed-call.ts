@@ -8,7 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { OperationDefinition } from '../contracts/catalog.ts';
 import type { CallTargets, Dialect } from '../contracts/dialect.ts';
 import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { buildPath, pathTemplateOf } from '../routing/path.ts';
+import { buildPath, pathTemplateOf } from '../paths/path.ts';
 import type { ApiPromise, AuditLogOptions, OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
 import { encodeBody, withReason } from './encode.ts';
 import { withDefaultMentions, type AllowedMentions } from './mentions.ts';

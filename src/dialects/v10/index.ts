@@ -3,7 +3,7 @@ import { monotonicClock } from '../../clock.ts';
 import type { CallTarget, CallTargets, Dialect } from '../../contracts/dialect.ts';
 import type { ViewRequest } from '../../contracts/store.ts';
 import type { OperationDefinition, PathSegment, TokenKind } from '../../contracts/catalog.ts';
-import { buildPath } from '../../routing/path.ts';
+import { buildPath } from '../../paths/path.ts';
 import { InvalidRequestWarnings } from './invalid-warnings.ts';
 import { v10Judge } from './judge.ts';
 import { refusalAnswerOf } from './answers.ts';

@@ -12,7 +12,7 @@
  * has one token).
  */
 import type { BucketRef } from '../../contracts/store.ts';
-import { parseSnowflake, routePath } from '../../routing/path.ts';
+import { parseSnowflake, routePath } from '../../paths/path.ts';
 import type { PathSegment } from '../../contracts/catalog.ts';
 
 export interface V10Bucket extends BucketRef {

@@ -6,7 +6,7 @@
  */
 import type { MajorParameter, ParameterKind, PathSegment } from '../../contracts/catalog.ts';
 import { NO_BUCKET } from '../../contracts/dialect.ts';
-import { parseSnowflake, routePath } from '../../routing/path.ts';
+import { parseSnowflake, routePath } from '../../paths/path.ts';
 
 /** One of the spec's route keys and the path shapes classified under it: a row of `generated/`'s `routeTable`. */
 export interface RouteDefinition {

@@ -11,7 +11,7 @@ import { v10 } from '../../../src/dialects/v10/index.ts';
 /** v10's targets, on the catalog's operations (it reads who may call each route). */
 const v10Targets = v10.targets(operations);
 import { classifyV10, ID_EPOCH_MS, v10BucketFinder } from '../../../src/dialects/v10/route.ts';
-import { buildPath } from '../../../src/routing/path.ts';
+import { buildPath } from '../../../src/paths/path.ts';
 import type { OperationDefinition } from '../../../src/contracts/catalog.ts';
 import { runs } from '../../support/property-runs.ts';
 

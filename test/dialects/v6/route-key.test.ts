@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../catalog/routes.ts';
 import { routeKeyOf } from '../../../src/index.ts';
-import { buildPath, snowflakeText } from '../../../src/routing/path.ts';
+import { buildPath, snowflakeText } from '../../../src/paths/path.ts';
 
 const C = '81384788765712384';
 const G = '41771983423143937';
