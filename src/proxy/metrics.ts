@@ -24,7 +24,7 @@ export interface MetricSources {
   readonly underWay: () => number;
   /** The IP's invalid requests of the last 10 minutes, and the guard's limit (the relay's dialect's). */
   readonly invalidRequests: () => Promise<number>;
-  readonly invalidRequestLimit: () => number | undefined;
+  readonly invalidRequestLimit: number | undefined;
   /** Whether the limits store answers. */
   readonly storeUp: () => Promise<boolean>;
 }
@@ -64,15 +64,18 @@ export async function createProxyMetrics(sources: MetricSources): Promise<ProxyM
       this.set(sources.underWay());
     },
   });
-  new prom.Gauge({
-    name: 'tollgate_proxy_invalid_request_budget',
-    help: "What is left of the invalid-request guard's budget (401, 403 and non-shared 429s of the last 10 minutes)",
-    registers,
-    async collect() {
-      const limit = sources.invalidRequestLimit();
-      if (limit !== undefined) this.set(limit - (await sources.invalidRequests().catch(() => 0)));
-    },
-  });
+  // Only where the relay's dialect keeps a guard: a budget of 0 would read as a guard at its limit.
+  const guard = sources.invalidRequestLimit;
+  if (guard !== undefined) {
+    new prom.Gauge({
+      name: 'tollgate_proxy_invalid_request_budget',
+      help: "What is left of the invalid-request guard's budget (401, 403 and non-shared 429s of the last 10 minutes)",
+      registers,
+      async collect() {
+        this.set(guard - (await sources.invalidRequests().catch(() => 0)));
+      },
+    });
+  }
   new prom.Gauge({
     name: 'tollgate_proxy_store_up',
     help: 'Whether the limits store answers (1) or the proxy runs on its fallback limits (0)',

@@ -40,21 +40,13 @@ export async function createProxyWith(
   const underWay = new Set<AbortController>();
   let draining = false;
   const storeUp = async () => (await checked.storeReady?.()) ?? true;
-  const metrics: ProxyMetrics | undefined = checked.metrics
-    ? await createProxyMetrics({
-        underWay: () => underWay.size,
-        // Read at scrape time, once the relay below exists.
-        invalidRequests: () => relay.invalidRequests(),
-        invalidRequestLimit: () => relay.invalidRequestLimit,
-        storeUp,
-      })
-    : undefined;
   // undici's request API when it is installed (an optional peer): the faster transport here.
   const transport = checked.fetch
     ? undefined
     : await undiciTransport((reason) =>
         log('info', { msg: "undici could not be loaded: sending with the runtime's fetch", reason }),
       );
+  let metrics: ProxyMetrics | undefined;
   const relay = createRelay({
     apiRoot: `${settings.upstream}/api`,
     maxWait: settings.defaultMaxWait,
@@ -66,6 +58,17 @@ export async function createProxyWith(
     ...(checked.botGlobalLimits && { botGlobalLimits: checked.botGlobalLimits }),
     ...(checked.telemetry && { telemetry: checked.telemetry }),
   });
+  if (checked.metrics) {
+    metrics = await createProxyMetrics({
+      underWay: () => underWay.size,
+      invalidRequests: () => relay.invalidRequests(),
+      invalidRequestLimit: relay.invalidRequestLimit,
+      storeUp,
+    }).catch(async (error: unknown) => {
+      await relay.close();
+      throw error;
+    });
+  }
   const handle = requestHandler({
     settings,
     relay,
