@@ -2,43 +2,9 @@
  * What the proxy writes back (src/proxy/answers.ts), into a response that records it: the
  * service's answer as it came, less one hop's headers, and the proxy's own answers.
  */
-import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { generated, json, pass, PROXY_ANSWER } from '../../src/proxy/answers.ts';
-
-/** A ServerResponse as far as the proxy uses one, recording what it is given. */
-class RecordedResponse extends EventEmitter {
-  destroyed = false;
-  headersSent = false;
-  status = 0;
-  headers: Record<string, string | number | string[]> = {};
-  body = '';
-  ended = false;
-  writeHead(status: number, textOrHeaders?: unknown, headers?: Record<string, string | number | string[]>) {
-    this.status = status;
-    this.headers = (typeof textOrHeaders === 'object' ? textOrHeaders : headers) as typeof this.headers;
-    this.headersSent = true;
-    return this;
-  }
-  write(chunk: Uint8Array | string) {
-    this.body += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    return true;
-  }
-  end(chunk?: string) {
-    if (chunk) this.body += chunk;
-    this.ended = true;
-    this.emit('close');
-    return this;
-  }
-  destroy() {
-    this.destroyed = true;
-    return this;
-  }
-}
-
-const recorded = () => new RecordedResponse();
-const asResponse = (response: RecordedResponse) => response as unknown as ServerResponse;
+import { asResponse, recorded } from '../support/recorded-response.ts';
 
 describe('pass: the service answer, as it came', () => {
   it('keeps its status, body and every header, each Set-Cookie apart, less one hop', async () => {
