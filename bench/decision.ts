@@ -13,6 +13,7 @@ import { CHILD_FLAG, runInChild } from './child.ts';
 import { systemClock } from '../src/clock.ts';
 import { V6_VIEW_REQUEST } from '../src/dialects/v6/index.ts';
 import { judgeV6 } from '../src/dialects/v6/judge.ts';
+import { describeCall } from '../src/limiter/call.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { Telemetry } from '../src/telemetry/telemetry.ts';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
@@ -34,6 +35,8 @@ const TARGET = {
   exempt: false,
   webhookWithToken: false,
 };
+/** A client's call defaults: no bound on a wait, two transport retries. */
+const UNBOUNDED = { maxWaitMs: Number.POSITIVE_INFINITY, transportRetries: 2 };
 
 export interface DecisionResult {
   readonly name: string;
@@ -75,7 +78,7 @@ async function measure(): Promise<DecisionResult[]> {
   });
   bench.add('hook pair: beforeRequest + afterResponse (async shell)', async () => {
     for (let i = 0; i < BATCH; i++) {
-      const call = limiter.newCall(TARGET, 'GET');
+      const call = limiter.newCall(describeCall(TARGET, 'GET', UNBOUNDED));
       const options = { context: call.context } as never;
       await beforeRequest({ request, options, retryCount: 0 });
       await afterResponse({ request, options, response: response as never, retryCount: 0 });
@@ -93,7 +96,7 @@ async function measure(): Promise<DecisionResult[]> {
   const tracedHooks = traced.hooks();
   bench.add('hook pair with telemetry on (spans and metrics)', async () => {
     for (let i = 0; i < BATCH; i++) {
-      const call = traced.newCall(TARGET, 'GET');
+      const call = traced.newCall(describeCall(TARGET, 'GET', UNBOUNDED));
       telemetry.startCall(call);
       const options = { context: call.context } as never;
       await tracedHooks.beforeRequest![0]!({ request, options, retryCount: 0 });

@@ -11,6 +11,7 @@
  */
 import { V6_VIEW_REQUEST } from '../src/dialects/v6/index.ts';
 import { judgeV6 } from '../src/dialects/v6/judge.ts';
+import { describeCall } from '../src/limiter/call.ts';
 import { Limiter } from '../src/limiter/limiter.ts';
 import { MemoryStore } from '../src/index.ts';
 import { CHILD_FLAG, heapUsedAfterGc, movedClock, runInChild } from './child.ts';
@@ -50,8 +51,10 @@ async function measure(): Promise<MemoryResult> {
   async function decide(channel: number, response: Response): Promise<void> {
     const bucketKey = `ChannelsId:${100_000_000_000_000_000n + BigInt(channel)}`;
     const call = limiter.newCall(
-      { routeKey: 'ChannelsId', bucket: { bucketKey }, exempt: false, webhookWithToken: false },
-      'GET',
+      describeCall({ routeKey: 'ChannelsId', bucket: { bucketKey }, exempt: false, webhookWithToken: false }, 'GET', {
+        maxWaitMs: Number.POSITIVE_INFINITY,
+        transportRetries: 2,
+      }),
     );
     const options = { context: call.context } as never;
     await beforeRequest![0]!({ request, options, retryCount: 0 });

@@ -19,9 +19,9 @@ import { userAgentOf } from '../package-info.ts';
 import { telemetryOf, type Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { toSearchParams } from './encode.ts';
-import { planCall, timeoutOf } from './plan.ts';
+import { DEFAULT_TRANSPORT_RETRIES, planCall, timeoutOf, type CallDefaults, type TypedCallContext } from './plan.ts';
 import { newLane, Sender, type Lane, type LaneParts } from './sender.ts';
-import { invokeOperation, withResponseOf, type TypedCallContext } from './typed-call.ts';
+import { invokeOperation, withResponseOf } from './typed-call.ts';
 import { DEFAULT_MAX_TOKENS, TokenLanes, type TokenLane } from './token-lanes.ts';
 import type { Limiter } from '../limiter/limiter.ts';
 import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
@@ -77,8 +77,10 @@ class ClientCore<Resources extends object, Cdn> {
   readonly #sdk: GeneratedSdk<Resources, Cdn>;
   readonly #api: ApiVersion;
   readonly #cdn: Cdn;
-  /** The dialect, its targets under the catalog's data, the clock, the timeout, allowedMentions. */
+  /** The dialect, its targets under the catalog's data, the clock, allowedMentions. */
   readonly #calls: TypedCallContext;
+  /** Every call's defaults, resolved once: its timeout, maxWait and transport retries. */
+  readonly #defaults: Omit<CallDefaults, 'hasToken'>;
   /** What every lane of this client is made of, its token aside (`withToken`'s lanes too). */
   readonly #parts: LaneParts;
   readonly #events: EventHub<ClientEvents>;
@@ -112,8 +114,12 @@ class ClientCore<Resources extends object, Cdn> {
       dialect,
       targets: dialect.targets(sdk.dialectData[api]),
       clock,
-      timeoutMs,
       allowedMentions: options.allowedMentions,
+    };
+    this.#defaults = {
+      timeoutMs,
+      maxWaitMs: options.maxWait ?? Number.POSITIVE_INFINITY,
+      transportRetries: options.transportRetries ?? DEFAULT_TRANSPORT_RETRIES,
     };
     const events = new EventHub<ClientEvents>();
     this.#events = events;
@@ -168,6 +174,7 @@ class ClientCore<Resources extends object, Cdn> {
       anonymous,
       telemetry: this.#telemetry,
       isClosed: () => this.#closed,
+      defaults: this.#defaults,
     });
   }
 
@@ -305,7 +312,7 @@ class ClientCore<Resources extends object, Cdn> {
     const target = this.#calls.targets.targetOfRequest(upper, path, this.#calls.clock.now());
     const plan = planCall(
       { ...options, method: upper, path, target, authenticated: !target.exempt, nonceEnforced: false },
-      this.#calls.timeoutMs,
+      sender.defaults,
     );
     return sender.send(plan);
   }

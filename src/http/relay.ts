@@ -17,7 +17,7 @@ import { EventHub, type WaitEvent } from '../limiter/events.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { checkedOptions } from '../option-shapes.ts';
 import { checkCallMaxWait, clientOptionShapes, isMethodName } from './options.ts';
-import { planCall } from './plan.ts';
+import { planCall, type CallDefaults } from './plan.ts';
 import { newLane, Sender, type LaneParts } from './sender.ts';
 import type { ClientEvents } from './types.ts';
 import { DEFAULT_TIMEOUT_MS } from './client.ts';
@@ -142,6 +142,8 @@ class RelayCore {
   readonly #origin: string;
   readonly #clock: Clock;
   readonly #parts: LaneParts;
+  /** Every relayed call's defaults: the relay's maxWait, no timeout (the relayer bounds its own request), no retries. */
+  readonly #defaults: Omit<CallDefaults, 'hasToken'>;
   readonly #telemetry: Telemetry | undefined;
   /** The IP's lane: requests without Authorization (V13). */
   readonly #ip: RelayLane;
@@ -167,11 +169,16 @@ class RelayCore {
       events,
       invalidRequests: () => this.invalidRequests(),
     });
+    this.#defaults = {
+      timeoutMs: undefined,
+      maxWaitMs: options.maxWait ?? DEFAULT_RELAY_MAX_WAIT_MS,
+      transportRetries: 0,
+    };
     this.#parts = {
       dialect,
       store: options.store ?? new MemoryStore(),
       clock: this.#clock,
-      options: { ...options, maxWait: options.maxWait ?? DEFAULT_RELAY_MAX_WAIT_MS, transportRetries: 0 },
+      options,
       // A 429's body is read within a client's default timeout: a relay has no deadline of its own.
       judgeOptions: { bodyTimeoutMs: DEFAULT_TIMEOUT_MS },
       events,
@@ -209,7 +216,7 @@ class RelayCore {
         maxWait: init.maxWait,
         relayed: true,
       },
-      undefined, // no timeout: the relayer bounds its own request
+      lane.sender.defaults,
     );
     let answer: Response;
     try {
@@ -260,6 +267,7 @@ class RelayCore {
       anonymous: undefined,
       telemetry: this.#telemetry,
       isClosed: () => this.#closed,
+      defaults: this.#defaults,
     });
     return {
       sender,

@@ -5,13 +5,8 @@
  * the token).
  */
 import ky, { isNetworkError, isTimeoutError, type Hooks, type KyInstance, type Options } from 'ky';
-import {
-  ClientClosedError,
-  NetworkError,
-  RequestTimeoutError,
-  TollgateArgumentError,
-  type CallIdentity,
-} from '../errors.ts';
+import { readBody } from '../body.ts';
+import { ClientClosedError, NetworkError, RequestTimeoutError, type CallIdentity } from '../errors.ts';
 import { type CallState } from '../limiter/call.ts';
 import { KY_RETRY, kyRetryOf } from '../limiter/resend.ts';
 import type { BucketRef, Store } from '../contracts/store.ts';
@@ -24,7 +19,7 @@ import { Limiter } from '../limiter/limiter.ts';
 import type { CallObserver } from '../limiter/observer.ts';
 import { errorCodeOf, scrubbed } from '../secrets.ts';
 import type { Telemetry } from '../telemetry/telemetry.ts';
-import type { CallPlan } from './plan.ts';
+import type { CallDefaults, CallPlan } from './plan.ts';
 import { relayedSend, RelayedTransportError, type RelayedSend } from './relayed-send.ts';
 
 /** One budget: a limiter, and what sends its calls. */
@@ -66,11 +61,7 @@ export interface LaneParts {
   readonly dialect: Dialect<BucketRef, DialectOptions, unknown, never>;
   readonly store: Store;
   readonly clock: Clock;
-  readonly options: DialectOptions & {
-    readonly maxWait?: number | undefined;
-    readonly maxHeaderResends?: number | undefined;
-    readonly transportRetries?: number | undefined;
-  };
+  readonly options: DialectOptions & { readonly maxHeaderResends?: number | undefined };
   /** What the dialect's judge is made with (each lane adds its token's kind). */
   readonly judgeOptions: Omit<JudgeOptions, 'tokenKind'>;
   readonly events: EventSink<LimiterEvents>;
@@ -90,9 +81,7 @@ export function newLane(parts: LaneParts, token: string | undefined): Lane {
     sharedBuckets: dialect.sharedBuckets,
     onInvalidCount: parts.onInvalidCount,
     events: parts.events,
-    maxWaitMs: options.maxWait,
     maxHeaderResends: options.maxHeaderResends,
-    transportRetries: options.transportRetries,
   });
   const { transport } = parts;
   if (!('relayed' in transport)) return { limiter, ...laneKy(transport, limiter.hooks(), token) };
@@ -128,6 +117,14 @@ export interface SenderOptions {
   readonly anonymous: Lane | undefined;
   readonly telemetry: Telemetry | undefined;
   readonly isClosed: () => boolean;
+  /** The client's (or relay's) call defaults, resolved when it was made. */
+  readonly defaults: Omit<CallDefaults, 'hasToken'>;
+}
+
+/** A sent call's outcome: its answer, and the answer's body read. */
+export interface CallOutcome {
+  readonly response: Response;
+  readonly body: unknown;
 }
 
 export class Sender {
@@ -142,6 +139,8 @@ export class Sender {
   /** host:port of the base URL, as network errors name it. */
   readonly #host: string;
   #inFlight = 0;
+  /** What a call's plan through this sender takes as its defaults. */
+  readonly defaults: CallDefaults;
 
   constructor(options: SenderOptions) {
     this.#baseUrl = options.baseUrl;
@@ -152,25 +151,7 @@ export class Sender {
     this.#isClosed = options.isClosed;
     this.#secrets = secretsOf(options.token);
     this.#host = hostOf(options.baseUrl);
-  }
-
-  /**
-   * The call's own headers, if it has any: Authorization comes from the lane's ky instance with
-   * the token. The token option is the one way to authenticate: a call that would carry the token
-   * may not set Authorization itself (its 401 would mark the token invalid).
-   */
-  #headersOf(plan: CallPlan, token: string | undefined): Headers | undefined {
-    if (plan.headers === undefined) return undefined;
-    // A relayed call's headers are the relay's own copy already.
-    const headers = plan.relayed && plan.headers instanceof Headers ? plan.headers : new Headers(plan.headers);
-    // V22: never sent, whoever set it (a relayed request's headers included).
-    headers.delete('x-ratelimit-precision');
-    if (token !== undefined && headers.has('authorization')) {
-      throw new TollgateArgumentError(
-        `${plan.method}: headers must not set Authorization on a call sent with the client's token (the token option is the one way to authenticate)`,
-      );
-    }
-    return headers;
+    this.defaults = { ...options.defaults, hasToken: options.token !== undefined };
   }
 
   /** Calls waiting for their place or under way: a lane kept by token goes only when it has none. */
@@ -178,20 +159,29 @@ export class Sender {
     return this.#inFlight;
   }
 
+  /**
+   * Sends `plan` and reads its answer's body within the call's timeout: the outcome, or the error
+   * that ends the call (a body that breaks off, the connection reset mid-read, is the network's fault).
+   */
+  async sendAndRead(plan: CallPlan, binary: boolean): Promise<CallOutcome> {
+    const response = await this.send(plan);
+    const { timeoutMs } = plan;
+    try {
+      const timedOut = () => new RequestTimeoutError(plan.identity, timeoutMs!);
+      return { response, body: await readBody(response, binary && response.ok, timeoutMs, timedOut) };
+    } catch (error) {
+      throw error instanceof RequestTimeoutError ? error : this.#networkFailure(error, plan.identity);
+    }
+  }
+
   /** Sends `plan` through its lane's ky instance, whose hooks are the lane's limiter. */
   async send(plan: CallPlan): Promise<Response> {
     if (this.#isClosed()) throw new ClientClosedError();
     const token = plan.authenticated ? this.#token : undefined;
-    const headers = this.#headersOf(plan, token);
+    const { headers } = plan;
     // V13: without Authorization (and not exempt), the call counts in the per-IP budget.
     const lane = !plan.authenticated && !plan.target.exempt && this.#anonymous ? this.#anonymous : this.#main;
-    const call = lane.limiter.newCall(plan.target, plan.method, plan.signal, {
-      maxWaitMs: plan.maxWait,
-      transportRetries: plan.transportRetries,
-      resend: plan.resend,
-      identity: plan.identity,
-      relayed: plan.relayed,
-    });
+    const call = lane.limiter.newCall(plan);
     this.#telemetry?.startCall(call);
     this.#inFlight += 1;
     let failure: unknown;
@@ -235,13 +225,13 @@ export class Sender {
     if (plan.signal?.aborted) return plan.signal.reason;
     if (isTimeoutError(error)) return new RequestTimeoutError(call.identity, plan.timeoutMs ?? 0);
     if (isNetworkError(error) || error instanceof RelayedTransportError) {
-      return this.networkFailure(error.cause, call.identity);
+      return this.#networkFailure(error.cause, call.identity);
     }
     return scrubbed(error, this.#secrets);
   }
 
   /** A NetworkError for a call whose transport failed with `cause` (scrubbed of the token). */
-  networkFailure(cause: unknown, call: CallIdentity): NetworkError {
+  #networkFailure(cause: unknown, call: CallIdentity): NetworkError {
     const scrubbedCause = scrubbed(cause, this.#secrets);
     return new NetworkError(call, scrubbedCause, { host: this.#host, code: errorCodeOf(scrubbedCause) });
   }

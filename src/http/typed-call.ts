@@ -1,37 +1,19 @@
 /**
- * A typed method's call, from its arguments to its result: checked, planned once, sent through a
- * lane's Sender, its body read within the timeout; a non-2xx answer an HttpError. And the promise
+ * A typed method's call, from its arguments to its result: planned once (`plan.ts`), sent and its
+ * body read by a lane's Sender; a non-2xx answer an HttpError. And the promise
  * every typed method returns (`ApiPromise`), which keeps the Response for `withResponse`.
  */
-import { readBody } from '../body.ts';
-import type { Clock } from '../clock.ts';
 import type { OperationDefinition } from '../contracts/catalog.ts';
-import type { CallTargets, Dialect } from '../contracts/dialect.ts';
-import { HttpError, RequestTimeoutError, TollgateArgumentError } from '../errors.ts';
-import { buildPath, pathTemplateOf } from '../paths/path.ts';
-import type { ApiPromise, AuditLogOptions, OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
-import { encodeBody, withReason } from './encode.ts';
-import { withDefaultMentions, type AllowedMentions } from './mentions.ts';
-import { checkCallOptions, checkNoParams, optionKeysOf } from './options.ts';
-import { planCall } from './plan.ts';
+import { HttpError } from '../errors.ts';
+import { pathTemplateOf } from '../paths/path.ts';
+import type { ApiPromise, OperationInput, QueryInput, RequestOptionsWithQuery } from '../sdk.ts';
+import { planOperation, type TypedCallContext } from './plan.ts';
 import type { Sender } from './sender.ts';
 
-/** What a client's typed calls read of it, resolved when it was made. */
-export interface TypedCallContext {
-  readonly dialect: Dialect;
-  /** How the dialect makes the client's calls into targets. */
-  readonly targets: CallTargets;
-  readonly clock: Clock;
-  /** ms, or undefined for none. */
-  readonly timeoutMs: number | undefined;
-  readonly allowedMentions: AllowedMentions | undefined;
-}
-
 /**
- * One typed call of `operation` through the sender `senderOf` gives: its checks, its body (the
- * client's `allowedMentions`, the dialect's nonce), its plan, the send, the body read, and the
- * HttpError of a non-2xx answer. `answer` gets its Response, as a caller may see it, for
- * `withResponse`.
+ * One typed call of `operation` through the sender `senderOf` gives: its plan (every check), the
+ * send and the body read (the sender's outcome), and the HttpError of a non-2xx answer. `answer`
+ * gets its Response, as a caller may see it, for `withResponse`.
  */
 export async function invokeOperation(
   client: TypedCallContext,
@@ -43,61 +25,19 @@ export async function invokeOperation(
   answer?: Answer,
 ): Promise<unknown> {
   const sender = senderOf();
-  const label = operation.name;
-  checkCallOptions(label, options, optionKeysOf(operation));
-  if (input?.params !== undefined) checkNoParams(label, input.params);
-  const { path, values } = buildPath(operation.path, args);
-  const target = client.targets.targetOfOperation(operation, path, values, client.clock.now());
-  const given = options as (RequestOptionsWithQuery<QueryInput> & AuditLogOptions & { body?: unknown }) | undefined;
-  // A body that came after the query is given in the options (catalog `bodyIn: 'options'`).
-  const bodyGiven = withDefaultMentions(
-    operation,
-    operation.bodyInOptions ? given?.body : input?.body,
-    client.allowedMentions,
-  );
-  const nonce = client.dialect.resendSafeBody?.(target, bodyGiven);
-  const body = encodeBody(label, operation, nonce ? nonce.body : bodyGiven);
-  if (operation.queryRequired && input?.query === undefined) throw new TollgateArgumentError(`${label} needs a query`);
-  const plan = planCall(
-    {
-      method: operation.method,
-      path,
-      target,
-      authenticated: !operation.unauthenticated && !target.exempt,
-      nonceEnforced: nonce?.enforced ?? false,
-      headers: withReason(given?.headers, given?.reason),
-      json: body.json,
-      body: body.body,
-      query: input?.query ?? given?.query,
-      signal: given?.signal,
-      timeout: given?.timeout,
-      maxWait: given?.maxWait,
-      transportRetries: given?.transportRetries,
-    },
-    client.timeoutMs,
-  );
-  const response = await sender.send(plan);
-  const timeoutMs = plan.timeoutMs;
-  const parsed = await readBody(
-    response,
-    operation.binaryResult && response.ok,
-    timeoutMs,
-    () => new RequestTimeoutError(plan.identity, timeoutMs!),
-  ).catch((error: unknown) => {
-    // A body that breaks off (the connection reset mid-read) fails the call as the network's fault.
-    throw error instanceof RequestTimeoutError ? error : sender.networkFailure(error, plan.identity);
-  });
+  const plan = planOperation(client, sender.defaults, operation, args, input, options);
+  const { response, body } = await sender.sendAndRead(plan, operation.binaryResult);
   if (answer) {
     answer.operation = operation;
     answer.response = response;
   }
   if (!response.ok) {
-    throw new HttpError(plan.identity, shownResponse(operation, response), parsed, {
-      operation: label,
+    throw new HttpError(plan.identity, shownResponse(operation, response), body, {
+      operation: operation.name,
       pathTemplate: pathTemplateOf(operation.path),
     });
   }
-  return parsed;
+  return body;
 }
 
 /** Where a typed call leaves its Response for `withResponse`. */

@@ -1,4 +1,4 @@
-/** What a limiter is made of: its clock, its store view and judge, where it reports, and its bounds. */
+/** What a limiter is made of: its clock, its store view and judge, where it reports, and its bound on header resends (a call's own bounds are in its description). */
 import type { Clock } from '../clock.ts';
 import type { Judge } from '../contracts/dialect.ts';
 import type { StoreView } from '../contracts/store.ts';
@@ -22,10 +22,6 @@ export interface LimiterOptions {
   readonly events?: EventSink<LimiterEvents> | undefined;
   /** Follows each call's steps (telemetry); none by default. */
   readonly observer?: CallObserver | undefined;
-  /** Longest single wait a call accepts before failing with RateLimitWaitError. Default: no limit. */
-  readonly maxWaitMs?: number | undefined;
   /** How many times a response with unparseable rate-limit headers is sent again (the judge's verdict). Default: 3. */
   readonly maxHeaderResends?: number | undefined;
-  /** Transport retries for network errors and 5xx, idempotent methods only. Default: 2. */
-  readonly transportRetries?: number | undefined;
 }

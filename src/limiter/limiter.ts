@@ -7,11 +7,11 @@
  */
 import type { Hooks } from 'ky';
 import { sleep, type Clock } from '../clock.ts';
-import type { CallTarget, Judge } from '../contracts/dialect.ts';
+import type { Judge } from '../contracts/dialect.ts';
 import type { BucketRef, BucketSnapshot, SettleResult, StoreView } from '../contracts/store.ts';
 import { ClientClosedError, RateLimitWaitError, type WaitReason } from '../errors.ts';
 import { BucketQueues, HELD, isPromise } from './bucket-queue.ts';
-import { newCallState, resendsAfter, type CallOptions, type CallState } from './call.ts';
+import { newCallState, resendsAfter, type CallDescription, type CallState } from './call.ts';
 import type { LimiterOptions } from './limiter-options.ts';
 import { CallReporter } from './reporter.ts';
 import { GlobalGate } from './global-gate.ts';
@@ -22,9 +22,7 @@ export const transportBackoffMs = (attempt: number): number => Math.min(5000, 30
 
 export class Limiter {
   readonly #report: CallReporter;
-  readonly #maxWaitMs: number;
   readonly #maxHeaderResends: number;
-  readonly #transportRetries: number;
   readonly #clock: Clock;
   readonly #store: StoreView;
   readonly #judge: Judge;
@@ -38,9 +36,7 @@ export class Limiter {
 
   constructor(options: LimiterOptions) {
     this.#report = new CallReporter(options.clock, options.events, options.observer);
-    this.#maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
     this.#maxHeaderResends = options.maxHeaderResends ?? 3;
-    this.#transportRetries = options.transportRetries ?? 2;
     this.#clock = options.clock;
     this.#store = options.store;
     this.#judge = options.judge;
@@ -61,21 +57,9 @@ export class Limiter {
     });
   }
 
-  /** A call to `target`; its `context` is what it gives ky on every attempt. */
-  newCall(target: CallTarget, method: string, signal?: AbortSignal, options: CallOptions = {}): CallState {
-    return newCallState(
-      target,
-      method,
-      signal,
-      {
-        resend: options.resend,
-        identity: options.identity,
-        relayed: options.relayed,
-        maxWaitMs: options.maxWaitMs ?? this.#maxWaitMs,
-        transportRetries: options.transportRetries ?? this.#transportRetries,
-      },
-      callContext,
-    );
+  /** The call `description` describes; its `context` is what it gives ky on every attempt. */
+  newCall(description: CallDescription): CallState {
+    return newCallState(description, callContext);
   }
 
   /** The call lifecycle's steps, for a sender that calls them itself (a relayed call, which ky does not carry). */

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CallState } from '../../src/limiter/call.ts';
+import { describeCall, type CallState } from '../../src/limiter/call.ts';
 import { judgeV6 } from '../../src/dialects/v6/judge.ts';
 import { Limiter } from '../../src/limiter/limiter.ts';
 import { LimitEnforcer, type LimitDecision } from '../../src/testing/limits.ts';
@@ -59,7 +59,6 @@ async function run(
     // A token of each run's own: runs on a shared store never see each other's buckets.
     store: target.store.view(V6_VIEW_REQUEST, `Bot model ${++runNumber}`, clock),
     judge: judgeV6,
-    transportRetries: 0,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
   const request = new Request('http://model.invalid/');
@@ -69,9 +68,16 @@ async function run(
   const start = (bucket: number) => {
     const abort = new AbortController();
     const state = limiter.newCall(
-      { routeKey: 'ChannelsId', bucket: { bucketKey: `ChannelsId:${bucket}` }, exempt: false, webhookWithToken: false },
-      'GET',
-      abort.signal,
+      describeCall(
+        {
+          routeKey: 'ChannelsId',
+          bucket: { bucketKey: `ChannelsId:${bucket}` },
+          exempt: false,
+          webhookWithToken: false,
+        },
+        'GET',
+        { signal: abort.signal, maxWaitMs: Number.POSITIVE_INFINITY, transportRetries: 0 },
+      ),
     );
     const call: Call = { state, abort, ended: false };
     calls.push(call);

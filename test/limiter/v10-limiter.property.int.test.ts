@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CallState } from '../../src/limiter/call.ts';
+import { describeCall, type CallState } from '../../src/limiter/call.ts';
 import { Limiter } from '../../src/limiter/limiter.ts';
 import { v10Judge } from '../../src/dialects/v10/judge.ts';
 import { classifyV10 } from '../../src/dialects/v10/route.ts';
@@ -77,7 +77,6 @@ async function run(
     ),
     judge: v10Judge(1000, () => clock.now()),
     sharedBuckets: true,
-    transportRetries: 0,
   });
   const { beforeRequest, afterResponse } = limiter.hooks();
   const request = new Request('http://model.invalid/');
@@ -107,9 +106,11 @@ async function run(
     const route = classifyV10(method, path, clock.now());
     const abort = new AbortController();
     const state = limiter.newCall(
-      { routeKey: route.route, bucket: route, exempt: route.exempt, webhookWithToken: route.webhookWithToken },
-      method,
-      abort.signal,
+      describeCall(
+        { routeKey: route.route, bucket: route, exempt: route.exempt, webhookWithToken: route.webhookWithToken },
+        method,
+        { signal: abort.signal, maxWaitMs: Number.POSITIVE_INFINITY, transportRetries: 0 },
+      ),
     );
     const call: Call = {
       state,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallTarget } from '../../../src/contracts/dialect.ts';
 import { answerAgeMs, GlobalPace } from '../../../src/dialects/v10/pace.ts';
-import { newCallState } from '../../../src/limiter/call.ts';
+import { describeCall, newCallState } from '../../../src/limiter/call.ts';
 import { GlobalGate } from '../../../src/limiter/global-gate.ts';
 import { ManualClock } from '../../support/manual-clock.ts';
 
@@ -59,7 +59,7 @@ describe('V13: GlobalPace', () => {
 
 describe('the global gate once the pace frees up', () => {
   const target: CallTarget = { routeKey: 'GET /channels/:id', bucket: null, exempt: false, webhookWithToken: false };
-  const call = () => newCallState(target, 'GET', undefined, { maxWaitMs: Infinity, transportRetries: 0 });
+  const call = () => newCallState(describeCall(target, 'GET', { maxWaitMs: Infinity, transportRetries: 0 }));
 
   it('lets its callers through one at a time, each once the store answered the one before', async () => {
     const clock = new ManualClock(0);
