@@ -1,7 +1,7 @@
 /**
  * `tollgate proxy`'s command line read into the proxy's options: each flag, its environment
  * variable (a flag wins), and how its text becomes an option. Pure (the environment is given), so
- * every bad input is tested without starting a process; `cli.ts` prints and exits.
+ * every bad input is tested without starting a process; `command.ts` runs the command.
  */
 import { parseArgs } from 'node:util';
 import type { LogLevel, ProxyOptions } from './options.ts';
