@@ -273,10 +273,12 @@ function appending(
   }
   const closingLine = source.lastIndexOf('\n', close - 1) + 1;
   const existing = source.slice(node.getStart() + 1, closingLine).trimEnd();
-  const comma = existing.endsWith(',') || existing === '' ? '' : ',';
   const text = entries.map((entry) => `${indent}  ${entry},\n`).join('');
+  // The last entry ends with its comma (or there is none): the new lines go in before the closing
+  // line, touching nothing else, so the same edit may also take out the last entry's line.
+  if (existing.endsWith(',') || existing === '') return { start: closingLine, end: closingLine, text };
   const at = node.getStart() + 1 + existing.length;
-  return { start: at, end: closingLine, text: `${comma}\n${text}` };
+  return { start: at, end: closingLine, text: `,\n${text}` };
 }
 
 function indentOf(source: string, position: number): string {
