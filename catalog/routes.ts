@@ -125,7 +125,7 @@ export const catalog: Catalog = {
       bucketHoldsMethod: true,
       path: '/channels/{channel_id}/messages/{message_id}',
       pathSource: 'spec',
-      note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
+      v6Note: 'The bucket key holds the method: deleting a message has its own, higher limit.',
       operations: [
         { name: 'channels.messages.get', types: { result: 'RESTGetAPIChannelMessageResult' }, method: 'GET', summary: 'Get Channel Message', operationId: 'get_message' },
         { name: 'channels.messages.edit', types: { body: 'RESTPatchAPIChannelMessageJSONBody', result: 'RESTPatchAPIChannelMessageResult' }, method: 'PATCH', summary: 'Edit Message', body: 'required', encoding: 'json+files', operationId: 'update_message', allowedMentionsIn: 'body' },
@@ -155,7 +155,7 @@ export const catalog: Catalog = {
       major: 'channel_id',
       path: '/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me',
       pathSource: 'spec',
-      note: 'One key covers four paths, including the list path that has no user segment.',
+      v6Note: 'One key covers four paths, including the list path that has no user segment.',
       operations: [
         { name: 'channels.messages.reactions.create', types: { result: 'RESTPutAPIChannelMessageReactionResult' }, method: 'PUT', summary: 'Create Reaction', operationId: 'add_my_message_reaction' },
         { name: 'channels.messages.reactions.deleteOwn', types: { result: 'RESTDeleteAPIChannelMessageOwnReactionResult' }, method: 'DELETE', summary: 'Delete Own Reaction', operationId: 'delete_my_message_reaction' },
@@ -1130,7 +1130,7 @@ export const catalog: Catalog = {
       major: null,
       path: '/users/@me/guilds/{guild_id}',
       pathSource: 'spec',
-      note: 'The guild id here is not a major parameter: the spec lists the key without one.',
+      v6Note: 'The guild id here is not a major parameter: the spec lists the key without one.',
       operations: [{ name: 'users.me.guilds.leave', types: { result: 'RESTDeleteAPICurrentUserGuildResult' }, method: 'DELETE', summary: 'Leave Guild', operationId: 'leave_guild' }],
     },
     {

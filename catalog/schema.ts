@@ -271,7 +271,10 @@ const routeSchema = z.strictObject({
   pathSource: z.enum(['spec', 'documented', 'openapi']),
   /** Further path shapes the service classifies under this key, without operations of their own. */
   aliases: z.array(z.string()).optional(),
+  /** What a caller of the route's methods should know: it goes into their JSDoc. */
   note: z.string().optional(),
+  /** A fact of v6's route key alone (its major parameter, what its bucket holds): for readers of the catalog, in no JSDoc. */
+  v6Note: z.string().optional(),
   operations: z.array(operationSchema),
 });
 

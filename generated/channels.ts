@@ -466,8 +466,6 @@ export class ChannelsMessagesApi {
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `get_message`.
    *
-   * The bucket key holds the method: deleting a message has its own, higher limit.
-   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
@@ -502,8 +500,6 @@ export class ChannelsMessagesApi {
    * Files go in `files: [{ name, data }]` (sent as multipart, the rest of the body as `payload_json`, each
    * file listed in `attachments`); a `FormData` body is sent as it is.
    *
-   * The bucket key holds the method: deleting a message has its own, higher limit.
-   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param body - The request body.
@@ -529,8 +525,6 @@ export class ChannelsMessagesApi {
    * `DELETE /channels/{channel_id}/messages/{message_id}` · route key `ChannelsIdMessagesId`
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_message`.
-   *
-   * The bucket key holds the method: deleting a message has its own, higher limit.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
@@ -696,8 +690,6 @@ export class ChannelsMessagesReactionsApi {
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `add_my_message_reaction`.
    *
-   * One key covers four paths, including the list path that has no user segment.
-   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
@@ -731,8 +723,6 @@ export class ChannelsMessagesReactionsApi {
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_my_message_reaction`.
    *
-   * One key covers four paths, including the list path that has no user segment.
-   *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
    * @param emoji - `{emoji}`, the reaction: `name:id` for a custom emoji, the unicode emoji otherwise; percent-encoded for you.
@@ -765,8 +755,6 @@ export class ChannelsMessagesReactionsApi {
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_user_message_reaction`.
-   *
-   * One key covers four paths, including the list path that has no user segment.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
@@ -802,8 +790,6 @@ export class ChannelsMessagesReactionsApi {
    * `GET /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `list_message_reactions_by_emoji`.
-   *
-   * One key covers four paths, including the list path that has no user segment.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.
@@ -903,8 +889,6 @@ export class ChannelsMessagesReactionsApi {
    * `DELETE /channels/{channel_id}/messages/{message_id}/reactions/{emoji}` · route key `ChannelsIdMessagesIdReactionsUserIdType`
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `delete_all_message_reactions_by_emoji`.
-   *
-   * One key covers four paths, including the list path that has no user segment.
    *
    * @param channelId - `{channel_id}`, an id: decimal string or bigint.
    * @param messageId - `{message_id}`, an id: decimal string or bigint.

@@ -306,8 +306,6 @@ export class UsersMeGuildsApi {
    *
    * [Discord's OpenAPI document](https://github.com/discord/discord-api-spec/blob/main/specs/openapi.json): `leave_guild`.
    *
-   * The guild id here is not a major parameter: the spec lists the key without one.
-   *
    * @param guildId - `{guild_id}`, an id: decimal string or bigint.
    * @param params - None yet: pass `undefined` (or `{}`) before `options`. Parameters Discord adds later go here.
    * @param options - `signal`, `headers`, `maxWait`, `timeout`, `transportRetries` (docs/options.md).

@@ -66,7 +66,6 @@ export function buildModel(catalog: Catalog): CatalogModel {
         routeKey: route.key,
         method: source.method,
         path,
-        major: route.major,
         body: source.body ?? 'none',
         ...(source.bodyIn === 'options' && { bodyInOptions: true as const }),
         queryRequired: source.queryRequired === true,

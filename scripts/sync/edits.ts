@@ -60,6 +60,7 @@ const ROUTE_ORDER = [
   'pathSource',
   'aliases',
   'note',
+  'v6Note',
   'operations',
 ];
 

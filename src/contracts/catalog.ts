@@ -1,7 +1,8 @@
 /**
  * The catalog's shapes, which `generated/` fills in and the core consumes: operations, path
- * patterns, paged lists. Facts of the route alone (method, path, route key, major parameter);
- * what only one dialect reads is that dialect's (v6's route table: `dialects/v6/classify.ts`).
+ * patterns, paged lists. Facts of the route alone (method, path, route key); what only one
+ * dialect reads is that dialect's (v6's route table, with each route's major parameter:
+ * `RouteDefinition`, read by `dialects/v6/`).
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,7 +12,7 @@ export type ParameterKind = 'snowflake' | 'code' | 'emoji' | 'secret';
 
 export type PathSegment = string | { readonly name: string; readonly kind: ParameterKind };
 
-/** A route's major parameter: the id its limits count per. */
+/** A v6 route's major parameter: the id its limits count per (`RouteDefinition.major`). */
 export type MajorParameter = 'channel_id' | 'guild_id';
 
 export interface OperationDefinition {
@@ -20,8 +21,11 @@ export interface OperationDefinition {
   readonly routeKey: string;
   readonly method: HttpMethod;
   readonly path: readonly PathSegment[];
-  /** The route's major parameter, or null. */
-  readonly major: MajorParameter | null;
+  /**
+   * @deprecated No longer generated (it is v6's fact, which v6 reads from its own route table,
+   * `RouteDefinition.major`); the field goes in the next major version.
+   */
+  readonly major?: MajorParameter | null;
   readonly body: 'none' | 'required' | 'optional';
   /** The body is passed in the options (`options.body`), the query being the method's parameters. */
   readonly bodyInOptions?: true;
