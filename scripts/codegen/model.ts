@@ -66,6 +66,8 @@ export function buildModel(catalog: Catalog): CatalogModel {
         routeKey: route.key,
         method: source.method,
         path,
+        // Deprecated (OperationDefinition.major): kept for readers of `operations` for one minor version.
+        major: route.major,
         body: source.body ?? 'none',
         ...(source.bodyIn === 'options' && { bodyInOptions: true as const }),
         queryRequired: source.queryRequired === true,

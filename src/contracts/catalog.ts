@@ -22,10 +22,11 @@ export interface OperationDefinition {
   readonly method: HttpMethod;
   readonly path: readonly PathSegment[];
   /**
-   * @deprecated No longer generated (it is v6's fact, which v6 reads from its own route table,
-   * `RouteDefinition.major`); the field goes in the next major version.
+   * The route's major parameter, or null.
+   * @deprecated v6's fact, which v6 reads from its own route table: read `routeTable`'s row for
+   * `routeKey` (`RouteDefinition.major`). Still generated in 0.x's next minor, then no more.
    */
-  readonly major?: MajorParameter | null;
+  readonly major: MajorParameter | null;
   readonly body: 'none' | 'required' | 'optional';
   /** The body is passed in the options (`options.body`), the query being the method's parameters. */
   readonly bodyInOptions?: true;
