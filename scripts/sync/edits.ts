@@ -1,11 +1,11 @@
 /**
- * Writes a sync plan's edits into the catalog's source text. ts-morph finds where each edit goes;
- * the edit itself is a splice of text, so everything the plan does not touch (comments, order,
+ * Writes a sync's edits into the catalog's source text. ts-morph finds where each edit goes;
+ * the edit itself is a splice of text, so everything the diff does not touch (comments, order,
  * line breaks, hand formatting) stays byte for byte as it was. Pure: text in, text out.
  */
 import { Project, SyntaxKind, type ArrayLiteralExpression, type Node, type ObjectLiteralExpression } from 'ts-morph';
 import type { CatalogOperation, CatalogRoute } from '../../catalog/schema.ts';
-import type { CatalogEdit } from './plan.ts';
+import type { CatalogEdit } from './diff.ts';
 
 /** Thrown when the catalog's source is not shaped as `export const catalog = { parameters, routes }`. */
 export class CatalogSourceError extends Error {

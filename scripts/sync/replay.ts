@@ -99,7 +99,7 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
       const breaking = surface.filter((change) => change.change === 'breaking').map((change) => change.method);
       let diagnostics: string[] = [];
       let brokenCalls: string[] = [];
-      if (result.code === 0 || (result.code === 1 && result.plan?.conflicts.length)) {
+      if (result.code === 0 || (result.code === 1 && result.diff?.conflicts.length)) {
         // The SDK the sync's gate rendered and built, when it ran: the same catalog and document.
         const next = result.sdk ?? (await render());
         ({ diagnostics, brokenCalls } = checkCalls(options.root, previous, next));
@@ -112,9 +112,9 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
         date: build.date,
         code: result.code,
         stderr: result.stderr,
-        added: result.plan?.added.length ?? 0,
-        removed: result.plan?.removed.filter((removed) => removed.action !== 'still removed').length ?? 0,
-        changed: result.plan?.changed.length ?? 0,
+        added: result.diff?.added.length ?? 0,
+        removed: result.diff?.removed.filter((removed) => removed.action !== 'still removed').length ?? 0,
+        changed: result.diff?.changed.length ?? 0,
         surface: countByKind(surface),
         surfaceChanges: surface,
         breaking,

@@ -1,9 +1,9 @@
 /**
  * The sync's report: what it added, removed and changed, what it kept and what a person must
- * settle. As text for people, or as JSON for tools (the plan without its edits). Pure.
+ * settle. As text for people, or as JSON for tools (the diff without its edits). Pure.
  */
 import type { SurfaceChange } from './gate.ts';
-import type { SyncPlan } from './plan.ts';
+import type { CatalogDiff } from './diff.ts';
 
 /** What a run did: wrote, only checked, or stopped before writing (the report says why on stderr). */
 export type ReportMode = 'write' | 'check' | 'failed';
@@ -17,10 +17,10 @@ export function semverOf(surface: readonly SurfaceChange[]): 'major' | 'minor' |
   return surface.length > 0 ? 'minor' : 'patch';
 }
 
-/** The plan as tools read it: every list, the public API's changes, and the number of edits. */
-export function reportJson(plan: SyncPlan, mode: ReportMode, surface?: readonly SurfaceChange[]): string {
+/** The diff as tools read it: every list, the public API's changes, and the number of edits. */
+export function reportJson(diff: CatalogDiff, mode: ReportMode, surface?: readonly SurfaceChange[]): string {
   const api = surface && { api: { semver: semverOf(surface), changes: surface } };
-  return `${JSON.stringify({ mode, ...plan, edits: plan.edits.length, ...api }, null, 2)}\n`;
+  return `${JSON.stringify({ mode, ...diff, edits: diff.edits.length, ...api }, null, 2)}\n`;
 }
 
 const SURFACE_MARK: Record<SurfaceChange['change'], string> = {
@@ -42,79 +42,79 @@ export function surfaceLines(surface: readonly SurfaceChange[]): string[] {
   ];
 }
 
-export function reportText(plan: SyncPlan, mode: ReportMode, surface?: readonly SurfaceChange[]): string {
+export function reportText(diff: CatalogDiff, mode: ReportMode, surface?: readonly SurfaceChange[]): string {
   const lines: string[] = [];
   lines.push(
-    `catalog:sync against build ${plan.build} of Discord's OpenAPI document (${plan.documentOperations} operations)`,
+    `catalog:sync against build ${diff.build} of Discord's OpenAPI document (${diff.documentOperations} operations)`,
   );
-  if (plan.linked.length > 0) {
+  if (diff.linked.length > 0) {
     lines.push(
       '',
-      `linked   ${plan.linked.length} catalog operations to their operationId (matched by method and path)`,
+      `linked   ${diff.linked.length} catalog operations to their operationId (matched by method and path)`,
     );
   }
-  lines.push('', `added    ${plan.added.length}`);
-  for (const added of plan.added) {
+  lines.push('', `added    ${diff.added.length}`);
+  for (const added of diff.added) {
     const route = added.newRoute ? `new route ${added.routeKey}` : `route ${added.routeKey}`;
     lines.push(`  + ${added.method.padEnd(6)} ${added.path}  →  ${added.name}  (${route}; ${added.operationId})`);
     if (added.collision) lines.push(`      name collision: ${added.collision}`);
     for (const note of added.notes) lines.push(`      review: ${note}`);
   }
-  const newParameters = Object.entries(plan.newParameters);
+  const newParameters = Object.entries(diff.newParameters);
   if (newParameters.length > 0) {
     lines.push(`  new path parameters: ${newParameters.map(([name, kind]) => `{${name}} (${kind})`).join(', ')}`);
   }
-  lines.push('', `removed  ${plan.removed.length}`);
-  for (const removed of plan.removed) {
+  lines.push('', `removed  ${diff.removed.length}`);
+  for (const removed of diff.removed) {
     const action =
       removed.action === 'pruned'
         ? 'deleted (--prune)'
         : removed.action === 'deprecated'
-          ? `deprecated: still callable, removedIn ${plan.build}`
+          ? `deprecated: still callable, removedIn ${diff.build}`
           : 'already deprecated';
     const renamed = removed.renamedTo ? `; moved: now ${removed.renamedTo}` : '';
     lines.push(
       `  - ${removed.method.padEnd(6)} ${removed.path}  ${removed.name}  (${removed.operationId}; ${action}${renamed})`,
     );
   }
-  for (const restored of plan.restored) {
+  for (const restored of diff.restored) {
     lines.push(`  ↺ ${restored.name} (${restored.operationId}) is in the document again: no longer deprecated`);
   }
-  lines.push('', `changed  ${plan.changed.length}`);
-  for (const changed of plan.changed) {
+  lines.push('', `changed  ${diff.changed.length}`);
+  for (const changed of diff.changed) {
     for (const change of changed.changes) {
       lines.push(`  ~ ${changed.name}  ${change.fact}: ${change.from}  →  ${change.to}`);
     }
   }
-  if (plan.kept.length > 0) {
-    lines.push('', `kept by hand  ${plan.kept.length} (the catalog's \`keep\`; the document says otherwise)`);
-    for (const kept of plan.kept) {
+  if (diff.kept.length > 0) {
+    lines.push('', `kept by hand  ${diff.kept.length} (the catalog's \`keep\`; the document says otherwise)`);
+    for (const kept of diff.kept) {
       lines.push(`  = ${kept.name}  ${kept.fact}: ${kept.catalog} (document: ${kept.document}) — ${kept.reason}`);
     }
   }
-  if (plan.conflicts.length > 0) {
-    lines.push('', `conflicts  ${plan.conflicts.length} (a person must settle these)`);
-    for (const conflict of plan.conflicts) lines.push(`  ! ${conflict}`);
+  if (diff.conflicts.length > 0) {
+    lines.push('', `conflicts  ${diff.conflicts.length} (a person must settle these)`);
+    for (const conflict of diff.conflicts) lines.push(`  ! ${conflict}`);
   }
   lines.push(
     '',
-    `kept by hand, not in the document: ${plan.handKept} catalog operations (the seed's v6 routes, user-only and documented-only ones)`,
+    `kept by hand, not in the document: ${diff.handKept} catalog operations (the seed's v6 routes, user-only and documented-only ones)`,
   );
   if (surface) lines.push('', ...surfaceLines(surface));
-  const edits = plan.edits.length;
+  const edits = diff.edits.length;
   lines.push(
     '',
     mode === 'failed'
       ? `Nothing written: the ${edits} edits above were not made (why: below).`
       : edits === 0
-        ? plan.conflicts.length > 0
+        ? diff.conflicts.length > 0
           ? 'Nothing to edit.'
           : 'The catalog follows the document.'
         : mode === 'check'
           ? `The catalog is behind the document: \`npm run catalog:sync\` would make ${edits} edits.`
           : `catalog/routes.ts: ${edits} edits. Review drafted names, then run \`npm run generate\`.`,
   );
-  if (plan.conflicts.length > 0) {
+  if (diff.conflicts.length > 0) {
     lines.push('A person must settle the conflicts above: the catalog says what the document does not.');
   }
   return `${lines.join('\n')}\n`;
@@ -126,7 +126,7 @@ export function reportText(plan: SyncPlan, mode: ReportMode, surface?: readonly 
  * semver class of what the public API did (patch when no method's arguments changed), then the
  * summary: the build followed, and the methods by kind of change.
  */
-export function changesetText(packageName: string, plan: SyncPlan, surface: readonly SurfaceChange[]): string {
+export function changesetText(packageName: string, diff: CatalogDiff, surface: readonly SurfaceChange[]): string {
   const section = (kind: SurfaceChange['change'], title: string) => {
     const changes = surface.filter((change) => change.change === kind);
     if (changes.length === 0) return [];
@@ -138,7 +138,7 @@ export function changesetText(packageName: string, plan: SyncPlan, surface: read
     `${JSON.stringify(packageName)}: ${semverOf(surface)}`,
     '---',
     '',
-    `Follows build ${plan.build} of Discord's OpenAPI document (\`npm run catalog:sync\`).`,
+    `Follows build ${diff.build} of Discord's OpenAPI document (\`npm run catalog:sync\`).`,
     '',
     ...(surface.length === 0
       ? [

@@ -1,5 +1,5 @@
 /**
- * `catalog:sync` as a function: read a document of the service (a file or a URL), plan against
+ * `catalog:sync` as a function: read a document of the service (a file or a URL), diff against
  * the catalog, report, and (unless checking) write the catalog and pin the document. Everything
  * is checked before anything is written, and each file is written whole or not at all (a
  * temporary file renamed over it), so bad input leaves the catalog as it was.
@@ -14,7 +14,7 @@ import { applyEdits, CatalogSourceError } from './edits.ts';
 import { asOpenApiDocument, readSpec, SpecInputError, type OpenApiDocument } from './openapi.ts';
 import { ARCHIVE_FILE, archiveOperations, archiveText, type Archive } from '../codegen/archive.ts';
 import { readArchive } from '../codegen/run.ts';
-import { isBehind, planSync, type SyncPlan } from './plan.ts';
+import { isBehind, diffCatalog, type CatalogDiff } from './diff.ts';
 import { changesetText, reportJson, reportText, semverOf } from './report.ts';
 import type { RenderedSdk } from './compile.ts';
 import { buildGate, type SurfaceChange } from './gate.ts';
@@ -58,7 +58,7 @@ export interface SyncRunResult {
   readonly code: 0 | 1 | 2;
   readonly stdout: string;
   readonly stderr: string;
-  readonly plan?: SyncPlan;
+  readonly diff?: CatalogDiff;
   /** What the new catalog does to the public methods, read off the compiler (when it has edits). */
   readonly surface?: readonly SurfaceChange[];
   /** The SDK the new catalog and document generate, as the compiler checked it (when it did). */
@@ -76,7 +76,7 @@ export interface PinnedSource {
 const PINNED_SPEC = 'openapi.json';
 const PINNED_SOURCE = 'source.json';
 
-/** What the sync read: the document (and where it came from), the catalog, and the plan between them. */
+/** What the sync read: the document (and where it came from), the catalog, and the diff between them. */
 interface SyncInput {
   readonly given: string;
   readonly pinnedSpec: string;
@@ -87,13 +87,13 @@ interface SyncInput {
   readonly build: string;
   readonly source: string;
   readonly catalog: Catalog;
-  readonly plan: SyncPlan;
+  readonly diff: CatalogDiff;
 }
 
 export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const input = await readInput(options);
   if ('code' in input) return input;
-  const { plan, source, document, pinned, pinnedSpec } = input;
+  const { diff, source, document, pinned, pinnedSpec } = input;
   const mode = options.check ? 'check' : 'write';
   const archive = await readArchive(options.pinnedDir);
   // The document the catalog follows now: the pinned one (none yet before a first sync).
@@ -101,7 +101,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const pinnedBuild = pinned
     ? input.build
     : ((await readSource(options.pinnedDir).catch(() => undefined))?.build ?? 'unknown');
-  const updatedArchive = nextArchive(archive, plan, pinnedDocument, pinnedBuild);
+  const updatedArchive = nextArchive(archive, diff, pinnedDocument, pinnedBuild);
   // The catalog as the sync would write it, valid, and the SDK it generates, built: in both modes,
   // so that `--check` says what a write would meet. The SDK changes with the catalog, and with
   // the document alone: its schemas type the methods.
@@ -109,13 +109,13 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   let updated = source;
   let surface: readonly SurfaceChange[] | undefined;
   let sdk: RenderedSdk | undefined;
-  if (plan.edits.length > 0 || documentChanged) {
+  if (diff.edits.length > 0 || documentChanged) {
     const gated = await gateChanges(options, input, { archive, updatedArchive, pinnedDocument });
     if ('code' in gated) return gated;
     ({ updated, surface, sdk } = gated);
   }
-  const stdout = options.json ? reportJson(plan, mode, surface) : reportText(plan, mode, surface);
-  if (options.check) return { code: isBehind(plan) ? 1 : 0, stdout, stderr: '', plan, ...(surface && { surface }) };
+  const stdout = options.json ? reportJson(diff, mode, surface) : reportText(diff, mode, surface);
+  if (options.check) return { code: isBehind(diff) ? 1 : 0, stdout, stderr: '', diff, ...(surface && { surface }) };
   if (updated !== source) await writeAtomically(options.catalogFile, updated);
   if (archiveText(updatedArchive) !== archiveText(archive)) {
     await writeAtomically(join(options.pinnedDir, ARCHIVE_FILE), archiveText(updatedArchive));
@@ -123,16 +123,16 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   const note = await draftReleaseNote(options, input, surface);
   if (!pinned) await pin(options, input);
   return {
-    code: plan.conflicts.length > 0 ? 1 : 0,
+    code: diff.conflicts.length > 0 ? 1 : 0,
     stdout: options.json ? stdout : `${stdout}${note}`,
     stderr: '',
-    plan,
+    diff,
     ...(surface && { surface }),
     ...(sdk && { sdk }),
   };
 }
 
-/** The document, the catalog and the plan; or the result of a run that stops there (bad input, a bad catalog). */
+/** The document, the catalog and the diff; or the result of a run that stops there (bad input, a bad catalog). */
 async function readInput(options: SyncRunOptions): Promise<SyncInput | SyncRunResult> {
   const pinnedSpec = join(options.pinnedDir, PINNED_SPEC);
   const given = options.spec ?? pinnedSpec;
@@ -153,12 +153,12 @@ async function readInput(options: SyncRunOptions): Promise<SyncInput | SyncRunRe
     const build = options.build ?? (pinned ? (await readSource(options.pinnedDir)).build : contentLabel(text));
     const source = await readFile(options.catalogFile, 'utf8');
     const catalog = await loadCatalog(options.catalogFile, source);
-    const plan = planSync(catalog, spec, {
+    const diff = diffCatalog(catalog, spec, {
       build,
       prune: options.prune,
       allowRemovals: options.allowRemovals ?? false,
     });
-    return { given, pinnedSpec, pinned, text, document, build, source, catalog, plan };
+    return { given, pinnedSpec, pinned, text, document, build, source, catalog, diff };
   } catch (error) {
     if (error instanceof SpecInputError) return { code: 2, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
     if (error instanceof CatalogError) return { code: 1, stdout: '', stderr: `catalog:sync: ${error.message}\n` };
@@ -167,25 +167,25 @@ async function readInput(options: SyncRunOptions): Promise<SyncInput | SyncRunRe
 }
 
 /**
- * The catalog with the plan's edits, checked, and the SDKs before and after handed to the
+ * The catalog with the diff's edits, checked, and the SDKs before and after handed to the
  * compiler (`buildGate`): what the public methods gain and lose, or the result of a run that
  * writes nothing (the edited catalog is not valid, or its SDK does not build).
  */
 async function gateChanges(
   options: SyncRunOptions,
-  { plan, catalog, source, document }: SyncInput,
+  { diff, catalog, source, document }: SyncInput,
   documents: { archive: Archive; updatedArchive: Archive; pinnedDocument: OpenApiDocument | undefined },
 ): Promise<{ updated: string; surface: readonly SurfaceChange[] | undefined; sdk?: RenderedSdk } | SyncRunResult> {
   let updated = source;
   let after = catalog;
   try {
-    if (plan.edits.length > 0) {
-      updated = applyEdits(source, plan.edits);
+    if (diff.edits.length > 0) {
+      updated = applyEdits(source, diff.edits);
       after = await loadCatalog(options.catalogFile, updated);
     }
   } catch (error) {
     if (error instanceof CatalogSourceError || error instanceof CatalogError) {
-      return failed(1, plan, options.json, `nothing written: ${error.message}`);
+      return failed(1, diff, options.json, `nothing written: ${error.message}`);
     }
     throw error;
   }
@@ -204,7 +204,7 @@ async function gateChanges(
     const problems = gate.problems.map((problem) => `  ${problem}`).join('\n');
     return failed(
       2,
-      plan,
+      diff,
       options.json,
       `nothing written: the SDK this catalog and document would generate does not build:\n${problems}`,
     );
@@ -218,13 +218,13 @@ async function gateChanges(
  */
 async function draftReleaseNote(
   options: SyncRunOptions,
-  { plan, build }: SyncInput,
+  { diff, build }: SyncInput,
   surface: readonly SurfaceChange[] | undefined,
 ): Promise<string> {
   if (!options.changesetDir || !surface) return '';
   const file = join(options.changesetDir, `catalog-sync-${build}.md`);
   await mkdir(options.changesetDir, { recursive: true });
-  await writeAtomically(file, changesetText(await packageNameOf(options.root ?? REPOSITORY), plan, surface));
+  await writeAtomically(file, changesetText(await packageNameOf(options.root ?? REPOSITORY), diff, surface));
   return `Release note drafted: ${file} (semver: ${semverOf(surface)}).\n`;
 }
 
@@ -243,10 +243,10 @@ async function packageNameOf(root: string): Promise<string> {
   return name;
 }
 
-/** A run that stops before writing: the plan as a report of what was found, and why nothing was written. */
-function failed(code: 1 | 2, plan: SyncPlan, json: boolean, why: string): SyncRunResult {
-  const stdout = json ? reportJson(plan, 'failed') : reportText(plan, 'failed');
-  return { code, stdout, stderr: `catalog:sync: ${why}\n`, plan };
+/** A run that stops before writing: the diff as a report of what was found, and why nothing was written. */
+function failed(code: 1 | 2, diff: CatalogDiff, json: boolean, why: string): SyncRunResult {
+  const stdout = json ? reportJson(diff, 'failed') : reportText(diff, 'failed');
+  return { code, stdout, stderr: `catalog:sync: ${why}\n`, diff };
 }
 
 /** The TypeScript files of a `generated/` folder, by name. */
@@ -269,12 +269,12 @@ async function readPinned(file: string): Promise<OpenApiDocument | undefined> {
  */
 function nextArchive(
   archive: Archive,
-  plan: SyncPlan,
+  diff: CatalogDiff,
   pinnedDocument: OpenApiDocument | undefined,
   pinnedBuild: string,
 ): Archive {
-  const leaving = new Set(plan.restored.map((restored) => restored.operationId));
-  const removed = new Set(plan.removed.filter((r) => r.action === 'deprecated').map((r) => r.operationId));
+  const leaving = new Set(diff.restored.map((restored) => restored.operationId));
+  const removed = new Set(diff.removed.filter((r) => r.action === 'deprecated').map((r) => r.operationId));
   const kept = Object.fromEntries(Object.entries(archive).filter(([operationId]) => !leaving.has(operationId)));
   if (pinnedDocument === undefined || removed.size === 0) return kept;
   return { ...kept, ...archiveOperations(pinnedDocument, removed, pinnedBuild) };

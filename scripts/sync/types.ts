@@ -1,6 +1,6 @@
 /**
- * What a sync plan holds: the report's lists and the edits of the catalog's source. Types only,
- * shared by the plan, the drafts and the writer.
+ * What a sync diff holds: the report's lists and the edits of the catalog's source. Types only,
+ * shared by the diff, the drafts and the writer.
  */
 import type { CatalogRoute, CatalogOperation, ParameterKind, SyncedFact } from '../../catalog/schema.ts';
 
@@ -71,7 +71,7 @@ export interface RemovedOperation {
   readonly renamedTo?: string;
 }
 
-export interface SyncPlan {
+export interface CatalogDiff {
   readonly build: string;
   /** Operations of the document. */
   readonly documentOperations: number;

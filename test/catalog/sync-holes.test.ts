@@ -8,7 +8,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nameOf, nameProblem, proposeName } from '../../scripts/sync/derive.ts';
-import { isBehind } from '../../scripts/sync/plan.ts';
+import { isBehind } from '../../scripts/sync/diff.ts';
 import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
 import {
   catalogFolder,
@@ -75,7 +75,7 @@ describe('a new operation under the name of an existing one', () => {
     const result = await runSync(options({ spec, build: '301' }));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.plan?.added).toMatchObject([
+    expect(result.diff?.added).toMatchObject([
       {
         name: 'guilds.messages.searchTabs.get',
         collision:
@@ -127,7 +127,7 @@ describe('the verb of a PUT', () => {
       'DELETE /lobbies/{lobby_id}/members/@me': { operationId: 'leave_lobby', responses: noContent },
     });
     const result = await runSync(options({ spec, check: true }));
-    expect(result.plan?.added.map(({ method, name }) => ({ method, name }))).toEqual([
+    expect(result.diff?.added.map(({ method, name }) => ({ method, name }))).toEqual([
       { method: 'PUT', name: 'lobbies.members.me.add' },
       { method: 'DELETE', name: 'lobbies.members.me.leave' },
     ]);
@@ -139,8 +139,8 @@ describe('--check on a catalog behind by links alone', () => {
     await pin(FOLLOWED);
     const result = await runSync(options({ check: true }));
     // Nothing but the links: no fact differs, nothing is added or removed.
-    expect(result.plan).toMatchObject({ added: [], removed: [], changed: [], restored: [], conflicts: [] });
-    expect(result.plan?.linked.map((link) => link.name)).toEqual([
+    expect(result.diff).toMatchObject({ added: [], removed: [], changed: [], restored: [], conflicts: [] });
+    expect(result.diff?.linked.map((link) => link.name)).toEqual([
       'channels.messages.list',
       'channels.messages.create',
       'webhooks.getWithToken',
@@ -148,7 +148,7 @@ describe('--check on a catalog behind by links alone', () => {
     expect(result.stdout).toContain('linked   3 catalog operations to their operationId');
     expect(result.stdout).toContain('The catalog is behind the document: `npm run catalog:sync` would make 3 edits.');
     expect(result.code).toBe(1);
-    expect(isBehind(result.plan!)).toBe(true);
+    expect(isBehind(result.diff!)).toBe(true);
     expect(await readFile(folder.catalogFile, 'utf8')).toBe(FIXTURE_CATALOG);
   });
 
@@ -181,7 +181,7 @@ describe('a rewritten catalog that would be invalid', () => {
       'PATCH /guilds/{guild_id}': { operationId: 'update_guild', query: [{ name: 'with_counts', required: true }] },
     });
     const result = await runSync(options({ spec, build: '301' }));
-    expect(result.plan?.kept).toMatchObject([{ name: 'guilds.edit', fact: 'body' }]);
+    expect(result.diff?.kept).toMatchObject([{ name: 'guilds.edit', fact: 'body' }]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/^catalog:sync: nothing written: The route catalog is invalid/);
     expect(result.stderr).toContain('"guilds.edit": queryRequired needs documented query parameters and no body');
@@ -200,7 +200,7 @@ describe('conflicts in the write mode', () => {
       'GET /webhooks/{webhook_id}/{webhook_token}': { operationId: 'get_webhook_by_token' },
     });
     const result = await runSync(options({ spec, build: '301' }));
-    expect(result.plan?.conflicts).toHaveLength(1);
+    expect(result.diff?.conflicts).toHaveLength(1);
     expect(result.stdout).toContain('conflicts  1 (a person must settle these)');
     expect(result.stdout).toContain(
       '! webhooks.getWithToken: sent without Authorization (unauthenticated), but GET /webhooks/{webhook_id}/{webhook_token} needs a token',

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyEdits, CatalogSourceError, literal } from '../../scripts/sync/edits.ts';
-import type { CatalogEdit } from '../../scripts/sync/plan.ts';
+import type { CatalogEdit } from '../../scripts/sync/diff.ts';
 import type { CatalogOperation, CatalogRoute } from '../../catalog/schema.ts';
 
 const SOURCE = `// the catalog

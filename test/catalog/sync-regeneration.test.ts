@@ -13,7 +13,7 @@ import { identifierClashes } from '../../scripts/codegen/identifiers.ts';
 import { buildModel } from '../../scripts/codegen/model.ts';
 import { renderGenerated } from '../../scripts/codegen/run.ts';
 import { nameOf, nameProblem } from '../../scripts/sync/derive.ts';
-import { planSync } from '../../scripts/sync/plan.ts';
+import { diffCatalog } from '../../scripts/sync/diff.ts';
 import { readSpec } from '../../scripts/sync/openapi.ts';
 import { changesetText } from '../../scripts/sync/report.ts';
 import { runSync, type SyncRunOptions } from '../../scripts/sync/run.ts';
@@ -136,17 +136,17 @@ describe('drafted names', () => {
   });
 });
 
-describe('planSync: renames, moves, removals and bodies that come late', () => {
+describe('diffCatalog: renames, moves, removals and bodies that come late', () => {
   const load = () => loadFixture();
 
   it('an operationId renamed at the same method and path keeps the method; deprecated_… deprecates it', async () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     operations['GET /guilds/{guild_id}'] = { operationId: 'deprecated_get_guild' };
-    const plan = planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
-    expect(plan.added).toEqual([]);
-    expect(plan.removed).toEqual([]);
-    expect(plan.linked).toContainEqual({ name: 'guilds.get', operationId: 'deprecated_get_guild' });
-    expect(plan.edits).toContainEqual({
+    const diff = diffCatalog(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
+    expect(diff.added).toEqual([]);
+    expect(diff.removed).toEqual([]);
+    expect(diff.linked).toContainEqual({ name: 'guilds.get', operationId: 'deprecated_get_guild' });
+    expect(diff.edits).toContainEqual({
       kind: 'set',
       operationName: 'guilds.get',
       properties: {
@@ -160,10 +160,10 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     delete operations['GET /guilds/{guild_id}'];
     operations['GET /guilds/{guild_id}/profile'] = { operationId: 'get_guild' };
-    const plan = planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
-    expect(plan.added).toMatchObject([{ name: 'guilds.profile.get', operationId: 'get_guild' }]);
-    expect(plan.removed).toMatchObject([{ name: 'guilds.get', action: 'deprecated', renamedTo: 'guilds.profile.get' }]);
-    expect(plan.edits).toContainEqual({
+    const diff = diffCatalog(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
+    expect(diff.added).toMatchObject([{ name: 'guilds.profile.get', operationId: 'get_guild' }]);
+    expect(diff.removed).toMatchObject([{ name: 'guilds.get', action: 'deprecated', renamedTo: 'guilds.profile.get' }]);
+    expect(diff.edits).toContainEqual({
       kind: 'set',
       operationName: 'guilds.get',
       properties: { removedIn: '301', renamedTo: 'guilds.profile.get' },
@@ -178,8 +178,8 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
       query: ['reason'],
       body: { required: false, ...json({ type: 'object', properties: { note: { type: 'string' } } }) },
     };
-    const plan = planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
-    const edit = plan.edits.find((e) => e.kind === 'set' && e.operationName === 'guilds.delete');
+    const diff = diffCatalog(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false });
+    const edit = diff.edits.find((e) => e.kind === 'set' && e.operationName === 'guilds.delete');
     // guilds.delete had no query: its parameters become the body, no bodyIn.
     expect(edit).toMatchObject({ properties: { body: 'optional', query: ['reason'] } });
     expect((edit as { properties: Record<string, unknown> }).properties.bodyIn).toBeUndefined();
@@ -188,7 +188,7 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
       "{ name: 'guilds.delete', method: 'DELETE', summary: 'Delete Guild', query: ['reason'], operationId: 'delete_guild' }",
     );
     expect(withQuery).not.toBe(FIXTURE_CATALOG);
-    const later = planSync(await loadFixture(withQuery), readSpec(openApiDocument(operations)), {
+    const later = diffCatalog(await loadFixture(withQuery), readSpec(openApiDocument(operations)), {
       build: '301',
       prune: false,
     });
@@ -199,16 +199,16 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
 
   it('more than 5 % of the synced operations gone (and more than one) is refused, unless removals are allowed', async () => {
     const empty = readSpec(openApiDocument({}));
-    expect(() => planSync(parseCatalog(realCatalog), empty, { build: '301', prune: false })).toThrow(
+    expect(() => diffCatalog(parseCatalog(realCatalog), empty, { build: '301', prune: false })).toThrow(
       /the document would remove \d+ of the catalog's \d+ synced operations \(100\.0 %, more than 5 %\): refused; if Discord really removed them, pass --allow-removals/,
     );
-    const allowed = planSync(parseCatalog(realCatalog), empty, { build: '301', prune: false, allowRemovals: true });
+    const allowed = diffCatalog(parseCatalog(realCatalog), empty, { build: '301', prune: false, allowRemovals: true });
     expect(allowed.removed.length).toBeGreaterThan(200);
     // One operation gone is a release, not a broken document.
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     delete operations['DELETE /guilds/{guild_id}'];
     expect(
-      planSync(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false }).removed,
+      diffCatalog(await load(), readSpec(openApiDocument(operations)), { build: '301', prune: false }).removed,
     ).toHaveLength(1);
   });
 
@@ -233,9 +233,9 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
       return readSpec({ ...pinned, paths: Object.fromEntries(paths) });
     };
     const catalog = parseCatalog(copy);
-    const plan = planSync(catalog, documentWithout(share), { build: '301', prune: false });
-    expect(plan.removed.filter((removed) => removed.action === 'deprecated')).toHaveLength(share);
-    expect(() => planSync(catalog, documentWithout(share + 1), { build: '301', prune: false })).toThrow(
+    const diff = diffCatalog(catalog, documentWithout(share), { build: '301', prune: false });
+    expect(diff.removed.filter((removed) => removed.action === 'deprecated')).toHaveLength(share);
+    expect(() => diffCatalog(catalog, documentWithout(share + 1), { build: '301', prune: false })).toThrow(
       `the document would remove ${share + 1} of the catalog's ${synced.length} synced operations`,
     );
   });
@@ -261,12 +261,12 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     operations['GET /guilds/{guild_id}'] = { operationId: 'deprecated_get_guild' };
     operations['GET /guilds/{guild_id}/profile'] = { operationId: 'get_guild' };
-    const plan = planSync(await loadFixture(withPredecessor), readSpec(openApiDocument(operations)), {
+    const diff = diffCatalog(await loadFixture(withPredecessor), readSpec(openApiDocument(operations)), {
       build: '301',
       prune: false,
     });
-    expect(plan.added).toMatchObject([{ name: 'guilds.profile.get', operationId: 'get_guild' }]);
-    expect(plan.edits).toContainEqual({
+    expect(diff.added).toMatchObject([{ name: 'guilds.profile.get', operationId: 'get_guild' }]);
+    expect(diff.edits).toContainEqual({
       kind: 'set',
       operationName: 'guilds.get',
       properties: {
@@ -274,7 +274,7 @@ describe('planSync: renames, moves, removals and bodies that come late', () => {
         deprecated: 'Use `guilds.profile.get`: Discord moved this operation to GET /guilds/{guild_id}/profile.',
       },
     });
-    expect(plan.edits).toContainEqual({
+    expect(diff.edits).toContainEqual({
       kind: 'set',
       operationName: 'guilds.preview.get',
       properties: { renamedTo: 'guilds.profile.get' },
@@ -363,7 +363,7 @@ describe('runSync: the gate, the archive, the release note', () => {
     expect(result.stdout).toMatch(/~ guilds\.get +additive: params → query accepts more/);
     expect(result.stdout).toMatch(/\+ lobbies\.get +added: GET \/lobbies\/\{lobby_id\}/);
     const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
-    expect(note).toBe(changesetText('tollgate', result.plan!, result.surface!));
+    expect(note).toBe(changesetText('tollgate', result.diff!, result.surface!));
     expect(note).toMatch(/^---\n"tollgate": minor\n---\n/);
   });
 
@@ -405,7 +405,7 @@ describe('runSync: the gate, the archive, the release note', () => {
     // Only the document changes (the catalog has nothing to edit): the gate still compares.
     const result = await runSync(options({ spec: await documentFile({}, document), build: '301', changesetDir }));
     expect(result.code).toBe(0);
-    expect(result.plan!.edits).toEqual([]);
+    expect(result.diff!.edits).toEqual([]);
     expect(result.surface).toEqual([
       { method: 'channels.messages.create', change: 'breaking', detail: 'body accepts less' },
     ]);
@@ -455,11 +455,11 @@ describe('runSync: the gate, the archive, the release note', () => {
 
 describe('the release note', () => {
   it('lists the methods under their kind of change, breaking first, with the semver of the whole', async () => {
-    const plan = planSync(await loadFixture(), readSpec(openApiDocument(FOLLOWED)), {
+    const diff = diffCatalog(await loadFixture(), readSpec(openApiDocument(FOLLOWED)), {
       build: '301',
       prune: false,
     });
-    const note = changesetText('tollgate', plan, [
+    const note = changesetText('tollgate', diff, [
       { method: 'guilds.delete', change: 'deprecated', detail: 'not in the document since build 301' },
       {
         method: 'guilds.get',
@@ -504,9 +504,12 @@ describe('the release note', () => {
   ] as const)(
     'is a changeset as @changesets/cli reads it: a %s release of the package named',
     async (type, surface) => {
-      const plan = planSync(await loadFixture(), readSpec(openApiDocument(FOLLOWED)), { build: '301', prune: false });
+      const diff = diffCatalog(await loadFixture(), readSpec(openApiDocument(FOLLOWED)), {
+        build: '301',
+        prune: false,
+      });
       for (const name of ['tollgate', '@tollgate-dev/sdk']) {
-        const parsed = parseChangesetFile(changesetText(name, plan, surface));
+        const parsed = parseChangesetFile(changesetText(name, diff, surface));
         expect(parsed.releases).toEqual([{ name, type }]);
         expect(parsed.summary.split('\n')[0]).toBe(
           "Follows build 301 of Discord's OpenAPI document (`npm run catalog:sync`).",

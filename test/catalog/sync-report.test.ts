@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SurfaceChange } from '../../scripts/sync/gate.ts';
-import type { CatalogEdit, SyncPlan } from '../../scripts/sync/plan.ts';
+import type { CatalogEdit, CatalogDiff } from '../../scripts/sync/diff.ts';
 import { changesetText, reportJson, reportText, semverOf, surfaceLines } from '../../scripts/sync/report.ts';
 
 const edits = (count: number) => Array.from({ length: count }, () => ({}) as CatalogEdit);
 
-/** A plan with something in every list. */
-const FULL: SyncPlan = {
+/** A diff with something in every list. */
+const FULL: CatalogDiff = {
   build: '1.2.3',
   documentOperations: 262,
   linked: [{ name: 'guilds.get', operationId: 'get_guild' }],
@@ -57,10 +57,10 @@ const FULL: SyncPlan = {
   conflicts: ['guilds.edit: the catalog keeps a body the document removed'],
   handKept: 7,
   edits: edits(5),
-} as unknown as SyncPlan;
+} as unknown as CatalogDiff;
 
-/** A plan with nothing to do. */
-const EMPTY: SyncPlan = {
+/** A diff with nothing to do. */
+const EMPTY: CatalogDiff = {
   build: '1.2.3',
   documentOperations: 262,
   linked: [],
@@ -84,7 +84,7 @@ const SURFACE: SurfaceChange[] = [
 ];
 
 describe('the report as text', () => {
-  it('a plan with every list: each section, each line as laid out', () => {
+  it('a diff with every list: each section, each line as laid out', () => {
     expect(reportText(FULL, 'write', SURFACE).split('\n')).toEqual([
       "catalog:sync against build 1.2.3 of Discord's OpenAPI document (262 operations)",
       '',
@@ -128,7 +128,7 @@ describe('the report as text', () => {
     ]);
   });
 
-  it('a plan with nothing to do: the lists it always shows, at 0, and none of the others', () => {
+  it('a diff with nothing to do: the lists it always shows, at 0, and none of the others', () => {
     expect(reportText(EMPTY, 'check')).toBe(
       [
         "catalog:sync against build 1.2.3 of Discord's OpenAPI document (262 operations)",
@@ -148,7 +148,8 @@ describe('the report as text', () => {
   });
 
   it('its last line, by what the run did', () => {
-    const last = (plan: SyncPlan, mode: 'write' | 'check' | 'failed') => reportText(plan, mode).trimEnd().split('\n');
+    const last = (diff: CatalogDiff, mode: 'write' | 'check' | 'failed') =>
+      reportText(diff, mode).trimEnd().split('\n');
     expect(last({ ...EMPTY, edits: edits(2) }, 'failed').at(-1)).toBe(
       'Nothing written: the 2 edits above were not made (why: below).',
     );
@@ -186,10 +187,9 @@ describe('the semver class of a sync', () => {
 
 describe('the report as JSON', () => {
   it('every list as it is, the edits counted, the public API with its class only when given', () => {
-    const { edits: _, ...lists } = FULL;
     expect(JSON.parse(reportJson(FULL, 'check', SURFACE))).toEqual({
       mode: 'check',
-      ...JSON.parse(JSON.stringify(lists)),
+      ...JSON.parse(JSON.stringify(FULL)),
       edits: 5,
       api: { semver: 'major', changes: SURFACE },
     });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { applyEdits } from '../../scripts/sync/edits.ts';
-import type { CatalogEdit } from '../../scripts/sync/plan.ts';
+import type { CatalogEdit } from '../../scripts/sync/diff.ts';
 import { FIXTURE_CATALOG, loadFixture } from '../support/openapi-fixture.ts';
 import { runs } from '../support/property-runs.ts';
 

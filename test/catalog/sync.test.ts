@@ -1,5 +1,5 @@
 /**
- * catalog:sync's pure parts: reading a document, the naming rules, the plan (added, removed,
+ * catalog:sync's pure parts: reading a document, the naming rules, the diff (added, removed,
  * changed, kept, conflicts) and the edits written into the catalog's source.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { shapeOf } from '../../catalog/schema.ts';
 import { draftRouteKey, majorOf, nameOf, proposeName } from '../../scripts/sync/derive.ts';
 import { applyEdits } from '../../scripts/sync/edits.ts';
 import { readSpec, SpecInputError } from '../../scripts/sync/openapi.ts';
-import { isBehind, planSync } from '../../scripts/sync/plan.ts';
+import { isBehind, diffCatalog } from '../../scripts/sync/diff.ts';
 import { reportJson, reportText } from '../../scripts/sync/report.ts';
 import {
   FIXTURE_CATALOG,
@@ -41,8 +41,8 @@ const WEBHOOK = {
 };
 const CURRENT = { ...MESSAGES, ...GUILD, ...WEBHOOK, 'DELETE /guilds/{guild_id}': { operationId: 'delete_guild' } };
 
-const plan = async (operations: Record<string, FixtureOperation>, prune = false, source = FIXTURE_CATALOG) =>
-  planSync(await loadFixture(source), readSpec(openApiDocument(operations)), { build: '300', prune });
+const diff = async (operations: Record<string, FixtureOperation>, prune = false, source = FIXTURE_CATALOG) =>
+  diffCatalog(await loadFixture(source), readSpec(openApiDocument(operations)), { build: '300', prune });
 
 describe('readSpec: what the catalog reads of a document', () => {
   it('reads method, path, query in order, body, encoding, result and auth', () => {
@@ -322,10 +322,10 @@ describe('the naming rules (derive.ts)', () => {
   });
 });
 
-describe('planSync: the catalog against a document', () => {
+describe('diffCatalog: the catalog against a document', () => {
   it('a catalog that follows the document: nothing to do', async () => {
-    const linked = await plan(CURRENT);
-    const again = planSync(
+    const linked = await diff(CURRENT);
+    const again = diffCatalog(
       await loadFixture(applyEdits(FIXTURE_CATALOG, linked.edits)),
       readSpec(openApiDocument(CURRENT)),
       { build: '300', prune: false },
@@ -336,7 +336,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('links operations matched by method and path to their operationId', async () => {
-    const result = await plan(CURRENT);
+    const result = await diff(CURRENT);
     expect(result.linked).toEqual([
       { name: 'channels.messages.list', operationId: 'list_messages' },
       { name: 'channels.messages.create', operationId: 'create_message' },
@@ -345,7 +345,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('added: a drafted entry with its name, route, parameters, query, body, encoding and auth', async () => {
-    const result = await plan({
+    const result = await diff({
       ...CURRENT,
       'GET /lobbies/{lobby_id}/messages': {
         operationId: 'get_lobby_messages',
@@ -411,7 +411,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('added beside an existing route of the same path shape, in its placeholders', async () => {
-    const result = await plan({
+    const result = await diff({
       ...CURRENT,
       'POST /guilds/{id}': { operationId: 'clone_guild', body: { required: true, ...json({}) } },
     });
@@ -423,7 +423,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('a taken name is reported with the proposal it drafted', async () => {
-    const result = await plan({
+    const result = await diff({
       ...CURRENT,
       'GET /guilds/{guild_id}/messages/search': { operationId: 'guild_search' },
     });
@@ -439,7 +439,7 @@ describe('planSync: the catalog against a document', () => {
   it('a path parameter the catalog cannot classify (not an id, not listed) is bad input', async () => {
     const operations = { ...CURRENT, 'GET /quests/{quest_code}': { operationId: 'get_quest' } };
     const spec = readSpec(openApiDocument(operations, { stringParameters: ['quest_code'] }));
-    await expect(async () => planSync(await loadFixture(), spec, { build: '300', prune: false })).rejects.toThrow(
+    await expect(async () => diffCatalog(await loadFixture(), spec, { build: '300', prune: false })).rejects.toThrow(
       'GET /quests/{quest_code}: the catalog cannot classify path parameter {quest_code} (not an id)',
     );
   });
@@ -448,7 +448,7 @@ describe('planSync: the catalog against a document', () => {
     const operations = Object.fromEntries(
       Object.entries(CURRENT).filter(([key]) => key !== 'DELETE /guilds/{guild_id}'),
     );
-    const removed = await plan(operations);
+    const removed = await diff(operations);
     expect(removed.removed).toEqual([
       {
         name: 'guilds.delete',
@@ -464,14 +464,14 @@ describe('planSync: the catalog against a document', () => {
       .find((o) => o.name === 'guilds.delete');
     expect(op).toMatchObject({ removedIn: '300', method: 'DELETE' });
 
-    const again = planSync(await loadFixture(marked), readSpec(openApiDocument(operations)), {
+    const again = diffCatalog(await loadFixture(marked), readSpec(openApiDocument(operations)), {
       build: '301',
       prune: false,
     });
     expect(again.removed).toMatchObject([{ name: 'guilds.delete', action: 'still removed' }]);
     expect(isBehind(again)).toBe(false);
 
-    const pruned = planSync(await loadFixture(marked), readSpec(openApiDocument(operations)), {
+    const pruned = diffCatalog(await loadFixture(marked), readSpec(openApiDocument(operations)), {
       build: '301',
       prune: true,
     });
@@ -482,7 +482,7 @@ describe('planSync: the catalog against a document', () => {
     expect(names).not.toContain('guilds.delete');
     expect(names).toContain('guilds.embed.get'); // the seed's v6-only operations are never touched
 
-    const restored = planSync(await loadFixture(marked), readSpec(openApiDocument(CURRENT)), {
+    const restored = diffCatalog(await loadFixture(marked), readSpec(openApiDocument(CURRENT)), {
       build: '302',
       prune: false,
     });
@@ -494,7 +494,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('changed: query parameters added and removed, a body that became required, a new encoding; applied and reported', async () => {
-    const result = await plan({
+    const result = await diff({
       ...CURRENT,
       'GET /channels/{channel_id}/messages': {
         operationId: 'list_messages',
@@ -536,7 +536,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('a fact kept by hand is reported, not changed; a hand fact the document contradicts is a conflict', async () => {
-    const result = await plan({
+    const result = await diff({
       ...CURRENT,
       'GET /webhooks/{webhook_id}/{webhook_token}': { operationId: 'get_webhook_by_token' }, // now needs a bot token
     });
@@ -558,7 +558,7 @@ describe('planSync: the catalog against a document', () => {
   });
 
   it('the report as JSON lists the same, with the number of edits', async () => {
-    const result = await plan({ ...CURRENT, 'GET /oauth2/keys': { operationId: 'get_public_keys', security: OPEN } });
+    const result = await diff({ ...CURRENT, 'GET /oauth2/keys': { operationId: 'get_public_keys', security: OPEN } });
     const report = JSON.parse(reportJson(result, 'check')) as Record<string, unknown>;
     expect(report).toMatchObject({ mode: 'check', build: '300', documentOperations: 7, edits: result.edits.length });
     expect(report.added).toMatchObject([
@@ -589,7 +589,7 @@ describe('pagination facts proposed for a new list', () => {
     ]!;
     item.get!.parameters = parameters;
     // A document of one new list: every operation of the fixture is gone from it.
-    const result_ = planSync(await loadFixture(), readSpec(document), {
+    const result_ = diffCatalog(await loadFixture(), readSpec(document), {
       build: '300',
       prune: false,
       allowRemovals: true,
@@ -668,7 +668,7 @@ describe('pagination facts proposed for a new list', () => {
 
 describe('applyEdits: the catalog stays a file a person edits', () => {
   it('keeps comments, order and layout where nothing changed', async () => {
-    const result = await plan({ ...CURRENT, 'GET /lobbies/{lobby_id}': { operationId: 'get_lobby' } });
+    const result = await diff({ ...CURRENT, 'GET /lobbies/{lobby_id}': { operationId: 'get_lobby' } });
     const written = applyEdits(FIXTURE_CATALOG, result.edits);
     for (const line of [
       '    // ── Channels ──────────────────────────────────────────────────────────────',

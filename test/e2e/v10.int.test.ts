@@ -51,7 +51,7 @@ describe('the v10 service as it is today', () => {
     expect(e2e.service.requests.at(-1)!.at - e2e.service.requests[0]!.at).toBeLessThan(5000 + 6 * 60);
   });
 
-  it('V6: routes with one hash share one count per resource; another channel has its own', async () => {
+  it('rule V6: routes with one hash share one count per resource; another channel has its own', async () => {
     e2e = await startE2E({ api: 'v10', defaultLimit: { limit: 3, windowMs: 1000 } });
     const react = (channel: string, method: 'add' | 'remove', i: number) =>
       method === 'add'

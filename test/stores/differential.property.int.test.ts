@@ -72,7 +72,7 @@ log(`[stores-differential] fast-check seed ${SEED} (FC_SEED=${SEED} replays it)`
  * - an await-response's `retryMs`: Redis names when its oldest lease runs out (a crashed
  *   holder's lease, see `leaseMs`); the memory store is woken by the settle itself and names none;
  * - a v10 reservation's `firstContact`: the memory view's own bookkeeping of a first request
- *   (V5, V6); Redis keeps the same fact in its `fc` set under the lease id, and whether both
+ *   (V5, rule V6); Redis keeps the same fact in its `fc` set under the lease id, and whether both
  *   count first contacts alike shows in every later admission and `get`;
  * This test found the Lua answering the `reset` of an uncounted grant (memory: 0) and of a v10
  * sleep (memory: the window's local end, Lua: its id) otherwise than the memory code, and the

@@ -50,7 +50,7 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await kind(v, ON_OTHER_CHANNEL)).toBe('grant');
   });
 
-  it('V5, V6: a route whose hash is unknown may count in any bucket of its resource: its first request holds a place in each', async () => {
+  it('V5, rule V6: a route whose hash is unknown may count in any bucket of its resource: its first request holds a place in each', async () => {
     const { view: v } = await view();
     await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
       limit: 3,
@@ -80,7 +80,7 @@ describe.each(v10Factories)('v10 store contract on %s', (_, make) => {
     expect(await kind(v, PUT_REACTION)).toBe('sleep');
   });
 
-  it('V6, V7: routes reporting one hash share one count per resource', async () => {
+  it('rule V6, V7: routes reporting one hash share one count per resource', async () => {
     const { view: v } = await view();
     await v.settle(PUT_REACTION, await grant(v, PUT_REACTION), {
       limit: 3,

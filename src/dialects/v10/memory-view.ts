@@ -1,6 +1,6 @@
 /**
  * One token's v10 state in process memory: the learned route → hash map (V4, V7), buckets per
- * (hash, resource) (V6), route holds (V10), the global lock and pace (V12, V13), the token's
+ * (hash, resource) (rule V6), route holds (V10), the global lock and pace (V12, V13), the token's
  * validity (V16) and retired webhooks (V19). The invalid-request log (V15) belongs to the whole
  * store (every token of the process), and is passed in.
  */

@@ -12,7 +12,7 @@
  *   (V7); an end within the tolerance of the known one is the same window (V7, §8);
  * - after a local refill the count is exact and only a lower figure from the service lowers it;
  * - a first request of a route whose hash is not known yet may count in any bucket of its
- *   resource (routes share hashes, V6): while it is in flight, it takes a place in every known
+ *   resource (routes share hashes, rule V6): while it is in flight, it takes a place in every known
  *   bucket of that resource (`probesElsewhere`), and a bucket not known yet waits for it. Found
  *   by the v10 model property: a reaction PUT and DELETE probing together both counted in one
  *   hash; a route that learned its hash on one channel probed again on a channel where its

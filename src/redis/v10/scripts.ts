@@ -11,7 +11,7 @@
  *                                      end), opened, counting, hold (V7–V9)
  *     …:l:<bucket>               zset  reservation id → lease end: requests in flight
  *     …:fc:<resource>            zset  reservation id → lease end: first requests of routes whose
- *                                      hash is unknown, in flight (V5, V6)
+ *                                      hash is unknown, in flight (V5, rule V6)
  *     …:hold:<local key>         string  end of a shared-scope hold (V10)
  *     …:global                   string  end of the global lock (V12)
  *     …:pace                     zset  id → entry (its answer, pace.ts):

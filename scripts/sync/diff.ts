@@ -31,13 +31,13 @@ import type {
   KeptFact,
   RemovedOperation,
   SyncOptions,
-  SyncPlan,
+  CatalogDiff,
 } from './types.ts';
 
 export type * from './types.ts';
 
 /** The catalog is behind the document: the sync would change it, or a person must settle something. */
-export const isBehind = (plan: SyncPlan) => plan.edits.length > 0 || plan.conflicts.length > 0;
+export const isBehind = (diff: CatalogDiff) => diff.edits.length > 0 || diff.conflicts.length > 0;
 
 /**
  * More removed operations than this share of the synced ones (and more than one) refuse the
@@ -65,8 +65,8 @@ interface CatalogIndex {
   readonly byShape: ReadonlyMap<string, Located>;
 }
 
-/** What a plan gathers as it goes over the document. */
-interface PlanParts {
+/** What a diff gathers as it goes over the document. */
+interface DiffParts {
   readonly edits: CatalogEdit[];
   readonly added: AddedOperation[];
   readonly changed: ChangedOperation[];
@@ -76,15 +76,15 @@ interface PlanParts {
   readonly conflicts: string[];
 }
 
-export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOptions): SyncPlan {
+export function diffCatalog(catalog: Catalog, spec: SpecDocument, options: SyncOptions): CatalogDiff {
   const index = indexOf(catalog);
   const { matches, matched } = matchDocument(spec, index);
-  const parts: PlanParts = { edits: [], added: [], changed: [], linked: [], restored: [], kept: [], conflicts: [] };
+  const parts: DiffParts = { edits: [], added: [], changed: [], linked: [], restored: [], kept: [], conflicts: [] };
   const newParameters: Record<string, ParameterKind> = {};
   const draftOf = drafter(catalog, spec, index, parts.edits, newParameters);
   for (const document of spec.operations) {
     const found = matches.get(document);
-    if (found) planMatched(document, found.operation, parts);
+    if (found) diffMatched(document, found.operation, parts);
     else parts.added.push(draftOf(document));
   }
   // Who follows each operationId of the document now: a method it matched, or a drafted one.
@@ -92,7 +92,7 @@ export function planSync(catalog: Catalog, spec: SpecDocument, options: SyncOpti
   for (const [document, found] of matches) followerOf.set(document.operationId, found.operation.name);
   for (const drafted of parts.added) followerOf.set(drafted.operationId, drafted.name);
   deprecateMoved(parts, index, matched);
-  const { removed, handKept } = planRemovals(index, matched, followerOf, options, parts.edits);
+  const { removed, handKept } = diffRemovals(index, matched, followerOf, options, parts.edits);
   refuseMassRemoval(index, removed, options);
   return {
     build: options.build,
@@ -159,7 +159,7 @@ function matchDocument(spec: SpecDocument, { byOperationId, byShape }: CatalogIn
 }
 
 /** A matched operation: its operationId linked, its removal undone, its deprecation and facts followed. */
-function planMatched(document: SpecOperation, operation: CatalogOperation, parts: PlanParts): void {
+function diffMatched(document: SpecOperation, operation: CatalogOperation, parts: DiffParts): void {
   const properties: Record<string, unknown> = {};
   if (operation.operationId !== document.operationId) {
     properties.operationId = document.operationId;
@@ -183,7 +183,7 @@ function planMatched(document: SpecOperation, operation: CatalogOperation, parts
   if (Object.keys(properties).length > 0) parts.edits.push({ kind: 'set', operationName: operation.name, properties });
 }
 
-/** Drafts an operation the catalog does not have, with what every draft of the plan shares. */
+/** Drafts an operation the catalog does not have, with what every draft of the diff shares. */
 function drafter(
   catalog: Catalog,
   spec: SpecDocument,
@@ -214,7 +214,7 @@ function drafter(
  * A catalog operation whose operationId a draft took, though its own method and path are still in
  * the document (Discord's `deprecated_list_pins`): deprecated, naming its successor.
  */
-function deprecateMoved(parts: PlanParts, { byOperationId }: CatalogIndex, matched: ReadonlySet<CatalogOperation>) {
+function deprecateMoved(parts: DiffParts, { byOperationId }: CatalogIndex, matched: ReadonlySet<CatalogOperation>) {
   for (const drafted of parts.added) {
     const old = byOperationId.get(drafted.operationId);
     if (old === undefined || !matched.has(old.operation) || old.operation.deprecated !== undefined) continue;
@@ -229,7 +229,7 @@ function deprecateMoved(parts: PlanParts, { byOperationId }: CatalogIndex, match
 }
 
 /** The catalog's synced operations the document no longer has: pruned, or marked removed (naming a successor). */
-function planRemovals(
+function diffRemovals(
   { located }: CatalogIndex,
   matched: ReadonlySet<CatalogOperation>,
   followerOf: ReadonlyMap<string, string>,
