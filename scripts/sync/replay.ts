@@ -9,10 +9,12 @@
  * before (its own argument list spread into the new method) and lets the compiler resolve each
  * call, as a caller's compiler would (scripts/sync/replay.ts, `callsModule`).
  */
+import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { ARCHIVE_FILE } from '../codegen/archive.ts';
 import { readArchive, renderGenerated } from '../codegen/run.ts';
 import { diagnosticsOf, ownFiles, programOverSdks, type RenderedSdk } from './compile.ts';
 import { memberPath, methodsOf, type SurfaceChange } from './gate.ts';
@@ -76,7 +78,10 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
       const document = JSON.parse(await readFile(join(pinnedDir, 'openapi.json'), 'utf8')) as unknown;
       return renderGenerated({ catalog, document, archive: await readArchive(pinnedDir), configFile, format: false });
     };
-    let previous = await render();
+    let previous = await startingSdk(
+      [catalogFile, join(pinnedDir, 'openapi.json'), join(pinnedDir, ARCHIVE_FILE), configFile],
+      render,
+    );
     const steps: ReplayStep[] = [];
     for await (const build of builds) {
       const spec = join(folder, `openapi-${build.build}.json`);
@@ -93,6 +98,8 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
         timeoutMs: 30_000,
         today: build.date,
         root: options.root,
+        // The gate's SDK before is the one the last step left (or the starting one): not rendered twice.
+        beforeSdk: previous,
       });
       await rm(spec);
       const surface = result.surface ?? [];
@@ -132,6 +139,25 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
 }
 
 type Rendered = RenderedSdk;
+
+/** The last starting SDK rendered in this process, by what it was rendered from. */
+let started: { readonly key: string; readonly sdk: Rendered } | undefined;
+
+/**
+ * The SDK of the catalog a replay starts from (`inputs`: the files it is rendered from). Replays
+ * in one process (a test file's) mostly start from the same catalog and document: rendered once
+ * for all of them.
+ */
+async function startingSdk(inputs: readonly string[], render: () => Promise<Rendered>): Promise<Rendered> {
+  const hash = createHash('sha256');
+  for (const file of inputs) {
+    hash.update(await readFile(file).catch(() => Buffer.from('(none)')));
+    hash.update('\0');
+  }
+  const key = hash.digest('hex');
+  if (started?.key !== key) started = { key, sdk: await render() };
+  return started.sdk;
+}
 
 /**
  * Compiles the new SDK with a module that calls each method of the one before with that

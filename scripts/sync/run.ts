@@ -48,6 +48,11 @@ export interface SyncRunOptions {
    * default: rendered from the catalog and the pinned document.
    */
   readonly generatedDir?: string;
+  /**
+   * The SDK the catalog and its pinned document generate as they are, rendered already (the
+   * replay's step before): compared with as it is, instead of rendered again.
+   */
+  readonly beforeSdk?: RenderedSdk;
 }
 
 export interface SyncRunResult {
@@ -196,7 +201,9 @@ async function gateChanges(
       catalog,
       document: pinnedDocument,
       archive,
-      ...(options.generatedDir && { files: await readGenerated(options.generatedDir) }),
+      ...(options.beforeSdk
+        ? { files: options.beforeSdk.files }
+        : options.generatedDir && { files: await readGenerated(options.generatedDir) }),
     },
     after: { catalog: after, document, archive: updatedArchive },
   });
