@@ -14,6 +14,7 @@ import { DIALECTS } from './dialects/index.ts';
 import { routeKeyFinder } from './dialects/v6/route-key.ts';
 import { createClientWith, type ClientOptions, type ClientSurface, type GeneratedSdk } from './http/client.ts';
 import { createRelayWith, type Relay, type RelayOptions } from './http/relay.ts';
+import { bucketKeyFinder, type BucketKeyOf } from './http/bucket-key.ts';
 
 /** The CDN URL helpers on `options.baseUrl` (default: the service's CDN): `cdn.userAvatar(userId, hash, { size: 256 })` → `https://cdn.discordapp.com/avatars/…/….webp?size=256`. Throws TollgateArgumentError for a malformed base URL or an unknown option. */
 export function createCdn(options?: CdnOptions): Cdn {
@@ -53,14 +54,26 @@ const findRouteKey = routeKeyFinder(routeTable);
  * The v6 bucket key of a request: `RouteKey` (no major parameter), `RouteKey:<id>` (channel or
  * guild id), `ChannelsIdMessagesId:<METHOD>:<channel id>`, or `None` for a path the spec's route
  * table does not list. `path` is relative to the API base (a leading `/api`, `/api/v6` is ignored).
+ * @deprecated v6's key under a name of no dialect: `bucketKeyOf(method, path, { api: 'v6' })` gives
+ * the same, and `bucketKeyOf(method, path)` v10's. Kept until the next major version.
  */
 export function routeKeyOf(method: string, path: string): string {
   return findRouteKey(method, path);
 }
 
+/**
+ * The bucket key a request counts under, as its dialect names it (what `client.buckets.get` takes,
+ * and events and errors carry): v10's (the default) `GET /channels/:id channels/81384788765712384`,
+ * v6's `ChannelsId:81384788765712384`, or `None` where the request counts in no bucket. `path` is
+ * relative to the API base (a leading `/api` or `/api/v10` is ignored). Throws
+ * TollgateArgumentError for a method or path that is not a string, or an unknown `api`.
+ */
+export const bucketKeyOf: BucketKeyOf = bucketKeyFinder(SDK.dialectData);
+
 export { apiOfBaseUrl } from './dialects/index.ts';
 export type { Relay, RelayInit, RelayOptions } from './http/relay.ts';
 export type { AllowedMentions } from './http/mentions.ts';
+export type { BucketKeyOf, BucketKeyOptions } from './http/bucket-key.ts';
 export { DEFAULT_API_ROOT, DEFAULT_RELAY_MAX_WAIT_MS } from './http/relay.ts';
 export { GENERATED_HEADER, SENT_HEADER } from './dialects/v10/answers.ts';
 export { DEFAULT_BASE_URL } from './dialects/v10/index.ts';

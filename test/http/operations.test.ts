@@ -9,7 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog as catalogSource } from '../../catalog/routes.ts';
 import { parseCatalog } from '../../catalog/schema.ts';
-import { createClient, type TollgateClient } from '../../src/index.ts';
+import { bucketKeyOf, createClient, type TollgateClient } from '../../src/index.ts';
 import { classifyV10 } from '../../src/dialects/v10/route.ts';
 
 const ORIGIN = 'http://smoke.test';
@@ -154,11 +154,13 @@ describe('every catalog operation', () => {
     if (api === 'v10') {
       const { bucketKey } = classifyV10(operation.method, c.expectedPath, Date.now());
       expect(await v10Client.buckets.get(bucketKey)).toMatchObject({ limit: 10 });
+      expect(bucketKeyOf(operation.method, c.expectedPath)).toBe(bucketKey);
     } else if (c.bucketKey) {
       expect(await client.buckets.get(c.bucketKey)).toMatchObject({ limit: 10 });
     } else {
       expect(await client.buckets.get('None')).toBeUndefined();
     }
+    if (api === 'v6') expect(bucketKeyOf(operation.method, c.expectedPath, { api })).toBe(c.bucketKey ?? 'None');
   });
 });
 
