@@ -120,6 +120,7 @@ class ClientCore<Resources extends object, Cdn> {
       timeoutMs,
       maxWaitMs: options.maxWait ?? Number.POSITIVE_INFINITY,
       transportRetries: options.transportRetries ?? DEFAULT_TRANSPORT_RETRIES,
+      relayed: false,
     };
     const events = new EventHub<ClientEvents>();
     this.#events = events;

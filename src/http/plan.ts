@@ -27,6 +27,8 @@ export interface CallDefaults {
   readonly transportRetries: number;
   /** Whether the sender has a token, which is then the one way to authenticate. */
   readonly hasToken: boolean;
+  /** A relay's calls: one attempt each, every answer returned as it came (`createRelay`). */
+  readonly relayed: boolean;
 }
 
 /** What a call gives its plan: the client's checked options and what the call itself decided. */
@@ -51,8 +53,6 @@ export interface PlanInput {
   readonly maxWait?: number | undefined;
   /** Transport retries allowed; undefined: the client's `transportRetries`. */
   readonly transportRetries?: number | undefined;
-  /** One attempt, every answer returned as it came (`createRelay`). */
-  readonly relayed?: boolean | undefined;
 }
 
 /** A call's plan: the limiter's description of it, and what goes on the wire. */
@@ -79,7 +79,7 @@ export const timeoutOf = (timeout: number | false): number | undefined => (timeo
 
 /** The plan of a call under `defaults`, its headers checked. */
 export function planCall(input: PlanInput, defaults: CallDefaults): CallPlan {
-  const relayed = input.relayed ?? false;
+  const { relayed } = defaults;
   return {
     ...describeCall(input.target, input.method, {
       signal: input.signal,

@@ -142,7 +142,7 @@ class RelayCore {
   readonly #origin: string;
   readonly #clock: Clock;
   readonly #parts: LaneParts;
-  /** Every relayed call's defaults: the relay's maxWait, no timeout (the relayer bounds its own request), no retries. */
+  /** Every relayed call's defaults: relayed, the relay's maxWait, no timeout (the relayer bounds its own request), no retries. */
   readonly #defaults: Omit<CallDefaults, 'hasToken'>;
   readonly #telemetry: Telemetry | undefined;
   /** The IP's lane: requests without Authorization (V13). */
@@ -173,6 +173,7 @@ class RelayCore {
       timeoutMs: undefined,
       maxWaitMs: options.maxWait ?? DEFAULT_RELAY_MAX_WAIT_MS,
       transportRetries: 0,
+      relayed: true,
     };
     this.#parts = {
       dialect,
@@ -214,7 +215,6 @@ class RelayCore {
         body: init.body ?? undefined,
         signal: init.signal ?? undefined,
         maxWait: init.maxWait,
-        relayed: true,
       },
       lane.sender.defaults,
     );

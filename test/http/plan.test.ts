@@ -14,6 +14,7 @@ const defaults = (timeoutMs: number | undefined) => ({
   maxWaitMs: Number.POSITIVE_INFINITY,
   transportRetries: 2,
   hasToken: true,
+  relayed: false,
 });
 const input = (timeout?: number | false) => ({
   method: 'GET',
@@ -50,8 +51,8 @@ describe("a call's description, every default resolved once", () => {
     expect(planCall({ ...input(), method: 'POST', nonceEnforced: true }, defaults(undefined)).resend).toBe('nonce');
   });
 
-  it('a relayed call is never resent and retries nothing, whatever the defaults say', () => {
-    const plan = planCall({ ...input(), relayed: true, transportRetries: 5 }, defaults(undefined));
+  it("a relay's call is never resent and retries nothing, whatever it asks for", () => {
+    const plan = planCall({ ...input(), transportRetries: 5 }, { ...defaults(undefined), relayed: true });
     expect(plan).toMatchObject({ relayed: true, resend: 'never', transportRetryLimit: 0 });
   });
 
@@ -92,7 +93,7 @@ describe("a call's headers, checked when it is planned", () => {
     expect([...plan.headers!.keys()]).toEqual(['x-mine']);
     expect(plan.headers).not.toBe(given);
     expect(given.has('x-ratelimit-precision')).toBe(true);
-    const relayed = planCall({ ...input(), relayed: true, headers: given }, defaults(undefined));
+    const relayed = planCall({ ...input(), headers: given }, { ...defaults(undefined), relayed: true });
     expect(relayed.headers).toBe(given);
     expect(given.has('x-ratelimit-precision')).toBe(false);
     expect(planCall(input(), defaults(undefined)).headers).toBeUndefined();
