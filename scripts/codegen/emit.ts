@@ -88,16 +88,31 @@ export async function emitGenerated(
   emitIndex(indexFile, model, specTypes.names);
   files.set('index.ts', indexFile.getFullText());
 
-  const format = (text: string, parser: 'typescript' | 'markdown') =>
-    prettierOptions === false ? text : prettier.format(text, { ...prettierOptions, parser });
+  const settings = JSON.stringify(prettierOptions);
+  const seen = new Map<string, Promise<string>>();
+  const format = (text: string, parser: 'typescript' | 'markdown') => {
+    if (prettierOptions === false) return text;
+    const key = `${settings}\0${parser}\0${text}`;
+    const known = lastFormatted.get(key) ?? prettier.format(text, { ...prettierOptions, parser });
+    seen.set(key, known);
+    return known;
+  };
   const formatted = new Map<string, string>();
   for (const [name, text] of files) {
     const body = await format(text, 'typescript');
     formatted.set(name, `${name === 'package.ts' ? PACKAGE_HEADER : HEADER}\n\n${body}`);
   }
   formatted.set('README.md', await format(readme(model, specTypes.names), 'markdown'));
+  lastFormatted = seen;
   return new Map([...formatted].sort(([a], [b]) => a.localeCompare(b)));
 }
+
+/**
+ * The last generation's formatted files, by their text before formatting (and the settings): a
+ * process that generates again (the tests, the sync's checks) formats only the files that changed.
+ * One generation's worth is kept, no more.
+ */
+let lastFormatted: ReadonlyMap<string, Promise<string>> = new Map();
 
 function emitRoutes(file: SourceFile, model: CatalogModel): void {
   file.addImportDeclaration({
