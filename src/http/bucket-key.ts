@@ -7,6 +7,7 @@ import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { TollgateArgumentError } from '../errors.ts';
 import type { GeneratedSdk } from './types.ts';
 
+/** How `bucketKeyOf` reads a request: under which dialect, and when it is sent. */
 export interface BucketKeyOptions {
   /** The dialect (default: v10, as a client's). */
   readonly api?: ApiVersion | undefined;
@@ -17,6 +18,7 @@ export interface BucketKeyOptions {
   readonly nowMs?: number | undefined;
 }
 
+/** `bucketKeyOf`'s signature: the request's method and path (below the API base), and its options. */
 export type BucketKeyOf = (method: string, path: string, options?: BucketKeyOptions) => string;
 
 /** `bucketKeyOf` over the catalog data of `sdk`. */
