@@ -5,6 +5,7 @@
 import { NO_BUCKET } from '../contracts/dialect.ts';
 import { DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { TollgateArgumentError } from '../errors.ts';
+import { isMethodName } from './options.ts';
 import type { GeneratedSdk } from './types.ts';
 
 /** How `bucketKeyOf` reads a request: under which dialect, and when it is sent. */
@@ -24,7 +25,7 @@ export type BucketKeyOf = (method: string, path: string, options?: BucketKeyOpti
 /** `bucketKeyOf` over the catalog data of `sdk`. */
 export function bucketKeyFinder(dialectData: GeneratedSdk<object, unknown>['dialectData']): BucketKeyOf {
   return (method, path, options = {}) => {
-    if (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method))
+    if (typeof method !== 'string' || !isMethodName(method.toUpperCase()))
       throw new TollgateArgumentError(`bucketKeyOf: method must be a method name such as "GET", got ${String(method)}`);
     if (typeof path !== 'string')
       throw new TollgateArgumentError(`bucketKeyOf: path must be a string such as "/channels/1", got ${typeof path}`);
