@@ -15,7 +15,7 @@ import {
   type WaitEvent,
 } from '../../src/index.ts';
 import type { Store } from '../../src/contracts/store.ts';
-import { ManualClock, settle } from '../support/manual-clock.ts';
+import { ManualClock, settle, untilAfterIo } from '../support/manual-clock.ts';
 import { BASE_URL, RateLimitedApi, TOKEN } from '../support/rate-limited-api.ts';
 import { redisStoresForFile } from '../support/redis.ts';
 
@@ -405,11 +405,15 @@ describe.each(queueStores)('maximum wait in the queue on %s', (_, makeStore) => 
     api.script(() => new Promise<undefined>((resolve) => (answer = () => resolve(undefined))));
     const probe = client.channels.get(CHANNEL_A);
     await settle();
+    const timersBeforeQueued = clock.pendingTimers;
     let outcome: unknown;
     const queued = client.channels.get(CHANNEL_A, undefined, { maxWait: 1000 }).then(
       (value) => (outcome = { resolved: value }),
       (error: unknown) => (outcome = error),
     );
+    // Its maxWait counts from when it queues, after a store round trip: a slow Redis must not let
+    // the clock move first.
+    await untilAfterIo(() => clock.pendingTimers > timersBeforeQueued, 'the queued call to arm its deadline');
     await clock.advance(999);
     expect(outcome).toBeUndefined(); // still within its maxWait
     await clock.advance(1);

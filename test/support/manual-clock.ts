@@ -110,6 +110,18 @@ export async function until(condition: () => boolean, what: string, turns = 2000
 }
 
 /**
+ * Waits until `condition` holds while real I/O completes (a Redis round trip, however slow a loaded
+ * machine makes it): checks once a real millisecond, for at most `realMs`. The test's clock stays put.
+ */
+export async function untilAfterIo(condition: () => boolean, what: string, realMs = 10_000): Promise<void> {
+  for (let waited = 0; waited < realMs; waited++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  if (!condition()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
  * Advances `clock` in steps of `stepMs` (bounded by `maxSteps`) until every promise settled,
  * letting the event loop (and real sockets) run between steps.
  */
