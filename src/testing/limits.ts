@@ -51,6 +51,19 @@ export function mostWithin(times: readonly number[], windowMs: number): number {
   return most;
 }
 
+/**
+ * The most of `times` (ms, in order) counted in one of the service's fixed windows
+ * (`countInWindow`'s rule: a window opens at the first request after the last one ended). A
+ * client that waits out each reset exactly can have more within some span of `windowMs`
+ * (`mostWithin`), never more in one window.
+ */
+export function mostInFixedWindows(times: readonly number[], limit: RateLimit): number {
+  const windows = new Map<string, Window>();
+  let most = 0;
+  for (const at of times) most = Math.max(most, countInWindow(windows, '', limit, at).count);
+  return most;
+}
+
 /** Counts a request in its fixed window, starting a new window when the last one is over. */
 export function countInWindow(windows: Map<string, Window>, key: string, limit: RateLimit, now: number): Window {
   let window = windows.get(key);

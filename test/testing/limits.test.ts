@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LimitEnforcer } from '../../src/testing/index.ts';
+import { mostInFixedWindows, mostWithin } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
 describe('LimitEnforcer (the service side of the limits)', () => {
@@ -10,22 +11,38 @@ describe('LimitEnforcer (the service side of the limits)', () => {
     expect(first).toEqual({
       global: false,
       limited: false,
-      headers: { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(Math.ceil((clock.now() + 1000) / 1000)) },
+      headers: {
+        'x-ratelimit-limit': '2',
+        'x-ratelimit-remaining': '1',
+        'x-ratelimit-reset': String(Math.ceil((clock.now() + 1000) / 1000)),
+      },
       retryAfterMs: 1000,
     });
-    expect(limits.count('Gateway', 'Bot b')).toMatchObject({ limited: false, headers: { 'x-ratelimit-remaining': '1' } });
+    expect(limits.count('Gateway', 'Bot b')).toMatchObject({
+      limited: false,
+      headers: { 'x-ratelimit-remaining': '1' },
+    });
     await clock.advance(300);
-    expect(limits.count('Gateway', 'Bot a')).toMatchObject({ limited: false, headers: { 'x-ratelimit-remaining': '0' } });
+    expect(limits.count('Gateway', 'Bot a')).toMatchObject({
+      limited: false,
+      headers: { 'x-ratelimit-remaining': '0' },
+    });
     expect(limits.count('Gateway', 'Bot a')).toMatchObject({ limited: true, retryAfterMs: 700 });
     await clock.advance(700);
-    expect(limits.count('Gateway', 'Bot a')).toMatchObject({ limited: false, headers: { 'x-ratelimit-remaining': '1' } });
+    expect(limits.count('Gateway', 'Bot a')).toMatchObject({
+      limited: false,
+      headers: { 'x-ratelimit-remaining': '1' },
+    });
   });
 
   it('the most specific prefix wins; the global limit counts every bucket of one Authorization', () => {
     const clock = new ManualClock();
     const limits = new LimitEnforcer(
       {
-        routes: { ChannelsIdMessagesId: { limit: 1, windowMs: 1000 }, 'ChannelsIdMessagesId:DELETE': { limit: 3, windowMs: 1000 } },
+        routes: {
+          ChannelsIdMessagesId: { limit: 1, windowMs: 1000 },
+          'ChannelsIdMessagesId:DELETE': { limit: 3, windowMs: 1000 },
+        },
         global: { limit: 3, windowMs: 1000 },
       },
       clock,
@@ -39,6 +56,19 @@ describe('LimitEnforcer (the service side of the limits)', () => {
   });
 
   it('rejects limits that cannot be enforced', () => {
-    expect(() => new LimitEnforcer({ defaultLimit: { limit: 0, windowMs: 1000 } }, new ManualClock())).toThrow(/defaultLimit needs a whole limit/);
+    expect(() => new LimitEnforcer({ defaultLimit: { limit: 0, windowMs: 1000 } }, new ManualClock())).toThrow(
+      /defaultLimit needs a whole limit/,
+    );
+  });
+});
+
+describe('counting a run the way the service counts it', () => {
+  it('a window opens at the first request after the last ended: a late second and an exact reset make 2 per window, 3 in a span', () => {
+    const limit = { limit: 2, windowMs: 400 };
+    const times = [0, 250, 400, 401, 900];
+    expect(mostInFixedWindows(times, limit)).toBe(2);
+    expect(mostWithin(times, limit.windowMs)).toBe(3);
+    // A window opened late (at 500) runs 400 ms from there, not on a grid of 400 ms from 0.
+    expect(mostInFixedWindows([0, 500, 850], limit)).toBe(2);
   });
 });
