@@ -14,6 +14,7 @@
  * this turns each folder into its files. Not part of .ci/run (docs/catalog.md, "Mutation
  * testing").
  */
+import { createHash } from 'node:crypto';
 import { existsSync, globSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -68,10 +69,20 @@ export function strykerArguments(argv: readonly string[], cwd: string = root): {
     tests.push(test);
   }
   // A narrowed run's results are no guide to a whole run's, nor to another narrowing's.
-  const narrowing = tests.join('+').replace(/[^\w.+-]+/g, '_');
+  const narrowing = fileNameOf(tests.join('+').replace(/[^\w.+-]+/g, '_'));
   const incremental = tests.length === 0 ? [] : ['--incrementalFile', `reports/stryker-incremental-${narrowing}.json`];
   return { args: ['run', '--mutate', files.join(','), ...incremental, ...options], tests };
 }
+
+/** A file name holds 255 bytes: a longer narrowing keeps its start and is told apart by its hash. */
+function fileNameOf(narrowing: string): string {
+  if (narrowing.length <= MAX_NAME) return narrowing;
+  const hash = createHash('sha256').update(narrowing).digest('hex').slice(0, 16);
+  return `${narrowing.slice(0, MAX_NAME - hash.length - 1)}-${hash}`;
+}
+
+/** Room for the narrowing in `stryker-incremental-<narrowing>.json`, well under 255 bytes. */
+const MAX_NAME = 160;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let run: ReturnType<typeof strykerArguments> | undefined;

@@ -46,6 +46,31 @@ describe('npm run mutate', () => {
     ]);
   });
 
+  it("names a long narrowing's incremental file within a file name's 255 bytes, by its start and a hash", () => {
+    const many = [
+      'sync',
+      'sync-holes',
+      'openapi-coverage',
+      'sync-openapi',
+      'sync-facts',
+      'sync-derive',
+      'sync-draft',
+      'history',
+    ].map((name) => `test/catalog/${name}.test.ts`);
+    const fileOf = (tests: string[]) => {
+      const { args } = strykerArguments(['scripts/sync/openapi.ts', ...tests.flatMap((test) => ['--tests', test])]);
+      return args[args.indexOf('--incrementalFile') + 1]!;
+    };
+    const name = fileOf(many).slice('reports/'.length);
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    expect(name).toMatch(
+      /^stryker-incremental-test_catalog_sync\.test\.ts\+test_catalog_sync-holes.*-[0-9a-f]{16}\.json$/,
+    );
+    // Two long narrowings that share their start still keep files of their own.
+    expect(fileOf([...many, 'test/catalog/replay.test.ts'])).not.toBe(fileOf(many));
+    expect(fileOf(many)).toBe(fileOf(many));
+  });
+
   it('refuses --tests without a test file or folder', () => {
     expect(() => strykerArguments(['src/stores/', '--tests'])).toThrow(/--tests needs/);
     expect(() => strykerArguments(['src/stores/', '--tests', '--force'])).toThrow(/--tests needs/);
