@@ -126,6 +126,12 @@ export function readSpec(input: unknown): SpecDocument {
   const seenIds = new Map<string, string>();
   for (const [path, item] of Object.entries(document.paths)) {
     if (!isObject(item)) throw new SpecInputError(`path ${path}: its item is not an object`);
+    // The naming rules make a word of each segment: an empty one would make an empty word.
+    if (!/^(\/[^/]+)+$/.test(path)) {
+      throw new SpecInputError(
+        `path "${path}": not a path the catalog can name (it starts with / and no segment is empty)`,
+      );
+    }
     const shared = parameterList(item.parameters, resolver, `path ${path}`);
     for (const method of HTTP_METHODS) {
       const raw = item[method.toLowerCase()];

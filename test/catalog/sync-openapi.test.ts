@@ -59,6 +59,14 @@ describe('readSpec refuses what the catalog cannot follow, in one line that says
     ['paths as a list', { openapi: '3.1.0', info: { version: '10' }, paths: [] }, 'it has no "paths" object'],
     ['a path item that is not an object', documentOf({ '/x': [] }), 'path /x: its item is not an object'],
     [
+      'a path with a trailing slash',
+      documentOf({ '/x/': {} }),
+      'path "/x/": not a path the catalog can name (it starts with / and no segment is empty)',
+    ],
+    ['a path with an empty segment', documentOf({ '/x//y': {} }), 'path "/x//y": not a path the catalog can name'],
+    ['a path without its leading slash', documentOf({ 'x/y': {} }), 'path "x/y": not a path the catalog can name'],
+    ['the root', documentOf({ '/': {} }), 'path "/": not a path the catalog can name'],
+    [
       'an operation that is not an object',
       documentOf({ '/x': { get: 'x' } }),
       'GET /x: the operation is not an object',
@@ -461,5 +469,106 @@ describe('what readSpec reads of an operation', () => {
       bodies: { 'a/b~c': { required: true, content: { 'multipart/form-data': {} } } },
     });
     expect(read.encoding).toBe('form-data');
+  });
+});
+
+describe('what readSpec reads, at the edges of each rule', () => {
+  it('OpenAPI versions: 3.10 and 3.1.10 are 3.x; v3.1 is not', () => {
+    for (const openapi of ['3.10', '3.1.10']) expect(readSpec({ ...documentOf({}), openapi }).operations).toEqual([]);
+    expect(refusal({ ...documentOf({}), openapi: 'v3.1' })).toBe(
+      'OpenAPI v3.1 is not supported: the catalog reads OpenAPI 3.x',
+    );
+  });
+
+  it("an operation's parameter overrides only the path item's of the same name and the same place", () => {
+    const read = readSpec(
+      documentOf({
+        '/a/{a_id}': {
+          parameters: [
+            { name: 'a_id', in: 'path', schema: ID },
+            { name: 'limit', in: 'query', schema: { maximum: 10 } },
+          ],
+          get: {
+            operationId: 'x',
+            parameters: [
+              { name: 'after', in: 'query' },
+              { name: 'a_id', in: 'query' },
+            ],
+          },
+        },
+      }),
+    ).operations[0]!;
+    expect(read.pathParameters).toStrictEqual([{ name: 'a_id', snowflake: true }]);
+    expect(read.query).toStrictEqual([
+      { name: 'limit', required: false, maximum: 10 },
+      { name: 'after', required: false },
+      { name: 'a_id', required: false },
+    ]);
+  });
+
+  it('files[n] among the bytes of a form beside JSON, whatever else the form holds; files[n] exactly', () => {
+    const withForm = (properties: Record<string, unknown>) =>
+      readOne({
+        requestBody: {
+          content: { 'application/json': { schema: {} }, 'multipart/form-data': { schema: { properties } } },
+        },
+      }).encoding;
+    const BYTES = { type: 'string', format: 'binary' };
+    expect(withForm({ file: BYTES, 'files[0]': BYTES })).toBe('json+files');
+    expect(withForm({ 'files[10]': BYTES })).toBe('json+files');
+    expect(withForm({ 'xfiles[0]': BYTES, 'files[0]x': BYTES, 'files[]': BYTES })).toBe('json');
+  });
+
+  it('only 2xx answers are successes: a 102 or a 429 with a JSON list says nothing of the result', () => {
+    const read = readOne({
+      responses: {
+        102: { content: { 'application/json': { schema: { type: 'array' } } } },
+        200: { content: { 'application/json': { schema: { properties: { id: {} } } } } },
+        429: { content: { 'application/json': { schema: { type: 'array' } } } },
+      },
+    });
+    expect({ arrayResult: read.arrayResult, resultShape: read.resultShape }).toEqual({
+      arrayResult: false,
+      resultShape: { list: false, lists: [], members: ['id'] },
+    });
+  });
+
+  it("OAuth2's scopes over every flow that names some, whatever the others are", () => {
+    const read = readSpec({
+      ...documentOf({ '/x': { get: { operationId: 'x', security: [{ OAuth2: ['identify', 'guilds'] }] } } }),
+      components: {
+        securitySchemes: {
+          OAuth2: {
+            flows: { broken: 'x', empty: {}, code: { scopes: { identify: '' } }, other: { scopes: { guilds: '' } } },
+          },
+        },
+      },
+    });
+    expect(read.operations[0]!.auth).toEqual({ bot: false, oauth2: [] });
+  });
+
+  it('schema variants are followed 8 levels deep and no further; a schema that is its own member ends', () => {
+    const nested = (levels: number): unknown =>
+      levels === 0 ? { properties: { allowed_mentions: {} } } : { allOf: [nested(levels - 1)] };
+    const mentions = (schema: unknown, schemas: Record<string, unknown> = {}) =>
+      readOne({ requestBody: { content: { 'application/json': { schema } } } }, '/x', {
+        schemas: { ...SCHEMAS, ...schemas },
+      }).allowedMentionsIn;
+    expect(mentions(nested(8))).toBe('body');
+    expect(mentions(nested(9))).toBeNull();
+    const loop = { $ref: '#/components/schemas/Loop' };
+    expect(mentions(loop, { Loop: { anyOf: [loop, { properties: { allowed_mentions: {} } }] } })).toBe('body');
+  });
+
+  it("a form's bytes by format: binary, as well as by contentEncoding", () => {
+    const read = readOne({
+      requestBody: {
+        content: {
+          'application/json': { schema: {} },
+          'multipart/form-data': { schema: { properties: { 'files[0]': { type: 'string', format: 'binary' } } } },
+        },
+      },
+    });
+    expect(read.encoding).toBe('json+files');
   });
 });
