@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readHistory, readManifest } from '../../scripts/sync/history.ts';
+import { readHistory, readManifest, type HistoryBuild, type ManifestBuild } from '../../scripts/sync/history.ts';
 
 /** Git's id of a file's contents: what `git rev-parse <commit>:<path>` prints. */
 const gitBlobId = (text: string): string => {
@@ -12,11 +12,13 @@ const gitBlobId = (text: string): string => {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 };
 
-const builds = await readHistory();
-const manifest = await readManifest();
+// Read within the tests, not as the file loads: a mutation run counts what each test reaches.
+let read: Promise<[HistoryBuild[], ManifestBuild[]]> | undefined;
+const fixture = () => (read ??= Promise.all([readHistory(), readManifest()]));
 
 describe('the history of the OpenAPI document, as the replay reads it', () => {
-  it('yields exactly the builds the manifest keeps, in its order, oldest first', () => {
+  it('yields exactly the builds the manifest keeps, in its order, oldest first', async () => {
+    const [builds, manifest] = await fixture();
     const kept = manifest.filter((build) => build.selected);
     expect(kept.length).toBeGreaterThan(1);
     expect(builds.map(({ build, commit, date }) => ({ build, commit, date }))).toEqual(
@@ -27,7 +29,8 @@ describe('the history of the OpenAPI document, as the replay reads it', () => {
     expect(dates.every((date) => /^\d{4}-\d{2}-\d{2}$/.test(date))).toBe(true);
   });
 
-  it("each build's text is its published file byte for byte (the manifest's git blob id), and its document that text parsed", () => {
+  it("each build's text is its published file byte for byte (the manifest's git blob id), and its document that text parsed", async () => {
+    const [builds, manifest] = await fixture();
     const blobs = new Map(manifest.map((build) => [build.commit, build.blob]));
     for (const build of builds) {
       const text = build.text();

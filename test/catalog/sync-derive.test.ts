@@ -79,6 +79,8 @@ describe('nameOf, beyond the table', () => {
     expect(name('POST', '/channels/{channel_id}/messages/bulk-delete')).toBe('channels.messages.bulkDelete');
     expect(name('GET', '/search')).toBe('search.get');
     expect(name('GET', '/a/things')).toBe('a.things.get');
+    // Only a final s comes off: `scount` is not `count`.
+    expect(name('GET', '/a/b/scount')).toBe('a.b.scount.get');
   });
 
   it("the operationId's first word, where it is a verb of the vocabulary and not a plain one", () => {
@@ -131,6 +133,11 @@ describe('nameProblem: why a name cannot stand beside the others', () => {
       'namespaces "channels.scheduledEventsUsers" and "channels.scheduledEvents.users" would write the same class ChannelsScheduledEventsUsersApi',
     ],
     ['channels.scheduledEvents.get', undefined],
+    // Every namespace of each is compared, not only the last: a.bC against a.b.c.
+    [
+      'channels.scheduledEventsUsers.all.get',
+      'namespaces "channels.scheduledEventsUsers" and "channels.scheduledEvents.users" would write the same class ChannelsScheduledEventsUsersApi',
+    ],
   ])('%s', (candidate, problem) => {
     expect(nameProblem(candidate, taken)).toBe(problem);
   });
@@ -151,6 +158,8 @@ describe('proposeName: the nearest free name', () => {
     expect(proposeName('a.b.list', upTo(8))).toBe('a.b9.list');
     expect(proposeName('a.b.list', upTo(9))).toBeUndefined();
     expect(proposeName('a.list', new Set(['a.list']))).toBeUndefined();
+    // Two namespace words join at the top too, before any number.
+    expect(proposeName('a.b.list', new Set(['a.b']))).toBe('aB.list');
   });
 });
 

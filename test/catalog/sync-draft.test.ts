@@ -7,6 +7,7 @@ import { diffCatalog } from '../../scripts/sync/diff.ts';
 import { readSpec } from '../../scripts/sync/openapi.ts';
 import type { CatalogEdit } from '../../scripts/sync/types.ts';
 import {
+  FIXTURE_CATALOG,
   FOLLOWED,
   type FixtureOperation,
   json,
@@ -16,8 +17,8 @@ import {
   openApiDocument,
 } from '../support/openapi-fixture.ts';
 
-const diff = async (operations: Record<string, FixtureOperation>, stringParameters: string[] = []) =>
-  diffCatalog(await loadFixture(), readSpec(openApiDocument({ ...FOLLOWED, ...operations }, { stringParameters })), {
+const diff = async (operations: Record<string, FixtureOperation>, source = FIXTURE_CATALOG) =>
+  diffCatalog(await loadFixture(source), readSpec(openApiDocument({ ...FOLLOWED, ...operations })), {
     build: '300',
     prune: false,
   });
@@ -159,5 +160,96 @@ describe('a drafted entry', () => {
     ).rejects.toThrow(
       /^DELETE \/guilds: no free name near "guilds.delete" \("guilds.delete" is already an operation\); name it in the catalog by hand$/,
     );
+  });
+});
+
+describe('a drafted entry, at the edges of each rule', () => {
+  it('a route key taken twice is numbered on: 2, then 3', async () => {
+    const result = await diff({
+      'GET /guilds-id/embed': { operationId: 'a' },
+      'GET /guildsId/embed': { operationId: 'b' },
+    });
+    expect(result.added.map(({ routeKey }) => routeKey)).toEqual(['GuildsIdEmbed2', 'GuildsIdEmbed3']);
+  });
+
+  it('two operations of one natural name: the second is proposed another', async () => {
+    const result = await diff({
+      'GET /lobbies/{lobby_id}/things': { operationId: 'a' },
+      'GET /lobbies/{lobby_id}/things/{thing_id}': { operationId: 'b' },
+    });
+    expect(result.added.map(({ name, collision }) => ({ name, collision }))).toEqual([
+      { name: 'lobbies.things.get', collision: undefined },
+      {
+        name: 'lobbies.things2.get',
+        collision: '"lobbies.things.get" is already an operation; proposed "lobbies.things2.get"',
+      },
+    ]);
+  });
+
+  it('unauthenticated only with a token in the path and no token needed', async () => {
+    const result = await diff({
+      'GET /lobbies/{lobby_id}': { operationId: 'open_lobby', security: OPEN },
+      'POST /webhooks/{webhook_id}/{webhook_token}/slack': { operationId: 'execute_slack' },
+    });
+    const drafted = routesAdded(result.edits).map(({ route }) => route.operations[0]!);
+    expect(drafted.map(({ name, unauthenticated }) => ({ name, unauthenticated }))).toEqual([
+      { name: 'lobbies.get', unauthenticated: undefined },
+      { name: 'webhooks.slack.execute', unauthenticated: undefined },
+    ]);
+  });
+
+  it("beside a route matched by its alias: the document's path in the route's placeholders, written on the operation; its name's collision reported", async () => {
+    const source = FIXTURE_CATALOG.replace(
+      "path: '/guilds/{guild_id}/search',",
+      "path: '/guilds/{guild_id}/search',\n      aliases: ['/guilds/{guild_id}/messages/search'],",
+    );
+    const result = await diff({ 'GET /guilds/{id}/messages/search': { operationId: 'search_guild_messages' } }, source);
+    expect(result.added).toEqual([
+      expect.objectContaining({
+        name: 'guilds.messages2.search',
+        routeKey: 'GuildsIdSearch',
+        newRoute: false,
+        collision: '"guilds.messages.search" is already an operation; proposed "guilds.messages2.search"',
+      }),
+    ]);
+    expect(result.edits.filter((edit) => edit.kind === 'add-operation')).toEqual([
+      {
+        kind: 'add-operation',
+        routeKey: 'GuildsIdSearch',
+        operation: expect.objectContaining({
+          name: 'guilds.messages2.search',
+          path: '/guilds/{guild_id}/messages/search',
+        }),
+      },
+    ]);
+  });
+
+  it("a message's holder, its allowed_mentions and bytes are facts a draft writes", async () => {
+    const result = await diff({
+      'POST /lobbies/{lobby_id}/callback': {
+        operationId: 'lobby_callback',
+        body: {
+          ...json({
+            properties: {
+              data: {
+                properties: {
+                  attachments: { type: 'array', items: { $ref: '#/components/schemas/MessageAttachmentRequest' } },
+                  allowed_mentions: {},
+                },
+              },
+            },
+          }),
+        },
+        responses: { 200: { content: { 'image/png': {} } } },
+      },
+    });
+    const [route] = routesAdded(result.edits);
+    expect(route!.route.operations[0]).toMatchObject({
+      body: 'optional',
+      encoding: 'json+files',
+      attachmentsIn: 'data',
+      allowedMentionsIn: 'data',
+      binaryResult: true,
+    });
   });
 });

@@ -123,6 +123,7 @@ describe('sameFact and sameAuth: the catalog says what the document says', () =>
   it.each<[string, keyof SyncedFacts, Partial<SyncedFacts>, Partial<SyncedFacts>, boolean]>([
     ['the same query in another order', 'query', { query: ['a', 'b'] }, { query: ['b', 'a'] }, true],
     ['a query with one more', 'query', { query: ['a'] }, { query: ['a', 'b'] }, false],
+    ['other names of the same letters', 'query', { query: ['ab', 'c'] }, { query: ['a', 'bc'] }, false],
     ['no query and none', 'query', {}, {}, true],
     ['no query against one', 'query', {}, { query: ['a'] }, false],
     [
@@ -178,6 +179,7 @@ describe('sameFact and sameAuth: the catalog says what the document says', () =>
 
   it('sameAuth compares bot, none and the scopes as sets', () => {
     expect(sameAuth({ bot: true, oauth2: ['x', 'y'] }, { bot: true, oauth2: ['y', 'x'] })).toBe(true);
+    expect(sameAuth({ bot: true, oauth2: ['ab', 'c'] }, { bot: true, oauth2: ['a', 'bc'] })).toBe(false);
     expect(sameAuth({ bot: true, none: true }, { bot: true })).toBe(false);
   });
 });
@@ -228,7 +230,7 @@ describe('proposePagination: the facts a new list gets where the document shows 
   });
 
   it('before and after on a list: oldest-first, ascending pages', () => {
-    expect(propose([LIMIT, param('before'), param('after')])).toEqual({
+    expect(propose([LIMIT, param('before'), param('after')])).toStrictEqual({
       facts: {
         cursor: 'id',
         parameters: ['before', 'after'],
@@ -280,9 +282,11 @@ describe('proposePagination: the facts a new list gets where the document shows 
   });
 
   it('left for a person: a timestamp cursor, a wrapper of several lists or of none', () => {
-    expect(propose([LIMIT, param('before', { timestamp: true })])).toEqual({
+    const byTimestamp = {
       note: 'a list paged by timestamp: add paginate by hand, with the item field the cursor comes from',
-    });
+    };
+    expect(propose([LIMIT, param('before', { timestamp: true })])).toEqual(byTimestamp);
+    expect(propose([LIMIT, param('before', { timestamp: true }), param('after')])).toEqual(byTimestamp);
     expect(propose([LIMIT, param('after')], wrapper(['threads', 'members']))).toEqual({
       note: 'a paged list whose items the document does not single out (threads, members): add paginate by hand',
     });
