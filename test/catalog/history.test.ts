@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readHistory, readManifest, type HistoryBuild, type ManifestBuild } from '../../scripts/sync/history.ts';
+import { readHistory, readManifest } from '../../scripts/sync/history.ts';
 
 /** Git's id of a file's contents: what `git rev-parse <commit>:<path>` prints. */
 const gitBlobId = (text: string): string => {
@@ -12,9 +12,8 @@ const gitBlobId = (text: string): string => {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 };
 
-// Read within the tests, not as the file loads: a mutation run counts what each test reaches.
-let read: Promise<[HistoryBuild[], ManifestBuild[]]> | undefined;
-const fixture = () => (read ??= Promise.all([readHistory(), readManifest()]));
+// Read by each test, not once as the file loads: a mutation run counts what each test reaches.
+const fixture = () => Promise.all([readHistory(), readManifest()]);
 
 describe('the history of the OpenAPI document, as the replay reads it', () => {
   it('yields exactly the builds the manifest keeps, in its order, oldest first', async () => {

@@ -55,6 +55,10 @@ describe('nameOf, beyond the table', () => {
     const notId = [...ids('a_id'), { name: 'a_b', snowflake: true }];
     expect(name('GET', '/x/{a_id}/{a_b}', { pathParameters: notId })).toBe('x.get');
     expect(name('GET', '/x/{a_id}/{a_b_id}', { pathParameters: ids('a_id') })).toBe('x.get');
+    const typedAsText = [...ids('a_id'), { name: 'a_b_id', snowflake: false }];
+    expect(name('GET', '/x/{a_id}/{a_b_id}', { pathParameters: typedAsText })).toBe('x.get');
+    // After a value that is not an id, an id of the same words names nothing more.
+    expect(name('GET', '/x/{thing}/{thing_id}', { pathParameters: ids('thing_id') })).toBe('x.get');
     expect(name('GET', '/x/{thing_id}/{thing_id}', { pathParameters: ids('thing_id') })).toBe('x.get');
     expect(name('GET', '/{a_id}/{a_b_id}', { pathParameters: ids('a_id', 'a_b_id') })).toBe('bs.get');
   });
