@@ -74,15 +74,15 @@ export function strykerArguments(argv: readonly string[], cwd: string = root): {
   return { args: ['run', '--mutate', files.join(','), ...incremental, ...options], tests };
 }
 
+/** Room for the narrowing in `stryker-incremental-<narrowing>.json`, well under 255 bytes. */
+const MAX_NAME = 160;
+
 /** A file name holds 255 bytes: a longer narrowing keeps its start and is told apart by its hash. */
 function fileNameOf(narrowing: string): string {
   if (narrowing.length <= MAX_NAME) return narrowing;
   const hash = createHash('sha256').update(narrowing).digest('hex').slice(0, 16);
   return `${narrowing.slice(0, MAX_NAME - hash.length - 1)}-${hash}`;
 }
-
-/** Room for the narrowing in `stryker-incremental-<narrowing>.json`, well under 255 bytes. */
-const MAX_NAME = 160;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let run: ReturnType<typeof strykerArguments> | undefined;
