@@ -165,7 +165,11 @@ export class ReferenceService {
    */
   maxPerWindow(bucketKey: string): number {
     const { windowMs } = this.limitOf(bucketKey);
-    const times = this.requests.filter((r) => r.bucketKey === bucketKey && r.status !== 429).map((r) => r.at);
+    // Kept in the order answered, which a slow answer changes: counted in order of arrival.
+    const times = this.requests
+      .filter((r) => r.bucketKey === bucketKey && r.status !== 429)
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
     return mostWithin(times, windowMs);
   }
 

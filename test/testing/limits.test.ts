@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LimitEnforcer } from '../../src/testing/index.ts';
+import { LimitEnforcer, ReferenceService } from '../../src/testing/index.ts';
 import { mostInFixedWindows, mostWithin } from '../../src/testing/limits.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
@@ -70,5 +70,24 @@ describe('counting a run the way the service counts it', () => {
     expect(mostWithin(times, limit.windowMs)).toBe(3);
     // A window opened late (at 500) runs 400 ms from there, not on a grid of 400 ms from 0.
     expect(mostInFixedWindows([0, 500, 850], limit)).toBe(2);
+  });
+});
+
+describe("the reference service's own count of a run", () => {
+  it('maxPerWindow counts in order of arrival, though requests are kept in the order answered', () => {
+    const service = new ReferenceService({ defaultLimit: { limit: 5, windowMs: 400 } });
+    const answered = (at: number) =>
+      service.requests.push({
+        at,
+        method: 'GET',
+        routeKey: 'Gateway',
+        bucketKey: 'Gateway',
+        status: 200,
+        global: false,
+        fault: undefined,
+      });
+    // Arrived at 0, 100, 200, 350 and 400; the one of 400 was answered first.
+    for (const at of [400, 0, 100, 200, 350]) answered(at);
+    expect(service.maxPerWindow('Gateway')).toBe(4);
   });
 });
