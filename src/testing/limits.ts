@@ -41,8 +41,12 @@ export interface Window {
   endsAt: number;
 }
 
-/** The most of `times` (ms, in order) that fall within any span of `windowMs`. */
-export function mostWithin(times: readonly number[], windowMs: number): number {
+/** Times in order of arrival: a recorded run keeps its requests in the order they were answered. */
+const inOrder = (times: readonly number[]) => [...times].sort((a, b) => a - b);
+
+/** The most of `times` (ms, in any order) that fall within any span of `windowMs`. */
+export function mostWithin(unordered: readonly number[], windowMs: number): number {
+  const times = inOrder(unordered);
   let most = 0;
   for (let start = 0, end = 0; end < times.length; end++) {
     while (times[end]! - times[start]! >= windowMs) start++;
@@ -52,7 +56,7 @@ export function mostWithin(times: readonly number[], windowMs: number): number {
 }
 
 /**
- * The most of `times` (ms, in order) counted in one of the service's fixed windows
+ * The most of `times` (ms, in any order) counted in one of the service's fixed windows
  * (`countInWindow`'s rule: a window opens at the first request after the last one ended). A
  * client that waits out each reset exactly can have more within some span of `windowMs`
  * (`mostWithin`), never more in one window.
@@ -60,7 +64,7 @@ export function mostWithin(times: readonly number[], windowMs: number): number {
 export function mostInFixedWindows(times: readonly number[], limit: RateLimit): number {
   const windows = new Map<string, Window>();
   let most = 0;
-  for (const at of times) most = Math.max(most, countInWindow(windows, '', limit, at).count);
+  for (const at of inOrder(times)) most = Math.max(most, countInWindow(windows, '', limit, at).count);
   return most;
 }
 

@@ -165,11 +165,7 @@ export class ReferenceService {
    */
   maxPerWindow(bucketKey: string): number {
     const { windowMs } = this.limitOf(bucketKey);
-    // Kept in the order answered, which a slow answer changes: counted in order of arrival.
-    const times = this.requests
-      .filter((r) => r.bucketKey === bucketKey && r.status !== 429)
-      .map((r) => r.at)
-      .sort((a, b) => a - b);
+    const times = this.requests.filter((r) => r.bucketKey === bucketKey && r.status !== 429).map((r) => r.at);
     return mostWithin(times, windowMs);
   }
 
