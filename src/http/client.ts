@@ -1,38 +1,24 @@
 /**
  * `createClientWith`: the dialect looked up once (`DIALECTS[api]`), a lane per budget (a limiter
  * and the ky instance whose hooks it is; v10 has a second for calls sent without Authorization,
- * on the IP's budget), the typed resources the generated SDK makes, `request` for raw calls, the
- * read-only bucket view, `withToken` and `close`; each typed call is `typed-call.ts`'s. `src/index.ts`
+ * on the IP's budget), the client's defaults resolved once, `withToken`'s lanes by token, and
+ * `close`. Each client object is `surface.ts`'s, each typed call `typed-call.ts`'s. `src/index.ts`
  * hands it the generated SDK (`createClient`).
  */
-import { sleep } from '../clock.ts';
 import type { Dialect } from '../contracts/dialect.ts';
 import type { BucketRef } from '../contracts/store.ts';
 import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { ClientClosedError, TollgateArgumentError } from '../errors.ts';
 import { EventHub } from '../limiter/events.ts';
-import { buildPath } from '../paths/path.ts';
-import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
-import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
-import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
 import { userAgentOf } from '../package-info.ts';
 import { telemetryOf, type Telemetry } from '../telemetry/telemetry.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
-import { toSearchParams } from './encode.ts';
-import { DEFAULT_TRANSPORT_RETRIES, planCall, timeoutOf, type CallDefaults, type TypedCallContext } from './plan.ts';
+import { DEFAULT_TRANSPORT_RETRIES, timeoutOf, type CallDefaults } from './plan.ts';
 import { newLane, Sender, type Lane, type LaneParts } from './sender.ts';
-import { invokeOperation, withResponseOf } from './typed-call.ts';
+import { clientObject, type SharedSurface } from './surface.ts';
 import { DEFAULT_MAX_TOKENS, TokenLanes, type TokenLane } from './token-lanes.ts';
-import type { Limiter } from '../limiter/limiter.ts';
-import type { ClientEvents, ClientListener, ClientSurface, GeneratedSdk } from './types.ts';
-import {
-  clientOptionShapes,
-  checkRawRequest,
-  checkClientOptions,
-  type CheckedClientOptions,
-  type ClientOptions,
-  type RawRequestOptions,
-} from './options.ts';
+import type { ClientEvents, ClientSurface, GeneratedSdk } from './types.ts';
+import { clientOptionShapes, checkClientOptions, type CheckedClientOptions, type ClientOptions } from './options.ts';
 
 export type { ApiVersion } from '../dialects/index.ts';
 export type { ClientOptions, RawRequestOptions } from './options.ts';
@@ -55,17 +41,6 @@ export function createClientWith<Resources extends object, Cdn>(
   return new ClientCore(sdk, checked, chosen ?? named ?? 'v10').client;
 }
 
-/**
- * What one client object calls through: the client's own token, or one token's under `withToken`
- * (its lane made anew on its next call if it was let go, its `close` that token's alone).
- */
-interface ClientScope {
-  readonly sender: () => Sender;
-  /** The token's limiter, if its lane is kept (`buckets.get` reads it, then the IP's). */
-  readonly limiter: () => Limiter | undefined;
-  readonly close: () => Promise<void>;
-}
-
 /** A token's lane under `withToken`, with its Sender (whose calls under way keep the lane). */
 interface ClientLane extends TokenLane {
   readonly lane: Lane;
@@ -74,16 +49,12 @@ interface ClientLane extends TokenLane {
 
 class ClientCore<Resources extends object, Cdn> {
   readonly client: Resources & ClientSurface<Cdn>;
-  readonly #sdk: GeneratedSdk<Resources, Cdn>;
-  readonly #api: ApiVersion;
-  readonly #cdn: Cdn;
-  /** The dialect, its targets under the catalog's data, the clock, allowedMentions. */
-  readonly #calls: TypedCallContext;
+  /** What every client object of this client shares (`withToken`'s too). */
+  readonly #shared: SharedSurface<Resources, Cdn>;
   /** Every call's defaults, resolved once: its timeout, maxWait and transport retries. */
   readonly #defaults: Omit<CallDefaults, 'hasToken'>;
   /** What every lane of this client is made of, its token aside (`withToken`'s lanes too). */
   readonly #parts: LaneParts;
-  readonly #events: EventHub<ClientEvents>;
   readonly #telemetry: Telemetry | undefined;
   /** The limiter of the client's token. */
   readonly #main: Lane;
@@ -96,7 +67,6 @@ class ClientCore<Resources extends object, Cdn> {
   /** The IP's lane, which `withToken`'s clients send their calls without Authorization in (absent: the dialect has none). */
   readonly #ipLane: Lane | undefined;
   readonly #baseUrl: string;
-  readonly #origin: string;
   readonly #sender: Sender;
   /** `withToken`'s clients, by token. */
   readonly #tokens: TokenLanes<ClientLane>;
@@ -104,18 +74,9 @@ class ClientCore<Resources extends object, Cdn> {
 
   constructor(sdk: GeneratedSdk<Resources, Cdn>, options: CheckedClientOptions, api: ApiVersion) {
     const dialect: Dialect<BucketRef, ClientOptions, unknown, ClientEvents> = DIALECTS[api];
-    this.#sdk = sdk;
-    this.#api = api;
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
-    this.#origin = new URL(this.#baseUrl).origin;
     const clock = options.clock ?? dialect.defaultClock;
     const timeoutMs = timeoutOf(options.timeout ?? DEFAULT_TIMEOUT_MS);
-    this.#calls = {
-      dialect,
-      targets: dialect.targets(sdk.dialectData[api]),
-      clock,
-      allowedMentions: options.allowedMentions,
-    };
     this.#defaults = {
       timeoutMs,
       maxWaitMs: options.maxWait ?? Number.POSITIVE_INFINITY,
@@ -123,7 +84,6 @@ class ClientCore<Resources extends object, Cdn> {
       relayed: false,
     };
     const events = new EventHub<ClientEvents>();
-    this.#events = events;
     if (options.onWait) events.on('wait', options.onWait);
     const userAgent = `${userAgentOf(sdk.package)} ${options.userAgentAppendix ?? ''}`.trim();
     const telemetry = telemetryOf(options.telemetry, {
@@ -155,8 +115,24 @@ class ClientCore<Resources extends object, Cdn> {
     this.#ipLane = dialect.anonymousLane ? (this.#anonymous ?? this.#main) : undefined;
     this.#sender = this.#newSender(options.token, this.#main, this.#anonymous);
     this.#tokens = new TokenLanes(options.maxTokens ?? DEFAULT_MAX_TOKENS, (token) => this.#newTokenLane(token));
-    this.#cdn = sdk.createCdn(options.cdn);
-    this.client = this.#surface({
+    this.#shared = {
+      sdk,
+      api,
+      cdn: sdk.createCdn(options.cdn),
+      calls: {
+        dialect,
+        targets: dialect.targets(sdk.dialectData[api]),
+        clock,
+        allowedMentions: options.allowedMentions,
+      },
+      events,
+      baseUrl: this.#baseUrl,
+      origin: new URL(this.#baseUrl).origin,
+      ipLimiter: this.#ipLane?.limiter,
+      invalidRequests: () => this.#main.limiter.invalidRequests(),
+      withToken: (token) => this.#withToken(token),
+    };
+    this.client = clientObject(this.#shared, {
       sender: () => this.#sender,
       limiter: () => this.#main.limiter,
       close: async () => {
@@ -191,7 +167,7 @@ class ClientCore<Resources extends object, Cdn> {
     let closed = false;
     // The client object holds no limits: its token's lane is made on its first call and kept
     // here (at most `maxTokens`), so a client object dropped by its caller costs nothing after.
-    return this.#surface({
+    return clientObject(this.#shared, {
       sender: () => {
         if (closed) throw new ClientClosedError();
         return this.#tokens.of(kept).sender;
@@ -216,105 +192,5 @@ class ClientCore<Resources extends object, Cdn> {
       },
       close: () => lane.limiter.close(),
     };
-  }
-
-  /** The client object of `scope`: the typed methods and the core's surface. */
-  #surface(scope: ClientScope): Resources & ClientSurface<Cdn> {
-    const caller = Object.assign(
-      (
-        operation: OperationDefinition,
-        args: readonly unknown[],
-        input?: OperationInput,
-        callOptions?: RequestOptionsWithQuery<QueryInput>,
-      ) =>
-        withResponseOf((answer) =>
-          invokeOperation(this.#calls, scope.sender, operation, args, input, callOptions, answer),
-        ),
-      {
-        url: (operation: OperationDefinition, args: readonly unknown[], query?: QueryInput) =>
-          this.#url(operation, args, query),
-        pages: (
-          operation: OperationDefinition,
-          facts: PaginationDefinition,
-          args: readonly unknown[],
-          query?: PageQueryInput,
-          callOptions?: RequestOptions,
-        ) => walkResults(operation.name, facts, query ?? {}, this.#pageHooks(scope, operation, args, callOptions)),
-        items: (
-          operation: OperationDefinition,
-          facts: PaginationDefinition,
-          args: readonly unknown[],
-          query?: PageQueryInput,
-          callOptions?: RequestOptions,
-        ) => walkItems(operation.name, facts, query ?? {}, this.#pageHooks(scope, operation, args, callOptions)),
-      },
-    );
-    const events = this.#events;
-    const client: Resources & ClientSurface<Cdn> = Object.freeze({
-      ...this.#sdk.createResources(caller),
-      api: this.#api,
-      cdn: this.#cdn,
-      on: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
-        events.on(name, listener);
-        return client;
-      },
-      off: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
-        events.off(name, listener);
-        return client;
-      },
-      once: <Name extends keyof ClientEvents>(name: Name, listener: ClientListener<Name>) => {
-        events.once(name, listener);
-        return client;
-      },
-      invalidRequests: () => this.#main.limiter.invalidRequests(),
-      request: (method: string, path: string, requestOptions?: RawRequestOptions) =>
-        this.#request(scope, method, path, requestOptions),
-      buckets: Object.freeze({
-        get: async (bucketKey: string) => {
-          if (typeof bucketKey !== 'string' || bucketKey === '') {
-            throw new TollgateArgumentError(
-              'buckets.get: bucketKey must be a bucket key such as "ChannelsIdMessages:81384788765712384"',
-            );
-          }
-          const bucket = this.#calls.dialect.bucketOfKey(bucketKey);
-          // Calls without Authorization keep their buckets in the IP's lane.
-          return (await scope.limiter()?.snapshot(bucket)) ?? this.#ipLane?.limiter.snapshot(bucket);
-        },
-      }),
-      withToken: (token: string) => this.#withToken(token),
-      close: scope.close,
-    });
-    return client;
-  }
-
-  /** A page is an ordinary call of the list's operation; a "try later" waits on the client's clock. */
-  #pageHooks(
-    scope: ClientScope,
-    operation: OperationDefinition,
-    args: readonly unknown[],
-    options: RequestOptions | undefined,
-  ): WalkHooks {
-    return {
-      fetchPage: (query) => invokeOperation(this.#calls, scope.sender, operation, args, { query }, options),
-      sleep: (ms) => sleep(this.#calls.clock, ms, options?.signal),
-    };
-  }
-
-  /** A link operation's page: base URL, path and query; nothing is sent. */
-  #url(operation: OperationDefinition, args: readonly unknown[], query: QueryInput | undefined): string {
-    const { path } = buildPath(operation.path, args);
-    const search = toSearchParams(query)?.toString();
-    return `${this.#baseUrl}${path}${search ? `?${search}` : ''}`;
-  }
-
-  async #request(scope: ClientScope, method: string, path: string, options: RawRequestOptions = {}): Promise<Response> {
-    const sender = scope.sender();
-    const upper = checkRawRequest(method, path, options, this.#baseUrl, this.#origin);
-    const target = this.#calls.targets.targetOfRequest(upper, path, this.#calls.clock.now());
-    const plan = planCall(
-      { ...options, method: upper, path, target, authenticated: !target.exempt, nonceEnforced: false },
-      sender.defaults,
-    );
-    return sender.send(plan);
   }
 }
