@@ -4,7 +4,7 @@
  * input; and the command itself on the repository (`--check`, CI's step).
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,36 @@ describe('catalog:sync on a catalog folder', () => {
     await expect(readFile(join(folder.pinnedDir, 'openapi.json'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('a --build that is not a number or a short label: one line, exit 2, nothing written', async () => {
+    const result = await runSync(options({ spec: await documentFile(DOCUMENT), build: '212 100' }));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('catalog:sync: --build 212 100: a build is a number or a short label\n');
+    expect(await readFile(folder.catalogFile, 'utf8')).toBe(FIXTURE_CATALOG);
+  });
+
+  it('a --build label of letters, digits and . _ : - is taken as it is', async () => {
+    const spec = await documentFile(DOCUMENT);
+    const result = await runSync(options({ spec, check: true, json: true, build: 'v10.2_rc:1-B' }));
+    expect((JSON.parse(result.stdout) as { build: string }).build).toBe('v10.2_rc:1-B');
+  });
+
+  it('a pinned document whose source.json names no build: one line, exit 2', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    await writeFile(join(folder.pinnedDir, 'source.json'), '{"build": 300}\n');
+    const result = await runSync(options({}));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`catalog:sync: ${join(folder.pinnedDir, 'source.json')} names no build\n`);
+  });
+
+  it('a write leaves no file of its own behind: no temporary file, no copy of the catalog it loaded', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    const result = await runSync(options({ spec: await documentFile(DOCUMENT, 'new.json'), build: '212100' }));
+    expect(result.stderr).toBe('');
+    const left = [...(await readdir(join(folder.dir, 'catalog'))), ...(await readdir(folder.pinnedDir))];
+    expect(left.filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(await readFile(folder.catalogFile, 'utf8')).not.toBe(FIXTURE_CATALOG);
+  });
+
   it('a catalog that is invalid is refused before anything is planned, with every problem named', async () => {
     await writeFile(folder.catalogFile, FIXTURE_CATALOG.replace("name: 'guilds.get'", "name: 'guilds.delete'"));
     const result = await runSync(options({ spec: await documentFile(DOCUMENT) }));
@@ -159,6 +189,13 @@ describe('catalog:sync from a URL', () => {
       if (request.url === '/openapi.json') {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify(DOCUMENT));
+      } else if (request.url === '/moved') {
+        response.writeHead(302, { location: '/openapi.json' }).end();
+      } else if (request.url === '/broken') {
+        // Promises a body it never finishes: the connection ends mid-answer.
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+        response.write('{"openapi": "3.1.0", ');
+        setTimeout(() => response.destroy(), 20);
       } else if (request.url === '/slow') {
         hang.add(response); // answers nothing: the sync's timeout ends the wait
       } else {
@@ -183,7 +220,19 @@ describe('catalog:sync from a URL', () => {
     });
   });
 
+  it('follows a redirect, and pins the URL it was given; a scheme in capitals is a URL all the same', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    const given = `${base.replace('http:', 'HTTP:')}/moved`;
+    const result = await runSync(options({ spec: given, build: '212100' }));
+    expect(result.code).toBe(0);
+    expect(JSON.parse(await readFile(join(folder.pinnedDir, 'source.json'), 'utf8'))).toMatchObject({
+      source: given,
+      build: '212100',
+    });
+  });
+
   it.each([
+    ['breaks off its answer', '/broken', /the answer broke off: /],
     ['answers 404', '/missing', /answered 404/],
     ['answers nothing within the timeout', '/slow', /is unreachable: no answer within 300 ms/],
   ])('a URL that %s: one line, exit 2, nothing written', async (_, path, message) => {
