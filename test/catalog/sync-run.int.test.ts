@@ -4,7 +4,7 @@
  * input; and the command itself on the repository (`--check`, CI's step).
  */
 import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -176,7 +176,88 @@ describe('catalog:sync on a catalog folder', () => {
     await writeFile(folder.catalogFile, FIXTURE_CATALOG.replace("name: 'guilds.get'", "name: 'guilds.delete'"));
     const result = await runSync(options({ spec: await documentFile(DOCUMENT) }));
     expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
     expect(result.stderr).toContain('duplicate operation name');
+  });
+});
+
+describe('catalog:sync: what a run writes, and what it leaves as it was', () => {
+  it('a run on the pinned document writes nothing: not the catalog, not the pin, not the archive', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    // The first run writes the three operationIds the fixture catalog lacks; the second has nothing to do.
+    expect((await runSync(options({}))).code).toBe(0);
+    const source = await readFile(join(folder.pinnedDir, 'source.json'), 'utf8');
+    const { ino } = await stat(folder.catalogFile);
+    const result = await runSync(options({}));
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    // Nothing changed, so nothing was built: no surface, no SDK, and the report ends the run's output.
+    expect(result).not.toHaveProperty('surface');
+    expect(result).not.toHaveProperty('sdk');
+    expect(result.stdout.endsWith('The catalog follows the document.\n')).toBe(true);
+    expect((await stat(folder.catalogFile)).ino).toBe(ino);
+    expect(await readFile(join(folder.pinnedDir, 'source.json'), 'utf8')).toBe(source);
+    expect(await readdir(folder.pinnedDir)).toEqual(['openapi.json', 'source.json']);
+  });
+
+  it('a first sync, with no document pinned yet, builds the SDK (no surface: nothing to compare) and hands it back', async () => {
+    const result = await runSync(
+      options({ spec: await documentFile(openApiDocument(FOLLOWED), 'first.json'), build: '1' }),
+    );
+    expect(result.code).toBe(0);
+    expect(result.sdk?.files.get('index.ts')).toContain('export');
+    expect(result).not.toHaveProperty('surface');
+  });
+
+  it('a write reports as a write; --check reports the surface too, and with --json the mode', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    const spec = await documentFile(DOCUMENT, 'new.json');
+    const check = await runSync(options({ spec, check: true }));
+    expect(check.surface).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'lobbies.delete' })]));
+    const write = await runSync(options({ spec, build: '212999' }));
+    expect(write.stdout).toMatch(/catalog\/routes\.ts: \d+ edits\. Review drafted names/);
+    expect(write.stdout.endsWith('\n')).toBe(true);
+    expect(write.sdk?.files.has('index.ts')).toBe(true);
+  });
+
+  it('the release note goes in a folder made for it, however deep', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    const changesetDir = join(folder.dir, 'deep', 'er', '.changeset');
+    const result = await runSync(
+      options({ spec: await documentFile(DOCUMENT, 'new.json'), build: '212999', changesetDir }),
+    );
+    expect(result.code).toBe(0);
+    expect(await readdir(changesetDir)).toEqual(['catalog-sync-212999.md']);
+  });
+
+  it('--prune deletes what the document lost: the archive keeps no types for it', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    const result = await runSync(
+      options({ spec: await documentFile(DOCUMENT, 'new.json'), build: '212999', prune: true }),
+    );
+    expect(result.code).toBe(0);
+    expect(await readFile(folder.catalogFile, 'utf8')).not.toContain("name: 'guilds.delete'");
+    expect(await readdir(folder.pinnedDir)).toEqual(['openapi.json', 'source.json']);
+  });
+
+  it('a pinned document without its source.json: what it lost is archived under an unknown build', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    await rm(join(folder.pinnedDir, 'source.json'));
+    const result = await runSync(options({ spec: await documentFile(DOCUMENT, 'new.json'), build: '212999' }));
+    expect(result.code).toBe(0);
+    const archive = JSON.parse(await readFile(join(folder.pinnedDir, 'removed.json'), 'utf8')) as unknown;
+    expect(JSON.stringify(archive)).toContain('"unknown"');
+  });
+
+  it('a removal past the bound is refused when nothing allows it', async () => {
+    await pinDocument(folder.pinnedDir, FOLLOWED);
+    const gone = new Set(['GET /guilds/{guild_id}', 'DELETE /guilds/{guild_id}']);
+    const fewer = Object.fromEntries(Object.entries(FOLLOWED).filter(([key]) => !gone.has(key)));
+    const spec = await documentFile(openApiDocument(fewer), 'fewer.json');
+    const refused = await runSync(options({ spec, build: '212999' }));
+    expect(refused.code).not.toBe(0);
+    expect(await readFile(folder.catalogFile, 'utf8')).toBe(FIXTURE_CATALOG);
+    const allowed = await runSync(options({ spec, build: '212999', allowRemovals: true }));
+    expect(allowed.code).toBe(0);
   });
 });
 
@@ -247,6 +328,7 @@ describe('catalog:sync from a URL', () => {
     const result = await runSync(options({ spec: `http://127.0.0.1:${port}/openapi.json` }));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^catalog:sync: http:\/\/127\.0\.0\.1:\d+\/openapi\.json is unreachable: .*\n$/);
+    expect(result.stderr).not.toContain('no answer within');
   });
 });
 
