@@ -32,6 +32,15 @@ describe('the build gate when the new SDK does not compile', () => {
     expect(result.surface).toBeUndefined();
   });
 
+  it('with an SDK before it as well: the diagnostic, and no surface read off a program that does not build', async () => {
+    const after = await side(true);
+    const result = await buildGate({ root, before: await side(false), after });
+    expect(result.problems).toEqual([
+      `generated/index.ts(${after.lineOfBroken},14): TS2322 Type 'string' is not assignable to type 'number'.`,
+    ]);
+    expect(result.surface).toBeUndefined();
+  });
+
   it("a broken SDK before the sync is not the sync's problem: the new one builds, and its surface is read", async () => {
     const result = await buildGate({ root, before: await side(true), after: await side(false) });
     expect(result.problems).toEqual([]);
