@@ -95,14 +95,14 @@ describe("the gate's surface: methods", () => {
   });
 
   it('a paginated list brings its walks: list, listAll and listPages', async () => {
-    const paginate = {
+    const paginate: CatalogOperation['paginate'] = {
       cursor: 'id',
       parameters: ['before'],
       order: 'newest-first',
       pageOrder: 'descending',
       limit: 100,
       cursorFrom: 'id',
-    } as const;
+    };
     const after = catalogWith((op) => (op.name === 'channels.messages.list' ? { ...op, paginate } : op));
     expect(await surfaceOf({ catalog: catalogWith() }, { catalog: after })).toEqual([
       { method: 'channels.messages.listAll', change: 'added', detail: 'GET /channels/{channel_id}/messages' },
