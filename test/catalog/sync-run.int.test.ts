@@ -184,9 +184,11 @@ describe('catalog:sync on a catalog folder', () => {
 describe('catalog:sync: what a run writes, and what it leaves as it was', () => {
   it('a run on the pinned document writes nothing: not the catalog, not the pin, not the archive', async () => {
     await pinDocument(folder.pinnedDir, FOLLOWED);
-    // The first run writes the three operationIds the fixture catalog lacks; the second has nothing to do.
-    expect((await runSync(options({}))).code).toBe(0);
     const source = await readFile(join(folder.pinnedDir, 'source.json'), 'utf8');
+    // The first run writes the three operationIds the fixture catalog lacks (and pins nothing: the
+    // document is the pinned one); the second has nothing to do.
+    expect((await runSync(options({}))).code).toBe(0);
+    expect(await readFile(join(folder.pinnedDir, 'source.json'), 'utf8')).toBe(source);
     const { ino } = await stat(folder.catalogFile);
     const result = await runSync(options({}));
     expect(result).toMatchObject({ code: 0, stderr: '' });
