@@ -77,6 +77,13 @@ class ClientCore<Resources extends object, Cdn> {
     this.#baseUrl = (options.baseUrl ?? dialect.defaultBaseUrl).replace(/\/+$/, '');
     const clock = options.clock ?? dialect.defaultClock;
     const timeoutMs = timeoutOf(options.timeout ?? DEFAULT_TIMEOUT_MS);
+    // Before any lane (and its timers) exists: the catalog's data read as the dialect reads it.
+    const calls = {
+      dialect,
+      targets: dialect.targets(sdk.dialectData[api]),
+      clock,
+      allowedMentions: options.allowedMentions,
+    };
     this.#defaults = {
       timeoutMs,
       maxWaitMs: options.maxWait ?? Number.POSITIVE_INFINITY,
@@ -119,12 +126,7 @@ class ClientCore<Resources extends object, Cdn> {
       sdk,
       api,
       cdn: sdk.createCdn(options.cdn),
-      calls: {
-        dialect,
-        targets: dialect.targets(sdk.dialectData[api]),
-        clock,
-        allowedMentions: options.allowedMentions,
-      },
+      calls,
       events,
       baseUrl: this.#baseUrl,
       origin: new URL(this.#baseUrl).origin,
