@@ -18,7 +18,7 @@ import { ARCHIVE_FILE } from '../codegen/archive.ts';
 import { readArchive, renderGenerated } from '../codegen/run.ts';
 import { diagnosticsOf, ownFiles, programOverSdks, type RenderedSdk } from './compile.ts';
 import { memberPath, methodsOf, type SurfaceChange } from './gate.ts';
-import { loadCatalog, runSync } from './run.ts';
+import { loadCatalog, runSync, type SyncRunResult } from './run.ts';
 
 export interface ReplayBuild {
   readonly build: string;
@@ -50,8 +50,10 @@ export interface ReplayStep {
 }
 
 export interface ReplayOptions {
-  /** The repository: its catalog/ is copied, its src/ and node_modules/ are built against. */
+  /** The repository: its src/ and node_modules/ are built against, and its catalog/ copied. */
   readonly root: string;
+  /** The catalog folder to start from, copied (`root`'s catalog/ unless given). */
+  readonly catalog?: string;
   /** Called after each step (progress). */
   readonly onStep?: (step: ReplayStep) => void;
 }
@@ -67,7 +69,7 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
   const folder = await mkdtemp(join(tmpdir(), 'tollgate-replay-'));
   try {
     const catalogDir = join(folder, 'catalog');
-    await cp(join(options.root, 'catalog'), catalogDir, { recursive: true });
+    await cp(options.catalog ?? join(options.root, 'catalog'), catalogDir, { recursive: true });
     // The catalog's modules import zod: a link to the project's node_modules resolves it.
     await symlink(join(options.root, 'node_modules'), join(folder, 'node_modules'));
     const catalogFile = join(catalogDir, 'routes.ts');
@@ -102,33 +104,14 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
         beforeSdk: previous,
       });
       await rm(spec);
-      const surface = result.surface ?? [];
-      const breaking = surface.filter((change) => change.change === 'breaking').map((change) => change.method);
-      let diagnostics: string[] = [];
-      let brokenCalls: string[] = [];
-      if (result.code === 0 || (result.code === 1 && result.diff?.conflicts.length)) {
+      let calls: CallCheck | undefined;
+      if (wroteCatalog(result)) {
         // The SDK the sync's gate rendered and built, when it ran: the same catalog and document.
         const next = result.sdk ?? (await render());
-        ({ diagnostics, brokenCalls } = checkCalls(options.root, previous, next));
+        calls = checkCalls(options.root, previous, next);
         previous = next;
-      } else {
-        diagnostics = [`the sync exited ${result.code}: ${result.stderr.trim()}`];
       }
-      const step: ReplayStep = {
-        build: build.build,
-        date: build.date,
-        code: result.code,
-        stderr: result.stderr,
-        added: result.diff?.added.length ?? 0,
-        removed: result.diff?.removed.filter((removed) => removed.action !== 'still removed').length ?? 0,
-        changed: result.diff?.changed.length ?? 0,
-        surface: countByKind(surface),
-        surfaceChanges: surface,
-        breaking,
-        brokenCalls,
-        unreported: brokenCalls.filter((method) => !breaking.includes(method)),
-        diagnostics,
-      };
+      const step = stepOf(build, result, calls);
       steps.push(step);
       options.onStep?.(step);
     }
@@ -139,6 +122,44 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
 }
 
 type Rendered = RenderedSdk;
+
+/** What compiling the calls of the SDK before against the new one found. */
+export interface CallCheck {
+  /** The new SDK's own diagnostics, and any of the calls module's that is no call's. */
+  readonly diagnostics: readonly string[];
+  /** Methods whose call no longer compiles. */
+  readonly brokenCalls: readonly string[];
+}
+
+/**
+ * The sync wrote the step's catalog: it is done, or done with conflicts a person must settle
+ * (exit 1 with conflicts). Exit 1 without them is a catalog that would be invalid, and exit 2 a
+ * refusal: nothing written.
+ */
+export const wroteCatalog = (result: SyncRunResult): boolean =>
+  result.code === 0 || (result.code === 1 && (result.diff?.conflicts.length ?? 0) > 0);
+
+/** A step's record: what the sync said, and what the calls' check found (none where nothing was written). */
+export function stepOf(build: ReplayBuild, result: SyncRunResult, calls: CallCheck | undefined): ReplayStep {
+  const surface = result.surface ?? [];
+  const breaking = surface.filter((change) => change.change === 'breaking').map((change) => change.method);
+  const brokenCalls = calls?.brokenCalls ?? [];
+  return {
+    build: build.build,
+    date: build.date,
+    code: result.code,
+    stderr: result.stderr,
+    added: result.diff?.added.length ?? 0,
+    removed: result.diff?.removed.filter((removed) => removed.action !== 'still removed').length ?? 0,
+    changed: result.diff?.changed.length ?? 0,
+    surface: countByKind(surface),
+    surfaceChanges: surface,
+    breaking,
+    brokenCalls,
+    unreported: brokenCalls.filter((method) => !breaking.includes(method)),
+    diagnostics: calls?.diagnostics ?? [`the sync exited ${result.code}: ${result.stderr.trim()}`],
+  };
+}
 
 /** The last starting SDK rendered in this process, by what it was rendered from. */
 let started: { readonly key: string; readonly sdk: Rendered } | undefined;
@@ -162,8 +183,10 @@ async function startingSdk(inputs: readonly string[], render: () => Promise<Rend
 /**
  * Compiles the new SDK with a module that calls each method of the one before with that
  * method's own argument list: the calls that no longer compile name the methods that broke.
+ * A method the new SDK no longer has is not called (the sync keeps removed methods, deprecated,
+ * unless told to prune them).
  */
-function checkCalls(root: string, before: Rendered, after: Rendered): { diagnostics: string[]; brokenCalls: string[] } {
+export function checkCalls(root: string, before: Rendered, after: Rendered): CallCheck {
   const afterMethods = new Set(methodNames(after));
   const methods = methodNames(before).filter((method) => afterMethods.has(method));
   const entry = { name: CALLS_FILE, text: callsModule(methods) };
