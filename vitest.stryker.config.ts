@@ -62,6 +62,9 @@ export default defineConfig({
         exclude: [...(project.test?.exclude ?? configDefaults.exclude), ...OUT_OF_PROCESS],
         // Type tests check signatures; a mutant changes only what runs.
         typecheck: { ...project.test?.typecheck, enabled: false },
+        // Each mutant's run loads the modules afresh: a module's cache filled under one mutant
+        // (the replay's starting SDK, the compiler's parsed files) must not answer under the next.
+        isolate: true,
         retry: 1,
       },
     })),

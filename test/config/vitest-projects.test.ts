@@ -16,6 +16,7 @@ interface ProjectTest {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly typecheck?: { readonly enabled?: boolean; readonly include?: readonly string[] };
+  readonly isolate?: boolean;
 }
 
 const projects = (config.test?.projects ?? []).map((project) => (project as { test: ProjectTest }).test);
@@ -72,6 +73,28 @@ describe('vitest projects', () => {
         .map((module) => `${file} reaches ${module}`),
     );
     expect(found, 'name the file *.int.test.ts (integration), or mock what it reaches').toEqual([]);
+  });
+});
+
+describe('unit files share their modules', () => {
+  it('the unit project runs without isolation, the integration project with it', () => {
+    expect(projects.map((project) => [project.name, project.isolate ?? true])).toEqual([
+      ['unit', false],
+      ['integration', true],
+    ]);
+  });
+
+  it('so no unit file, nor a helper of test/ it reaches, mocks a module or stubs a global or the environment', () => {
+    // A module mock applies only where the module is not loaded yet, and a stub outlives its file.
+    const sharing = /\bvi\.(?:mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules)\(/;
+    const unitTests = files('test/**/*.test.ts').filter((file) => projectsOf(file, (p) => p.include).includes('unit'));
+    const found = unitTests.flatMap((file) =>
+      reachable(file)
+        .filter((module) => module.startsWith('test/') && existsSync(join(root, module)))
+        .filter((module) => sharing.test(readFileSync(join(root, module), 'utf8')))
+        .map((module) => (module === file ? file : `${file} reaches ${module}`)),
+    );
+    expect(found, 'name the file *.int.test.ts (isolated), or plug the double in without a module mock').toEqual([]);
   });
 });
 

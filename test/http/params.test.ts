@@ -1,32 +1,31 @@
 /**
  * The parameters slot at run time, for the one shape no catalog operation has yet: a body that
  * came after the query (`bodyIn: 'options'`), which the generated method passes in its options.
- * The caller the generated resources are built over is taken from `createResources`.
+ * The caller the generated resources are built over is taken from `createResources`, in an SDK
+ * plugged into the core as src/index.ts plugs in the generated one.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as GeneratedModule from '../../generated/index.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createResources, operations, routeTable } from '../../generated/index.ts';
+import { PACKAGE_URL, PACKAGE_VERSION } from '../../generated/package.ts';
+import { createClientWith } from '../../src/http/client.ts';
+import { createCdn } from '../../src/index.ts';
 import type { OperationCaller } from '../../src/sdk.ts';
 
-type GeneratedIndex = typeof GeneratedModule;
-
 const captured: { caller?: OperationCaller } = {};
-vi.mock('../../generated/index.ts', async (original) => {
-  const module = await original<GeneratedIndex>();
-  return {
-    ...module,
-    createResources: (call: OperationCaller) => {
-      captured.caller = call;
-      return module.createResources(call);
-    },
-  };
-});
-
-const { createClient } = await import('../../src/index.ts');
-const { operations } = await import('../../generated/routes.ts');
+/** The generated SDK as src/index.ts plugs it in, its `createResources` keeping the caller it is given. */
+const sdk = {
+  createResources: (call: OperationCaller) => {
+    captured.caller = call;
+    return createResources(call);
+  },
+  dialectData: { v6: routeTable, v10: operations },
+  createCdn,
+  package: { version: PACKAGE_VERSION, url: PACKAGE_URL },
+};
 
 const sent: { method: string; url: string; body: string | null; type: string | null }[] = [];
 // The client is built for its caller (captured above); its methods are not called here.
-createClient({
+createClientWith(sdk, {
   token: 'Bot params-token',
   baseUrl: 'http://params.test/api/v10',
   fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
