@@ -9,7 +9,7 @@ import { TollgateArgumentError } from '../errors.ts';
 import type { EventHub } from '../limiter/events.ts';
 import type { Limiter } from '../limiter/limiter.ts';
 import { buildPath } from '../paths/path.ts';
-import { walkItems, walkResults, type WalkHooks } from '../pagination/walk.ts';
+import { walkItems, walkResults } from '../pagination/walk.ts';
 import type { OperationDefinition, PaginationDefinition } from '../contracts/catalog.ts';
 import type { ApiVersion } from '../dialects/index.ts';
 import type { OperationInput, PageQueryInput, QueryInput, RequestOptions, RequestOptionsWithQuery } from '../sdk.ts';
@@ -55,15 +55,21 @@ export function clientObject<Resources extends object, Cdn>(
   scope: ClientScope,
 ): Resources & ClientSurface<Cdn> {
   const { calls, events } = shared;
-  const pageHooks = (
-    operation: OperationDefinition,
-    args: readonly unknown[],
-    options?: RequestOptions,
-  ): WalkHooks => ({
-    // A page is an ordinary call of the list's operation; a "try later" waits on the client's clock.
-    fetchPage: (query) => invokeOperation(calls, scope.sender, operation, args, { query }, options),
-    sleep: (ms) => sleep(calls.clock, ms, options?.signal),
-  });
+  /** A paged list's walk (page by page, or item by item): each page an ordinary call of the list's operation. */
+  const walkWith =
+    (walk: typeof walkItems) =>
+    (
+      operation: OperationDefinition,
+      facts: PaginationDefinition,
+      args: readonly unknown[],
+      query?: PageQueryInput,
+      options?: RequestOptions,
+    ) =>
+      walk(operation.name, facts, query ?? {}, {
+        fetchPage: (pageQuery) => invokeOperation(calls, scope.sender, operation, args, { query: pageQuery }, options),
+        // A "try later" waits on the client's clock.
+        sleep: (ms) => sleep(calls.clock, ms, options?.signal),
+      });
   const caller = Object.assign(
     (
       operation: OperationDefinition,
@@ -74,20 +80,8 @@ export function clientObject<Resources extends object, Cdn>(
     {
       url: (operation: OperationDefinition, args: readonly unknown[], query?: QueryInput) =>
         urlOf(shared.baseUrl, operation, args, query),
-      pages: (
-        operation: OperationDefinition,
-        facts: PaginationDefinition,
-        args: readonly unknown[],
-        query?: PageQueryInput,
-        callOptions?: RequestOptions,
-      ) => walkResults(operation.name, facts, query ?? {}, pageHooks(operation, args, callOptions)),
-      items: (
-        operation: OperationDefinition,
-        facts: PaginationDefinition,
-        args: readonly unknown[],
-        query?: PageQueryInput,
-        callOptions?: RequestOptions,
-      ) => walkItems(operation.name, facts, query ?? {}, pageHooks(operation, args, callOptions)),
+      pages: walkWith(walkResults),
+      items: walkWith(walkItems),
     },
   );
   const client: Resources & ClientSurface<Cdn> = Object.freeze({
