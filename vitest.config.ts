@@ -16,16 +16,15 @@ export const UNIT_FILES = 'test/**/*.test.ts';
 export const INTEGRATION_FILES = 'test/**/*.int.test.ts';
 
 /**
- * Two workers more than this machine's two cores, for both projects at once: the unit files keep
+ * One worker more than this machine's two cores, for both projects at once: the unit files keep
  * the cores busy (the catalog's compiler runs, the properties), while most integration files
- * wait on real time (windows, Sentinel failovers, child processes) and use little of them; with
- * three slots, two waiting files and one busy one left a core idle (`npm test` 198–230 s with
- * three here, 184 s with four). What the integration files assert does not depend on the
- * machine's speed (no 429, no window over its limit), so sharing the cores slows them without
- * changing their outcome. `npm run test:unit` runs the unit project alone with a worker per core
- * (`--maxWorkers=100%`): its files all want a core, and more workers only make them take turns.
+ * wait on real time (windows, Sentinel failovers, child processes) and use little of them. What
+ * the integration files assert does not depend on the machine's speed (no 429, no window over
+ * its limit), so sharing the cores slows them without changing their outcome. `npm run
+ * test:unit` runs the unit project alone with a worker per core (`--maxWorkers=100%`): its files
+ * all want a core, and a third worker only makes them take turns (85 s against 94 s here).
  */
-const WORKERS = 4;
+const WORKERS = 3;
 
 /**
  * Vitest's own order, longest first (by the last run's durations, else by size), within each
