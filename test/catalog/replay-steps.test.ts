@@ -295,6 +295,22 @@ describe('checkCalls: compiling the calls of the SDK before against the new one'
     });
   });
 
+  it("an SDK the sync's gate already built is not checked again: only the calls are", async () => {
+    const before = await fixtureSdk();
+    const after = withFile(before, 'index.ts', (text) => `${text}\nexport const broken: number = 'not a number';\n`);
+    expect(checkCalls(root, before, after, true)).toEqual({ diagnostics: [], brokenCalls: [] });
+    const required = await fixtureSdk((catalog) => ({
+      ...catalog,
+      routes: catalog.routes.map((route) => ({
+        ...route,
+        operations: route.operations.map((op) =>
+          op.name === 'guilds.get' ? { ...op, query: ['with_counts'], queryRequired: true } : op,
+        ),
+      })),
+    }));
+    expect(checkCalls(root, before, required, true)).toEqual({ diagnostics: [], brokenCalls: ['guilds.get'] });
+  });
+
   it('a calls module that cannot import the SDK before says so in a diagnostic of its own, beside its calls', async () => {
     const after = await fixtureSdk();
     const before = withFile(after, 'index.ts', () => 'export {};\n');
