@@ -70,6 +70,12 @@ const guildWithQuery = (required: boolean): Operations => ({
   ...FOLLOWED,
   [GUILD]: { operationId: 'get_guild', query: [{ name: 'with_counts', required }] },
 });
+/** The document with the guild's roles listed, then with a required query parameter on that list. */
+const WITH_ROLES: Operations = { ...FOLLOWED, [ROLES]: { operationId: 'list_guild_roles' } };
+const ROLES_WITH_QUERY: Operations = {
+  ...FOLLOWED,
+  [ROLES]: { operationId: 'list_guild_roles', query: [{ name: 'limit', required: true }] },
+};
 const without = (operations: Operations, ...keys: string[]): Operations =>
   Object.fromEntries(Object.entries(operations).filter(([key]) => !keys.includes(key)));
 
@@ -134,12 +140,7 @@ describe('the calls the replay compiles', () => {
 
   it('each step is checked against the SDK the step before it left: a method added, then broken', async () => {
     const catalog = await startingCatalog(FOLLOWED);
-    const withRoles = { ...FOLLOWED, [ROLES]: { operationId: 'list_guild_roles' } };
-    const rolesWithQuery = {
-      ...FOLLOWED,
-      [ROLES]: { operationId: 'list_guild_roles', query: [{ name: 'limit', required: true }] },
-    };
-    const steps = await replay([build('301', withRoles), build('302', rolesWithQuery)], { root, catalog });
+    const steps = await replay([build('301', WITH_ROLES), build('302', ROLES_WITH_QUERY)], { root, catalog });
     expect(steps.map(outcome)).toEqual([
       { ...quiet, build: '301', added: 1 },
       { ...quiet, build: '302', changed: 1, breaking: ['guilds.roles.list'], brokenCalls: ['guilds.roles.list'] },
@@ -148,15 +149,10 @@ describe('the calls the replay compiles', () => {
   });
 
   it('replays from two different catalogs in one process start from two different SDKs', async () => {
-    const withRoles = { ...FOLLOWED, [ROLES]: { operationId: 'list_guild_roles' } };
-    const rolesWithQuery = {
-      ...FOLLOWED,
-      [ROLES]: { operationId: 'list_guild_roles', query: [{ name: 'limit', required: true }] },
-    };
     const first = await replay([build('301', FOLLOWED)], { root, catalog: await startingCatalog(FOLLOWED) });
     expect(first.map(outcome)).toEqual([{ ...quiet, build: '301' }]);
     // The second catalog has a method the first has not: its call is checked, so the SDK before is its own.
-    const second = await replay([build('301', rolesWithQuery)], { root, catalog: await startingCatalog(withRoles) });
+    const second = await replay([build('301', ROLES_WITH_QUERY)], { root, catalog: await startingCatalog(WITH_ROLES) });
     expect(second.map(outcome)).toEqual([
       { ...quiet, build: '301', changed: 1, breaking: ['guilds.roles.list'], brokenCalls: ['guilds.roles.list'] },
     ]);
@@ -206,13 +202,8 @@ describe('the steps the replay counts, skips and settles', () => {
 
   it('a build the sync cannot read is named with its exit and message; the next is checked against the last SDK that built', async () => {
     const catalog = await startingCatalog(FOLLOWED);
-    const withRoles = { ...FOLLOWED, [ROLES]: { operationId: 'list_guild_roles' } };
-    const rolesWithQuery = {
-      ...FOLLOWED,
-      [ROLES]: { operationId: 'list_guild_roles', query: [{ name: 'limit', required: true }] },
-    };
     const steps = await replay(
-      [build('301', withRoles), { build: '302', date: '2026-11-26', text: () => '{' }, build('303', rolesWithQuery)],
+      [build('301', WITH_ROLES), { build: '302', date: '2026-11-26', text: () => '{' }, build('303', ROLES_WITH_QUERY)],
       { root, catalog },
     );
     expect(steps[1]).toMatchObject({
