@@ -72,28 +72,33 @@ const routeOfBucket = ({ route }: V10Bucket): string => {
 const sampleOf = (segment: Exclude<PathSegment, string>): string =>
   segment.kind === 'snowflake' ? '81384788765712384' : 'sample';
 
+/** The routes that turn away a kind of token, per catalog: worked out once, not once a client. */
+const refusalMaps = new WeakMap<object, ReadonlyMap<string, readonly TokenKind[]>>();
+const NO_CATALOG = {};
+
 /**
  * The routes that turn away a kind of token, by method + template, from the catalog's operations,
- * made at the first call. A call is checked by the route its path classifies to, typed or raw
- * alike (a code that reads as a route word gives a typed call another route, and its own bucket).
+ * made at the first call of the first client on that catalog (a client per request must not pay
+ * for it again). A call is checked by the route its path classifies to, typed or raw alike (a
+ * code that reads as a route word gives a typed call another route, and its own bucket).
  */
-function refusalsOf(operations: V10CatalogData): () => ReadonlyMap<string, readonly TokenKind[]> {
-  let made: Map<string, readonly TokenKind[]> | undefined;
-  return () => {
-    if (made) return made;
-    made = new Map();
-    for (const operation of Object.values(operations ?? {})) {
-      if (!operation.refusedTokens) continue;
-      const { path } = buildPath(operation.path, operation.path.filter((s) => typeof s !== 'string').map(sampleOf));
-      made.set(routeOfBucket(classifyV10(operation.method, path, 0)), operation.refusedTokens);
-    }
-    return made;
-  };
+function refusalsOf(operations: V10CatalogData): ReadonlyMap<string, readonly TokenKind[]> {
+  const catalog = operations ?? NO_CATALOG;
+  const made = refusalMaps.get(catalog);
+  if (made) return made;
+  const refusals = new Map<string, readonly TokenKind[]>();
+  for (const operation of Object.values(operations ?? {})) {
+    if (!operation.refusedTokens) continue;
+    const { path } = buildPath(operation.path, operation.path.filter((s) => typeof s !== 'string').map(sampleOf));
+    refusals.set(routeOfBucket(classifyV10(operation.method, path, 0)), operation.refusedTokens);
+  }
+  refusalMaps.set(catalog, refusals);
+  return refusals;
 }
 
 /** v10 finds buckets from the operation alone; of the catalog it reads which routes turn a kind of token away. */
 function v10Targets(operations: V10CatalogData): CallTargets<V10Bucket> {
-  const refusals = refusalsOf(operations);
+  const refusals = () => refusalsOf(operations);
   return {
     targetOfOperation: (operation, path, values, nowMs) => {
       const route = finderOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
