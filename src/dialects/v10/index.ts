@@ -98,7 +98,8 @@ function refusalsOf(operations: V10CatalogData): ReadonlyMap<string, readonly To
 
 /** v10 finds buckets from the operation alone; of the catalog it reads which routes turn a kind of token away. */
 function v10Targets(operations: V10CatalogData): CallTargets<V10Bucket> {
-  const refusals = () => refusalsOf(operations);
+  let made: ReadonlyMap<string, readonly TokenKind[]> | undefined;
+  const refusals = () => (made ??= refusalsOf(operations));
   return {
     targetOfOperation: (operation, path, values, nowMs) => {
       const route = finderOf(operation)?.bucketOf(values, nowMs) ?? classifyV10(operation.method, path, nowMs);
