@@ -74,7 +74,8 @@ const sampleOf = (segment: Exclude<PathSegment, string>): string =>
 
 /** The routes that turn away a kind of token, per catalog: worked out once, not once a client. */
 const refusalMaps = new WeakMap<object, ReadonlyMap<string, readonly TokenKind[]>>();
-const NO_CATALOG = {};
+/** Without a catalog no route is known to refuse a kind of token. */
+const NO_REFUSALS: ReadonlyMap<string, readonly TokenKind[]> = new Map();
 
 /**
  * The routes that turn away a kind of token, by method + template, from the catalog's operations,
@@ -83,16 +84,16 @@ const NO_CATALOG = {};
  * code that reads as a route word gives a typed call another route, and its own bucket).
  */
 function refusalsOf(operations: V10CatalogData): ReadonlyMap<string, readonly TokenKind[]> {
-  const catalog = operations ?? NO_CATALOG;
-  const made = refusalMaps.get(catalog);
+  if (!operations) return NO_REFUSALS;
+  const made = refusalMaps.get(operations);
   if (made) return made;
   const refusals = new Map<string, readonly TokenKind[]>();
-  for (const operation of Object.values(operations ?? {})) {
+  for (const operation of Object.values(operations)) {
     if (!operation.refusedTokens) continue;
     const { path } = buildPath(operation.path, operation.path.filter((s) => typeof s !== 'string').map(sampleOf));
     refusals.set(routeOfBucket(classifyV10(operation.method, path, 0)), operation.refusedTokens);
   }
-  refusalMaps.set(catalog, refusals);
+  refusalMaps.set(operations, refusals);
   return refusals;
 }
 
