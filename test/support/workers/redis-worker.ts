@@ -17,6 +17,8 @@
  * the client and the store. The report then has, instead of every failure's text, `errors` (count
  * by error name) and `examples` (one message of each), `resolved` (call ids), `failed` (a failed
  * call's id, error name, start in epoch ms and duration) and `slowestMs` (the longest call).
+ * Otherwise it has `sends` (when each request left, epoch ms) and `globalWaits` (each global wait
+ * the client announced: its start in epoch ms and its length).
  */
 import { Cluster, Redis } from 'ioredis';
 import { createClient, type WaitEvent } from '../../../src/index.ts';
@@ -76,15 +78,23 @@ const store = new RedisStore({
 });
 await store.connect();
 const waits: Record<string, number> = {};
+/** When each request left (epoch ms), and each global wait this process announced: [from epoch ms, for ms]. */
+const sends: number[] = [];
+const globalWaits: [at: number, ms: number][] = [];
 const client = createClient({
   baseUrl: options.baseUrl,
   token: options.token,
   store,
+  fetch: (input, init) => {
+    sends.push(Date.now());
+    return fetch(input, init);
+  },
   ...(options.globalLimit !== undefined && { globalLimit: options.globalLimit }),
   ...(options.maxWait !== undefined && { maxWait: options.maxWait }),
   ...(options.timeout !== undefined && { timeout: options.timeout }),
   onWait: (event: WaitEvent) => {
     waits[event.reason] = (waits[event.reason] ?? 0) + 1;
+    if (event.reason === 'global') globalWaits.push([Date.now(), event.waitMs]);
   },
 });
 if (options.waitForGo) await readyThenGo();
@@ -150,7 +160,7 @@ const report = steady
       ...{ completed, waits, seconds, roundTrips: store.roundTrips },
       ...{ errors, examples, resolved, failed, slowestMs, pending, reopened },
     }
-  : { completed, failures, waits, seconds, roundTrips: store.roundTrips };
+  : { completed, failures, waits, seconds, roundTrips: store.roundTrips, sends, globalWaits };
 console.log(JSON.stringify(report));
 closing = true;
 await client.close();
