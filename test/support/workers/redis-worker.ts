@@ -78,17 +78,24 @@ const store = new RedisStore({
 });
 await store.connect();
 const waits: Record<string, number> = {};
-/** When each request left (epoch ms), and each global wait this process announced: [from epoch ms, for ms]. */
+const steady = options.durationMs !== undefined;
+/**
+ * When each request left (epoch ms), and each global wait this process announced: [from epoch ms,
+ * for ms]. A burst's report has them; a steady load's, as long as the test runs, does not, and
+ * its requests go to fetch unwrapped.
+ */
 const sends: number[] = [];
 const globalWaits: [at: number, ms: number][] = [];
 const client = createClient({
   baseUrl: options.baseUrl,
   token: options.token,
   store,
-  fetch: (input, init) => {
-    sends.push(Date.now());
-    return fetch(input, init);
-  },
+  ...(!steady && {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      sends.push(Date.now());
+      return fetch(input, init);
+    },
+  }),
   ...(options.globalLimit !== undefined && { globalLimit: options.globalLimit }),
   ...(options.maxWait !== undefined && { maxWait: options.maxWait }),
   ...(options.timeout !== undefined && { timeout: options.timeout }),
@@ -100,7 +107,6 @@ const client = createClient({
 if (options.waitForGo) await readyThenGo();
 const started = performance.now();
 const label = options.label ?? String(process.pid);
-const steady = options.durationMs !== undefined;
 let next = 0;
 let completed = 0;
 let pending = 0;
