@@ -18,22 +18,34 @@ export interface EntryModule {
   readonly text: string;
 }
 
-/** The SDKs at `generated/` (after) and `beforeDir` (before), and `entry`, in one program. */
+/**
+ * Where the sync's programs serve the SDK before: one folder for the gate's and the replay's, so
+ * that the replay's check of a step reads the very files its gate parsed.
+ */
+export const BEFORE_SDK_DIR = '.sync-before';
+
+/**
+ * The SDKs at `generated/` (after) and `beforeDir` (before), and `entry`, in one program; with
+ * `companion`, a second module beside the entry, checked by the same checker but none of the
+ * entry's (`ownFiles` leaves it out).
+ */
 export function programOverSdks(
   root: string,
   after: RenderedSdk,
   before: RenderedSdk | undefined,
   beforeDir: string,
   entry: EntryModule,
+  companion?: EntryModule,
 ): ts.Program {
   const virtual = new Map<string, string>();
   for (const [name, text] of after.files) if (name.endsWith('.ts')) virtual.set(join(root, 'generated', name), text);
   for (const [name, text] of before?.files ?? [])
     if (name.endsWith('.ts')) virtual.set(join(root, beforeDir, name), text);
-  virtual.set(join(root, entry.name), entry.text);
+  const modules = companion ? [entry, companion] : [entry];
+  for (const module of modules) virtual.set(join(root, module.name), module.text);
   // The entry imports both SDKs whole; `src/` only reads names no catalog changes.
   return ts.createProgram({
-    rootNames: [join(root, entry.name)],
+    rootNames: modules.map((module) => join(root, module.name)),
     options: compilerOptions(root),
     host: overlayHost(root, virtual),
   });
@@ -86,6 +98,15 @@ export function compilerOptions(root: string): ts.CompilerOptions {
  */
 const diskSourceFiles = new Map<string, ts.SourceFile>();
 
+/**
+ * A file in memory, the last text it was parsed from: the next program that serves the same text
+ * at the same name gets the same parse, bound once (the compiler binds a file only once, however
+ * many programs hold it). A replay step's SDKs differ from the step before's in a few files, and
+ * its calls' check holds the very SDKs its gate did. One entry a name, so it never grows past one
+ * copy of each SDK.
+ */
+const virtualSourceFiles = new Map<string, ts.SourceFile>();
+
 export function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
   const host = ts.createCompilerHost(compilerOptions(root));
   const virtualDirectories = new Set([...virtual.keys()].map((file) => dirname(file)));
@@ -96,7 +117,13 @@ export function overlayHost(root: string, virtual: ReadonlyMap<string, string>):
     directoryExists: (directory) => virtualDirectories.has(directory) || (host.directoryExists?.(directory) ?? false),
     getSourceFile(file, languageVersion) {
       const text = virtual.get(file);
-      if (text !== undefined) return ts.createSourceFile(file, text, languageVersion, true);
+      if (text !== undefined) {
+        const known = virtualSourceFiles.get(file);
+        if (known?.text === text) return known;
+        const parsed = ts.createSourceFile(file, text, languageVersion, true);
+        virtualSourceFiles.set(file, parsed);
+        return parsed;
+      }
       const known = diskSourceFiles.get(file);
       if (known) return known;
       let read: string;

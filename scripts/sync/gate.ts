@@ -5,7 +5,7 @@
  * program through a compiler host that serves them at paths of their own.
  *
  * - `after` is served at `generated/` itself (its imports of `src/sdk.ts` resolve as they will);
- * - `before` (the catalog as it is, with the document it was synced to) at `.gate-before/`;
+ * - `before` (the catalog as it is, with the document it was synced to) at `.sync-before/` (`BEFORE_SDK_DIR`);
  * - one more module names every method's argument list on both sides, and the checker says,
  *   for each, whether the new one accepts everything the old one did (`isTypeAssignableTo`).
  */
@@ -15,7 +15,15 @@ import { CatalogError, type Catalog, type CatalogOperation } from '../../catalog
 import { renderGenerated } from '../codegen/run.ts';
 import { buildModel, type CatalogModel } from '../codegen/model.ts';
 import type { Archive } from '../codegen/archive.ts';
-import { describeDiagnostic, diagnosticsOf, ownFiles, programOverSdks, type RenderedSdk } from './compile.ts';
+import { callsModule, memberPath, readCalls, type CallCheck } from './calls.ts';
+import {
+  BEFORE_SDK_DIR,
+  describeDiagnostic,
+  diagnosticsOf,
+  ownFiles,
+  programOverSdks,
+  type RenderedSdk,
+} from './compile.ts';
 
 /** How one public method changes (the sync's report and its semver reading). */
 export type SurfaceChangeKind = 'added' | 'additive' | 'breaking' | 'renamed' | 'deprecated';
@@ -34,6 +42,8 @@ export interface GateResult {
   readonly surface: readonly SurfaceChange[] | undefined;
   /** The new SDK as the gate rendered it (absent when its catalog is not valid). */
   readonly sdk?: RenderedSdk;
+  /** The calls' check, when asked for (`checkCalls`) and both SDKs built. */
+  readonly calls?: CallCheck;
 }
 
 export interface GateInput {
@@ -42,6 +52,12 @@ export interface GateInput {
   /** Absent before a first sync: there is no SDK to compare with. */
   readonly before: GateSide | undefined;
   readonly after: GateSide;
+  /**
+   * Also compile a call of every method both SDKs have with its argument list before, in the
+   * gate's own program (the replay's check, scripts/sync/calls.ts): its verdicts are the
+   * result's `calls`, never the gate's problems.
+   */
+  readonly checkCalls?: boolean;
 }
 
 /** A catalog, the document it follows and the archive of the operations that document lost. */
@@ -56,7 +72,6 @@ export interface GateSide {
   readonly files?: ReadonlyMap<string, string>;
 }
 
-const BEFORE_DIR = '.gate-before';
 const CHECK_FILE = '.gate-check.ts';
 
 export async function buildGate(input: GateInput): Promise<GateResult> {
@@ -86,7 +101,8 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
   const sharedIndex = new Map(shared.map((method, index) => [method, index]));
 
   const entry = { name: CHECK_FILE, text: before ? checkModule(shared) : "import './generated/index.ts';\n" };
-  const program = programOverSdks(input.root, after, before, BEFORE_DIR, entry);
+  const calls = input.checkCalls && before ? callsModule(shared) : undefined;
+  const program = programOverSdks(input.root, after, before, BEFORE_SDK_DIR, entry, calls);
   const problems = [
     ...program.getOptionsDiagnostics(),
     ...program.getGlobalDiagnostics(),
@@ -130,7 +146,7 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
       surface.push({ method, change: 'breaking', detail: `removed (${op.operationId ?? 'kept by hand'})` });
     }
   }
-  return { problems: [], surface, sdk: after };
+  return { problems: [], surface, sdk: after, ...(calls && { calls: readCalls(program, input.root, calls, true) }) };
 }
 
 /** Every method a caller can call, by its name after `client.`, with the operation behind it. */
@@ -147,13 +163,6 @@ export function methodsOf(model: CatalogModel): Map<string, CatalogOperation & {
   return methods;
 }
 
-/** A method's name as a path of members of `Resources`: `guilds.get` → `["guilds"]["get"]`. */
-export const memberPath = (method: string) =>
-  method
-    .split('.')
-    .map((part) => `[${JSON.stringify(part)}]`)
-    .join('');
-
 const deprecationOf = (op: CatalogOperation) =>
   op.deprecated ?? (op.removedIn === undefined ? undefined : `not in the document since build ${op.removedIn}`);
 
@@ -161,7 +170,7 @@ const deprecationOf = (op: CatalogOperation) =>
 function checkModule(methods: readonly string[]): string {
   const access = memberPath;
   return [
-    `import type { Resources as Before } from './${BEFORE_DIR}/index.ts';`,
+    `import type { Resources as Before } from './${BEFORE_SDK_DIR}/index.ts';`,
     "import type { Resources as After } from './generated/index.ts';",
     'type Arguments<F> = F extends (...args: infer A) => unknown ? A : never;',
     ...methods.flatMap((method, index) => [

@@ -7,17 +7,17 @@
  * That last check is the replay's own, not the sync's: where the sync's gate compares argument
  * lists with the checker's assignability, the replay writes a call of every method of the SDK
  * before (its own argument list spread into the new method) and lets the compiler resolve each
- * call, as a caller's compiler would (scripts/sync/replay.ts, `callsModule`).
+ * call, as a caller's compiler would (scripts/sync/calls.ts).
  */
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { ARCHIVE_FILE } from '../codegen/archive.ts';
 import { readArchive, renderGenerated } from '../codegen/run.ts';
-import { diagnosticsOf, ownFiles, programOverSdks, type RenderedSdk } from './compile.ts';
-import { memberPath, methodsOf, type SurfaceChange } from './gate.ts';
+import { callsModule, readCalls, type CallCheck } from './calls.ts';
+import { BEFORE_SDK_DIR, programOverSdks, type RenderedSdk } from './compile.ts';
+import { methodsOf, type SurfaceChange } from './gate.ts';
 import { loadCatalog, runSync, type SyncRunResult } from './run.ts';
 
 export interface ReplayBuild {
@@ -57,9 +57,6 @@ export interface ReplayOptions {
   /** Called after each step (progress). */
   readonly onStep?: (step: ReplayStep) => void;
 }
-
-const BEFORE_DIR = '.replay-before';
-const CALLS_FILE = '.replay-calls.ts';
 
 /**
  * Replays `builds` in order on a copy of the repository's catalog. The first step goes from the
@@ -102,13 +99,15 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
         root: options.root,
         // The gate's SDK before is the one the last step left (or the starting one): not rendered twice.
         beforeSdk: previous,
+        // The calls' check in the gate's own program, where both SDKs are typed already.
+        checkCalls: true,
       });
       await rm(spec);
       let calls: CallCheck | undefined;
       if (wroteCatalog(result)) {
         // The SDK the sync's gate rendered and built, when it ran: the same catalog and document.
         const next = result.sdk ?? (await render());
-        calls = checkCalls(options.root, previous, next, result.sdk !== undefined);
+        calls = result.calls ?? checkCalls(options.root, previous, next, result.sdk !== undefined);
         previous = next;
       }
       const step = stepOf(build, result, calls);
@@ -122,14 +121,6 @@ export async function replay(builds: Iterable<ReplayBuild> | AsyncIterable<Repla
 }
 
 type Rendered = RenderedSdk;
-
-/** What compiling the calls of the SDK before against the new one found. */
-export interface CallCheck {
-  /** The new SDK's own diagnostics, and any of the calls module's that is no call's. */
-  readonly diagnostics: readonly string[];
-  /** Methods whose call no longer compiles. */
-  readonly brokenCalls: readonly string[];
-}
 
 /**
  * The sync wrote the step's catalog: it is done, or done with conflicts a person must settle
@@ -181,54 +172,16 @@ async function startingSdk(inputs: readonly string[], render: () => Promise<Rend
 }
 
 /**
- * Compiles the new SDK with a module that calls each method of the one before with that
- * method's own argument list: the calls that no longer compile name the methods that broke.
- * A method the new SDK no longer has is not called (the sync keeps removed methods, deprecated,
- * unless told to prune them). The new SDK's own files are checked too unless `sdkChecked`: the
- * sync's gate built that very SDK, and a problem there was the sync's exit 2.
+ * The calls' check in a program of its own (scripts/sync/calls.ts), where the sync's gate did not
+ * run it: a call of every method of the SDK before that the new one still has (the sync keeps
+ * removed methods, deprecated, unless told to prune them). The new SDK's own files are checked
+ * too unless `sdkChecked`: the sync's gate built that very SDK, and a problem there was the
+ * sync's exit 2.
  */
 export function checkCalls(root: string, before: Rendered, after: Rendered, sdkChecked = false): CallCheck {
   const afterMethods = new Set(methodNames(after));
-  const methods = methodNames(before).filter((method) => afterMethods.has(method));
-  const entry = { name: CALLS_FILE, text: callsModule(methods) };
-  const program = programOverSdks(root, after, before, BEFORE_DIR, entry);
-  const callsFile = join(root, CALLS_FILE);
-  const diagnostics: string[] = [];
-  const broken = new Set<string>();
-  for (const file of ownFiles(program, root, entry)) {
-    const ours = file.fileName === callsFile;
-    if (sdkChecked && !ours) continue;
-    for (const diagnostic of diagnosticsOf(program, file)) {
-      if (ours && diagnostic.start !== undefined) {
-        const line = file.getLineAndCharacterOfPosition(diagnostic.start).line;
-        // Line n + FIRST_CALL_LINE calls methods[n].
-        const method = methods[line - FIRST_CALL_LINE];
-        if (method !== undefined) {
-          broken.add(method);
-          continue;
-        }
-      }
-      diagnostics.push(
-        `${file.fileName.slice(root.length + 1)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`,
-      );
-    }
-  }
-  return { diagnostics, brokenCalls: [...broken] };
-}
-
-const FIRST_CALL_LINE = 4;
-
-/** One call a line, from FIRST_CALL_LINE: `after.guilds.get(...({} as Arguments<Before['guilds']['get']>));`. */
-function callsModule(methods: readonly string[]): string {
-  const access = memberPath;
-  return [
-    `import type { Resources as Before } from './${BEFORE_DIR}/index.ts';`,
-    "import type { Resources as After } from './generated/index.ts';",
-    'declare const after: After; type Arguments<F> = F extends (...args: infer A) => unknown ? A : never;',
-    'declare function argumentsOf<F>(): Arguments<F>;',
-    ...methods.map((method) => `void after${access(method)}(...argumentsOf<Before${access(method)}>());`),
-    '',
-  ].join('\n');
+  const calls = callsModule(methodNames(before).filter((method) => afterMethods.has(method)));
+  return readCalls(programOverSdks(root, after, before, BEFORE_SDK_DIR, calls), root, calls, sdkChecked);
 }
 
 const methodNames = ({ model }: Rendered): string[] => [...methodsOf(model).keys()];

@@ -17,6 +17,7 @@ import { readArchive } from '../codegen/run.ts';
 import { isBehind, diffCatalog, type CatalogDiff } from './diff.ts';
 import { changesetText, reportJson, reportText, semverOf } from './report.ts';
 import type { RenderedSdk } from './compile.ts';
+import type { CallCheck } from './calls.ts';
 import { buildGate, type SurfaceChange } from './gate.ts';
 
 export interface SyncRunOptions {
@@ -53,6 +54,8 @@ export interface SyncRunOptions {
    * replay's step before): compared with as it is, instead of rendered again.
    */
   readonly beforeSdk?: RenderedSdk;
+  /** Also check, in the gate's program, that every call of the SDK before still compiles (the replay). */
+  readonly checkCalls?: boolean;
 }
 
 export interface SyncRunResult {
@@ -68,6 +71,8 @@ export interface SyncRunResult {
   readonly surface?: readonly SurfaceChange[];
   /** The SDK the new catalog and document generate, as the compiler checked it (when it did). */
   readonly sdk?: RenderedSdk;
+  /** The calls' check (`checkCalls`), when the gate ran it. */
+  readonly calls?: CallCheck;
 }
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
@@ -114,10 +119,11 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
   let updated = source;
   let surface: readonly SurfaceChange[] | undefined;
   let sdk: RenderedSdk | undefined;
+  let calls: CallCheck | undefined;
   if (diff.edits.length > 0 || documentChanged) {
     const gated = await gateChanges(options, input, { archive, updatedArchive, pinnedDocument });
     if ('code' in gated) return gated;
-    ({ updated, surface, sdk } = gated);
+    ({ updated, surface, sdk, calls } = gated);
   }
   const stdout = options.json ? reportJson(diff, mode, surface) : reportText(diff, mode, surface);
   if (options.check) return { code: isBehind(diff) ? 1 : 0, stdout, stderr: '', diff, ...(surface && { surface }) };
@@ -134,6 +140,7 @@ export async function runSync(options: SyncRunOptions): Promise<SyncRunResult> {
     diff,
     ...(surface && { surface }),
     ...(sdk && { sdk }),
+    ...(calls && { calls }),
   };
 }
 
@@ -180,7 +187,10 @@ async function gateChanges(
   options: SyncRunOptions,
   { diff, catalog, source, document }: SyncInput,
   documents: { archive: Archive; updatedArchive: Archive; pinnedDocument: OpenApiDocument | undefined },
-): Promise<{ updated: string; surface: readonly SurfaceChange[] | undefined; sdk?: RenderedSdk } | SyncRunResult> {
+): Promise<
+  | (Pick<SyncRunResult, 'sdk' | 'calls'> & { updated: string; surface: readonly SurfaceChange[] | undefined })
+  | SyncRunResult
+> {
   let updated = source;
   let after = catalog;
   try {
@@ -206,6 +216,7 @@ async function gateChanges(
         : options.generatedDir && { files: await readGenerated(options.generatedDir) }),
     },
     after: { catalog: after, document, archive: updatedArchive },
+    ...(options.checkCalls && { checkCalls: true }),
   });
   if (gate.problems.length > 0) {
     const problems = gate.problems.map((problem) => `  ${problem}`).join('\n');
@@ -216,7 +227,12 @@ async function gateChanges(
       `nothing written: the SDK this catalog and document would generate does not build:\n${problems}`,
     );
   }
-  return { updated, surface: gate.surface, ...(gate.sdk && { sdk: gate.sdk }) };
+  return {
+    updated,
+    surface: gate.surface,
+    ...(gate.sdk && { sdk: gate.sdk }),
+    ...(gate.calls && { calls: gate.calls }),
+  };
 }
 
 /**

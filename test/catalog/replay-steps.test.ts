@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderGenerated } from '../../scripts/codegen/run.ts';
 import type { RenderedSdk } from '../../scripts/sync/compile.ts';
-import { methodsOf } from '../../scripts/sync/gate.ts';
+import { buildGate, methodsOf } from '../../scripts/sync/gate.ts';
 import {
   checkCalls,
   replay,
@@ -255,6 +255,16 @@ async function fixtureSdk(edit: (catalog: Catalog) => Catalog = (catalog) => cat
   const input = { catalog, document: openApiDocument(FOLLOWED), archive: {} };
   return renderGenerated({ ...input, configFile: join(root, 'package.json'), format: false });
 }
+/** `guilds.get` with a query it must be given: every call of it before breaks. */
+const requireGuildQuery = (catalog: Catalog): Catalog => ({
+  ...catalog,
+  routes: catalog.routes.map((route) => ({
+    ...route,
+    operations: route.operations.map((op) =>
+      op.name === 'guilds.get' ? { ...op, query: ['with_counts'], queryRequired: true } : op,
+    ),
+  })),
+});
 const withFile = (sdk: RenderedSdk, name: string, text: (old: string) => string): RenderedSdk => ({
   ...sdk,
   files: new Map(sdk.files).set(name, text(sdk.files.get(name)!)),
@@ -290,15 +300,7 @@ describe('checkCalls: compiling the calls of the SDK before against the new one'
     const before = await fixtureSdk();
     const after = withFile(before, 'index.ts', (text) => `${text}\nexport const broken: number = 'not a number';\n`);
     expect(checkCalls(root, before, after, true)).toEqual({ diagnostics: [], brokenCalls: [] });
-    const required = await fixtureSdk((catalog) => ({
-      ...catalog,
-      routes: catalog.routes.map((route) => ({
-        ...route,
-        operations: route.operations.map((op) =>
-          op.name === 'guilds.get' ? { ...op, query: ['with_counts'], queryRequired: true } : op,
-        ),
-      })),
-    }));
+    const required = await fixtureSdk(requireGuildQuery);
     expect(checkCalls(root, before, required, true)).toEqual({ diagnostics: [], brokenCalls: ['guilds.get'] });
   });
 
@@ -309,6 +311,27 @@ describe('checkCalls: compiling the calls of the SDK before against the new one'
     expect(diagnostics).toEqual([expect.stringMatching(/^\.replay-calls\.ts: .*has no exported member 'Resources'/)]);
     // Every call then fails, each under its method's name: the import's line is no call's.
     expect(brokenCalls).toEqual([...methodsOf(after.model).keys()]);
+  });
+});
+
+describe("the calls' check in the gate's own program (buildGate's checkCalls)", () => {
+  const gateOver = async (edit: (catalog: Catalog) => Catalog, checks: boolean) => {
+    const catalog = await loadFixture();
+    const side = (of: Catalog) => ({ catalog: of, document: openApiDocument(FOLLOWED), archive: {} });
+    return buildGate({ root, before: side(catalog), after: side(edit(catalog)), ...(checks && { checkCalls: true }) });
+  };
+
+  it("finds what a program of its own finds, and a broken call is never one of the gate's problems", async () => {
+    const gate = await gateOver(requireGuildQuery, true);
+    expect(gate.problems).toEqual([]);
+    expect(gate.calls).toEqual({ diagnostics: [], brokenCalls: ['guilds.get'] });
+    expect(gate.calls).toEqual(checkCalls(root, await fixtureSdk(), await fixtureSdk(requireGuildQuery), true));
+    expect(gate.surface).toContainEqual(expect.objectContaining({ method: 'guilds.get', change: 'breaking' }));
+  });
+
+  it('nothing broken: every call compiles; not asked: no check', async () => {
+    expect((await gateOver((catalog) => catalog, true)).calls).toEqual({ diagnostics: [], brokenCalls: [] });
+    expect((await gateOver(requireGuildQuery, false)).calls).toBeUndefined();
   });
 });
 

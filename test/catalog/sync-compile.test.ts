@@ -207,6 +207,26 @@ describe('overlayHost', () => {
     expect(overlayHost(root, new Map()).getSourceFile(onDisk, ts.ScriptTarget.ES2022)).toBe(first);
   });
 
+  it('a file in memory is parsed once for its text: the same text at its name is the same parse, a new text a new one', () => {
+    const first = host.getSourceFile(inMemory, ts.ScriptTarget.ES2022)!;
+    expect(
+      overlayHost(root, new Map([[inMemory, 'export const x = 1;\n']])).getSourceFile(inMemory, ts.ScriptTarget.ES2022),
+    ).toBe(first);
+    const changed = overlayHost(root, new Map([[inMemory, 'export const x = 2;\n']])).getSourceFile(
+      inMemory,
+      ts.ScriptTarget.ES2022,
+    )!;
+    expect(changed).not.toBe(first);
+    expect(changed.text).toBe('export const x = 2;\n');
+    const elsewhere = join(root, '.compile-overlay', 'other.ts');
+    expect(
+      overlayHost(root, new Map([[elsewhere, 'export const x = 1;\n']])).getSourceFile(
+        elsewhere,
+        ts.ScriptTarget.ES2022,
+      ),
+    ).not.toBe(first);
+  });
+
   it('a file in neither does not exist and has no source', () => {
     const missing = join(root, '.compile-overlay', 'missing.ts');
     expect(host.fileExists(missing)).toBe(false);
