@@ -3,6 +3,7 @@
  * files in memory beside the repository's own, and one module of the sync's that uses both,
  * checked with the project's compiler options; the diagnostics that are the sync's to report.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
@@ -44,12 +45,27 @@ export function programOverSdks(
   const modules = companion ? [entry, companion] : [entry];
   for (const module of modules) virtual.set(join(root, module.name), module.text);
   // The entry imports both SDKs whole; `src/` only reads names no catalog changes.
-  return ts.createProgram({
-    rootNames: modules.map((module) => join(root, module.name)),
-    options: compilerOptions(root),
-    host: overlayHost(root, virtual),
-  });
+  const builder = ts.createSemanticDiagnosticsBuilderProgram(
+    modules.map((module) => join(root, module.name)),
+    compilerOptions(root),
+    overlayHost(root, virtual),
+    lastBuilders.get(root),
+  );
+  lastBuilders.set(root, builder);
+  const program = builder.getProgram();
+  builders.set(program, { builder, settled: false });
+  return program;
 }
+
+/**
+ * The last program over SDKs at each root, with what its checker found, file by file: the next
+ * program's checks start from it as `tsc --watch` does (the compiler's builder). A file keeps its
+ * diagnostics only when neither it nor anything it imports changed, or what it imports changed in
+ * no way its declarations show; every other file is checked again. A replay's step, or a test's
+ * next edit, changes a few files of SDKs thousands of lines long.
+ */
+const lastBuilders = new Map<string, ts.SemanticDiagnosticsBuilderProgram>();
+const builders = new WeakMap<ts.Program, { builder: ts.SemanticDiagnosticsBuilderProgram; settled: boolean }>();
 
 /**
  * The files whose diagnostics are the sync's: the entry module and the new SDK. The SDK before
@@ -62,10 +78,20 @@ export function ownFiles(program: ts.Program, root: string, entry: EntryModule):
     .filter((file) => file.fileName === entryFile || file.fileName.startsWith(join(root, 'generated')));
 }
 
-export const diagnosticsOf = (program: ts.Program, file: ts.SourceFile): ts.Diagnostic[] => [
-  ...program.getSyntacticDiagnostics(file),
-  ...program.getSemanticDiagnostics(file),
-];
+/**
+ * A file's diagnostics, syntactic and semantic. In a program over SDKs, the builder first learns
+ * which files the changes since the last program affect (their diagnostics kept before are
+ * dropped, not computed yet); a file's are then computed when first asked for, or kept.
+ */
+export function diagnosticsOf(program: ts.Program, file: ts.SourceFile): ts.Diagnostic[] {
+  const built = builders.get(program);
+  if (!built) return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+  if (!built.settled) {
+    while (built.builder.getSemanticDiagnosticsOfNextAffectedFile(undefined, () => true));
+    built.settled = true;
+  }
+  return [...program.getSyntacticDiagnostics(file), ...built.builder.getSemanticDiagnostics(file)];
+}
 
 export function describeDiagnostic(diagnostic: ts.Diagnostic, root: string): string {
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n    ');
@@ -107,6 +133,12 @@ const diskSourceFiles = new Map<string, ts.SourceFile>();
  */
 const virtualSourceFiles = new Map<string, ts.SourceFile>();
 
+/** A parse with the version the builder compares programs' files by: its text's hash. */
+function versioned(file: ts.SourceFile): ts.SourceFile {
+  (file as { version?: string }).version = createHash('sha256').update(file.text).digest('base64');
+  return file;
+}
+
 export function overlayHost(root: string, virtual: ReadonlyMap<string, string>): ts.CompilerHost {
   const host = ts.createCompilerHost(compilerOptions(root));
   const virtualDirectories = new Set([...virtual.keys()].map((file) => dirname(file)));
@@ -120,7 +152,7 @@ export function overlayHost(root: string, virtual: ReadonlyMap<string, string>):
       if (text !== undefined) {
         const known = virtualSourceFiles.get(file);
         if (known?.text === text) return known;
-        const parsed = ts.createSourceFile(file, text, languageVersion, true);
+        const parsed = versioned(ts.createSourceFile(file, text, languageVersion, true));
         virtualSourceFiles.set(file, parsed);
         return parsed;
       }
@@ -132,7 +164,7 @@ export function overlayHost(root: string, virtual: ReadonlyMap<string, string>):
       } catch {
         return undefined;
       }
-      const parsed = ts.createSourceFile(file, read, languageVersion, true);
+      const parsed = versioned(ts.createSourceFile(file, read, languageVersion, true));
       diskSourceFiles.set(file, parsed);
       return parsed;
     },

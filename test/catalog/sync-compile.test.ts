@@ -97,6 +97,39 @@ describe('programOverSdks and ownFiles', () => {
   });
 });
 
+describe('programs one after another: what the last one found is kept only where nothing it depends on changed', () => {
+  const entry = { name: '.compile-entry.ts', text: "import './generated/index.ts';\n" };
+  const index = "export * from './value.ts';\nexport * from './use.ts';\nexport * from './other.ts';\n";
+  const use = "import { value } from './value.ts';\nexport const doubled: number = value * 2;\n";
+  const checked = (value: string, extra = 'export const other = 1;\n') => {
+    const program = programOverSdks(
+      root,
+      sdk({ 'index.ts': index, 'value.ts': value, 'use.ts': use, 'other.ts': extra }),
+      undefined,
+      '.compile-before',
+      entry,
+    );
+    return ownFiles(program, root, entry).flatMap((file) => told(program, file));
+  };
+  const numeric = 'export const value: number = 1;\n';
+  const text = "export const value: string = 'one';\n";
+
+  it('a file that did not change is checked again when what it imports changed shape, both ways', () => {
+    expect(checked(numeric)).toEqual([]);
+    expect(checked(text)).toEqual([
+      "generated/use.ts(2,32): TS2362 The left-hand side of an arithmetic operation must be of type 'any', 'number', 'bigint' or an enum type.",
+    ]);
+    expect(checked(numeric)).toEqual([]);
+  });
+
+  it("an unchanged file's own diagnostic is still told when only another file changed", () => {
+    const broken = "export const other: number = 'one';\n";
+    const expected = ["generated/other.ts(1,14): TS2322 Type 'string' is not assignable to type 'number'."];
+    expect(checked(numeric, broken)).toEqual(expected);
+    expect(checked('export const value: number = 2;\n', broken)).toEqual(expected);
+  });
+});
+
 describe('describeDiagnostic', () => {
   const file = ts.createSourceFile(
     join(root, 'generated', 'a.ts'),
