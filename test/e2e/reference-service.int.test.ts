@@ -271,7 +271,8 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
 
     it('non-idempotent requests are never sent twice: not after a 5xx, a timeout or a reset', async () => {
       e2e = await startE2E({ api: 'v6' });
-      const client = e2e.newClient({ timeout: 50 });
+      // Room for a 503 or a reset to come back on a busy machine; the slow answer comes well after.
+      const client = e2e.newClient({ timeout: 500 });
       const post = (channel: string) => client.channels.messages.create(channel, { content: 'once' });
       e2e.service.inject({
         fault: { kind: 'status', status: 503 },
@@ -280,7 +281,7 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
       });
       await expect(post(CHANNELS[0]!)).rejects.toMatchObject({ name: 'HttpError', status: 503 });
       e2e.service.inject({
-        fault: { kind: 'slow', delayMs: 300 },
+        fault: { kind: 'slow', delayMs: 1500 },
         times: 5,
         bucketKeyPrefix: `ChannelsIdMessages:${CHANNELS[1]}`,
       });
