@@ -5,9 +5,10 @@
  * program through a compiler host that serves them at paths of their own.
  *
  * - `after` is served at `generated/` itself (its imports of `src/sdk.ts` resolve as they will);
- * - `before` (the catalog as it is, with the document it was synced to) at `.sync-before/` (`BEFORE_SDK_DIR`);
+ * - `before` (the catalog as it is, with the document it was synced to) at `BEFORE_SDK_DIR`;
  * - one more module names every method's argument list on both sides, and the checker says,
- *   for each, whether the new one accepts everything the old one did (`isTypeAssignableTo`).
+ *   for each, whether the new one accepts everything the old one did (`isTypeAssignableTo`);
+ * - with `checkCalls` (the replay), the replay's calls module beside it (scripts/sync/calls.ts).
  */
 import { join } from 'node:path';
 import ts from 'typescript';
