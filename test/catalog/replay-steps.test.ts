@@ -296,6 +296,19 @@ describe('checkCalls: compiling the calls of the SDK before against the new one'
     });
   });
 
+  it("the new SDK's diagnostic with a chain of messages is told on one line: each part after a space and the compiler's indent", async () => {
+    const before = await fixtureSdk();
+    const after = withFile(
+      before,
+      'index.ts',
+      (text) => `${text}\nexport const f: (a: string) => void = (a: number) => {};\n`,
+    );
+    expect(checkCalls(root, before, after).diagnostics).toEqual([
+      "generated/index.ts: Type '(a: number) => void' is not assignable to type '(a: string) => void'.   " +
+        "Types of parameters 'a' and 'a' are incompatible.     Type 'string' is not assignable to type 'number'.",
+    ]);
+  });
+
   it("an SDK the sync's gate already built is not checked again: only the calls are", async () => {
     const before = await fixtureSdk();
     const after = withFile(before, 'index.ts', (text) => `${text}\nexport const broken: number = 'not a number';\n`);
