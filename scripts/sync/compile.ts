@@ -1,7 +1,8 @@
 /**
  * The compiler as the sync uses it (the gate, the replay): the new SDK and the one before it as
- * files in memory beside the repository's own, and one module of the sync's that uses both,
- * checked with the project's compiler options; the diagnostics that are the sync's to report.
+ * files in memory beside the repository's own, the sync's module that uses both (the gate's, and
+ * for a replay step the calls module beside it), checked with the project's compiler options;
+ * the diagnostics that are the sync's to report.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
