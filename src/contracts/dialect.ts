@@ -58,7 +58,7 @@ export type Verdict =
     | { readonly action: 'wait-global'; readonly waitMs: number; readonly invalid?: boolean }
     /** Raise `error`; with an update, settle the bucket first (a hold the answer named), else release it. */
     | { readonly action: 'fail'; readonly error: Error; readonly invalid?: boolean; readonly update?: unknown }
-    /** v6 step 6.4: unparseable headers: nothing is kept, send again (bounded). */
+    /** Headers the judge cannot read: nothing is kept, send again (bounded by `maxHeaderResends`). */
     | { readonly action: 'resend'; readonly error: Error }
   ) & { readonly rateLimit?: RateLimitNote };
 

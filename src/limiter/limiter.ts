@@ -110,7 +110,7 @@ export class Limiter {
     await this.#store.close();
   }
 
-  // ── Steps 1–2 ──────────────────────────────────────────────────────────────────────────────
+  // ── Before the send: the call's place in its bucket ─────────────────────────────────────────
   #admit(call: CallState): Promise<void> {
     return this.#report.admitting(call, this.#admitOnce(call));
   }
@@ -224,8 +224,8 @@ export class Limiter {
         await this.#wait(call, 'retry-after', verdict.waitMs);
         return 'RATE_LIMITED';
       case 'resend':
-        // The processing yielded an error (6.4): nothing of it is kept. A half-read record (a
-        // limit without its reset) would read as a window already over.
+        // The judge could not read the answer's headers: nothing of it is kept. A half-read record
+        // (a limit without its reset) would read as a window already over.
         await this.#release(call);
         if (call.relayed) return undefined;
         call.headerResendsMade += 1;
