@@ -9,6 +9,7 @@ import type { Dialect } from '../contracts/dialect.ts';
 import type { BucketRef } from '../contracts/store.ts';
 import { apiOfBaseUrl, DIALECTS, type ApiVersion } from '../dialects/index.ts';
 import { ClientClosedError, TollgateArgumentError } from '../errors.ts';
+import { checkedOptions } from '../option-shapes.ts';
 import { EventHub } from '../limiter/events.ts';
 import { userAgentOf } from '../package-info.ts';
 import { telemetryOf, type Telemetry } from '../telemetry/telemetry.ts';
@@ -159,13 +160,9 @@ class ClientCore<Resources extends object, Cdn> {
 
   /** A client of `token` that shares everything of this one but its limits (`withToken`). */
   #withToken(token: unknown): Resources & ClientSurface<Cdn> {
-    const checked = clientOptionShapes.token.safeParse(token);
-    if (!checked.success || checked.data === undefined) {
-      const why = checked.success ? 'token must be a string such as "Bearer …"' : checked.error.issues[0]!.message;
-      throw new TollgateArgumentError(`withToken: ${why}`);
-    }
+    const kept = checkedOptions(clientOptionShapes.token, token, 'withToken');
+    if (kept === undefined) throw new TollgateArgumentError('withToken: token must be a string such as "Bearer …"');
     if (this.#closed) throw new ClientClosedError();
-    const kept = checked.data;
     let closed = false;
     // The client object holds no limits: its token's lane is made on its first call and kept
     // here (at most `maxTokens`), so a client object dropped by its caller costs nothing after.

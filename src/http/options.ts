@@ -254,8 +254,7 @@ export function checkCallOptions(label: string, options: unknown, known: Readonl
 
 /** A call's number option (`maxWait`, `timeout`, `transportRetries`), when given, in the client's message style. */
 function checkCallNumber(label: string, schema: z.ZodType, value: unknown): void {
-  const checked = value === undefined ? undefined : schema.safeParse(value);
-  if (checked && !checked.success) throw new TollgateArgumentError(`${label}: ${checked.error.issues[0]!.message}`);
+  if (value !== undefined) checkedOptions(schema, value, label);
 }
 
 /** A call's own maxWait, when given (the relay's requests take it too). */

@@ -96,9 +96,9 @@ export const proxyOptionsSchema = z
       )
       .optional(),
     maxBody: whole('maxBody', 0, Number.MAX_SAFE_INTEGER, ' of bytes').optional(),
-    maxWait: milliseconds('maxWait', 0, Number.MAX_SAFE_INTEGER).optional(),
+    maxWait: clientOptionShapes.maxWait,
     metrics: z.boolean({ error: 'metrics must be true or false' }).optional(),
-    maxTokens: whole('maxTokens', 1, 1_000_000).optional(),
+    maxTokens: clientOptionShapes.maxTokens,
     // The relay's own rule for the option (its dialect's): one place decides what a global limit may be.
     globalLimit: relayOptionsSchema.shape.globalLimit,
     botGlobalLimits: relayOptionsSchema.shape.botGlobalLimits,
