@@ -97,6 +97,18 @@ describe('programOverSdks and ownFiles', () => {
   });
 });
 
+describe('diagnosticsOf a program made without programOverSdks', () => {
+  it("is the compiler's own diagnostics of the file, syntactic then semantic", () => {
+    const name = join(root, '.compile-plain.ts');
+    const host = overlayHost(root, new Map([[name, "export const n: number = 'one';\nexport const = ;\n"]]));
+    const program = ts.createProgram([name], compilerOptions(root), host);
+    expect(told(program, program.getSourceFile(name)!)).toEqual([
+      '.compile-plain.ts(2,14): TS1134 Variable declaration expected.',
+      ".compile-plain.ts(1,14): TS2322 Type 'string' is not assignable to type 'number'.",
+    ]);
+  });
+});
+
 describe('programs one after another: what the last one found is kept only where nothing it depends on changed', () => {
   const entry = { name: '.compile-entry.ts', text: "import './generated/index.ts';\n" };
   const index = "export * from './value.ts';\nexport * from './use.ts';\nexport * from './other.ts';\n";
