@@ -40,9 +40,9 @@ export function programOverSdks(
   companion?: EntryModule,
 ): ts.Program {
   const virtual = new Map<string, string>();
-  for (const [name, text] of after.files) if (name.endsWith('.ts')) virtual.set(join(root, 'generated', name), text);
-  for (const [name, text] of before?.files ?? [])
-    if (name.endsWith('.ts')) virtual.set(join(root, beforeDir, name), text);
+  // Every file of each SDK, its notes too: the compiler reads only what the modules import.
+  for (const [name, text] of after.files) virtual.set(join(root, 'generated', name), text);
+  for (const [name, text] of before?.files ?? []) virtual.set(join(root, beforeDir, name), text);
   const modules = companion ? [entry, companion] : [entry];
   for (const module of modules) virtual.set(join(root, module.name), module.text);
   // The entry imports both SDKs whole; `src/` only reads names no catalog changes.
