@@ -17,7 +17,7 @@ import cliProgress from 'cli-progress';
 import { apiOfBaseUrl, createClient, type ApiVersion } from '../src/index.ts';
 import { demoMetrics } from './demo/metrics.ts';
 import { ReferenceService, type RateLimit } from '../src/testing/index.ts';
-import { countingFetch, newStats, plan, recordWait, runBurst } from './demo/burst.ts';
+import { burstCalls, countingFetch, newStats, recordWait, runBurst } from './demo/burst.ts';
 
 const USAGE =
   'usage: npm start -- [--api v10|v6] [--base-url URL --token TOKEN] [--requests 300] [--concurrency 24] [--metrics]';
@@ -36,7 +36,7 @@ const service =
 const baseUrl = values['base-url'] ?? service!.baseUrl;
 const token = values.token ?? 'Bot demo-token';
 
-const calls = plan(requests, api);
+const calls = burstCalls(requests, api);
 const stats = newStats(calls);
 const telemetry = values.metrics ? demoMetrics() : undefined;
 const client = newClient();

@@ -25,7 +25,7 @@ export interface Call {
  * The mix, in order: messages on every channel, member lists per guild, gateway, current user.
  * Bucket keys are the client's: v6's route keys, or v10's route + resource.
  */
-export function plan(total: number, api: ApiVersion): Call[] {
+export function burstCalls(total: number, api: ApiVersion): Call[] {
   const calls: Call[] = [];
   const key = (v6: string, method: string, path: string) =>
     api === 'v6' ? v6 : classifyV10(method, path, 0).bucketKey;
