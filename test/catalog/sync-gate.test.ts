@@ -41,6 +41,15 @@ describe('the build gate when the new SDK does not compile', () => {
     expect(result.surface).toBeUndefined();
   });
 
+  it('a catalog before that disagrees with its own pin has no SDK to compare with: the new one is still built, no surface', async () => {
+    const input = await side(false);
+    const before = { catalog: input.catalog, document: openApiDocument({}), archive: {} };
+    const result = await buildGate({ root, before, after: await side(false) });
+    expect(result.problems).toEqual([]);
+    expect(result.surface).toBeUndefined();
+    expect(result.sdk?.files.get('index.ts')).toBe(input.files!.get('index.ts'));
+  });
+
   it("a broken SDK before the sync is not the sync's problem: the new one builds, and its surface is read", async () => {
     const result = await buildGate({ root, before: await side(true), after: await side(false) });
     expect(result.problems).toEqual([]);

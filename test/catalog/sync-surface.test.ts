@@ -128,6 +128,11 @@ describe("the gate's surface: methods", () => {
     expect(await surfaceOf({ catalog: catalogWith() }, { catalog: after })).toEqual([]);
   });
 
+  it('an operationId taken away (the operation kept by hand from now on) is no rename either', async () => {
+    const after = catalogWith((op) => (op.name === 'guilds.get' ? { ...op, operationId: undefined } : op));
+    expect(await surfaceOf({ catalog: catalogWith() }, { catalog: after })).toEqual([]);
+  });
+
   it('renamedTo is reported once, as the rename, not as a deprecation too; an earlier one is not again', async () => {
     const renamed = (op: CatalogOperation) =>
       op.name === 'guilds.delete' ? { ...op, removedIn: '300', renamedTo: 'guilds.remove' } : op;
