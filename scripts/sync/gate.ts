@@ -121,7 +121,7 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
   for (const [method, op] of afterMethods) {
     const old = beforeMethods.get(method);
     if (old === undefined) {
-      surface.push({ method, change: 'added', detail: `${op.method} ${op.path ?? ''}`.trim() });
+      surface.push({ method, change: 'added', detail: `${op.method} ${op.path}` });
       continue;
     }
     const index = sharedIndex.get(method)!;
@@ -151,8 +151,8 @@ export async function buildGate(input: GateInput): Promise<GateResult> {
 }
 
 /** Every method a caller can call, by its name after `client.`, with the operation behind it. */
-export function methodsOf(model: CatalogModel): Map<string, CatalogOperation & { readonly path?: string }> {
-  const methods = new Map<string, CatalogOperation & { readonly path?: string }>();
+export function methodsOf(model: CatalogModel): Map<string, CatalogOperation & { readonly path: string }> {
+  const methods = new Map<string, CatalogOperation & { readonly path: string }>();
   for (const op of model.operations) {
     const source = { ...op.source, path: op.pathText };
     methods.set(op.source.name, source);
