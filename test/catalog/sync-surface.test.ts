@@ -223,6 +223,19 @@ describe("the gate's surface: argument lists", () => {
     expect(await argumentChange('guilds.edit', deep('g?: string'), deep('g?: string; h?: 1'))).toEqual([]);
   });
 
+  it('the bound: a field gained in the object four levels below the parameter is seen, five levels below it is not', async () => {
+    const nested = (levels: readonly string[], leaf: string) =>
+      `body: ${levels.reduceRight((inner, name) => `{ ${name}?: ${inner} }`, `{ ${leaf} }`)}`;
+    const four = ['a', 'b', 'c', 'd'];
+    expect(await argumentChange('guilds.edit', nested(four, 'x?: string'), nested(four, 'x?: string; y?: 1'))).toEqual([
+      { change: 'additive', detail: 'body accepts more' },
+    ]);
+    const five = [...four, 'e'];
+    expect(await argumentChange('guilds.edit', nested(five, 'x?: string'), nested(five, 'x?: string; y?: 1'))).toEqual(
+      [],
+    );
+  });
+
   it('a nested field lost breaks even beside another that gained one', async () => {
     expect(
       await argumentChange(
