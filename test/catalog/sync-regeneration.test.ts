@@ -3,7 +3,7 @@
  * drafted names that read well, the build gate and its report, renames and moves, the archive
  * of removed operations, the guard on removals, and the release note.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseChangesetFile } from '@changesets/parse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -323,6 +323,18 @@ describe('runSync: the gate, the archive, the release note', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("the JSON report names the run's mode: a write, and a run that wrote nothing", async () => {
+    const written = await runSync(options({ spec: await documentFile(FOLLOWED), build: '300', json: true }));
+    expect([written.code, JSON.parse(written.stdout).mode]).toEqual([0, 'write']);
+    const document = openApiDocument({
+      ...FOLLOWED,
+      'GET /lobbies/{lobby_id}': { operationId: 'get_lobby', responses: ok() },
+    });
+    (document.components as { schemas: Record<string, unknown> }).schemas.GetLobbyResult = { type: 'string' };
+    const refused = await runSync(options({ spec: await documentFile({}, document), build: '301', json: true }));
+    expect([refused.code, JSON.parse(refused.stdout).mode]).toEqual([2, 'failed']);
+  });
+
   it('a removed operation keeps its types: the archive holds it from the build that had it, and the SDK builds', async () => {
     const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
     delete operations['PATCH /guilds/{guild_id}'];
@@ -365,6 +377,44 @@ describe('runSync: the gate, the archive, the release note', () => {
     const note = await readFile(join(changesetDir, 'catalog-sync-301.md'), 'utf8');
     expect(note).toBe(changesetText('tollgate', result.diff!, result.surface!));
     expect(note).toMatch(/^---\n"tollgate": minor\n---\n/);
+  });
+
+  it("with checkCalls the result holds the calls' verdicts from the gate's program; without it, none", async () => {
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const operations = { ...FOLLOWED } as Record<string, FixtureOperation>;
+    operations['GET /guilds/{guild_id}'] = { operationId: 'get_guild', query: ['with_counts'] };
+    const checked = await runSync(options({ spec: await documentFile(operations), build: '301', checkCalls: true }));
+    expect(checked.code).toBe(0);
+    expect(checked.calls).toEqual({ diagnostics: [], brokenCalls: [] });
+    operations['GET /lobbies/{lobby_id}'] = { operationId: 'get_lobby' };
+    const unchecked = await runSync(options({ spec: await documentFile(operations), build: '302' }));
+    expect(unchecked.code).toBe(0);
+    expect(Object.keys(unchecked)).not.toContain('calls');
+  });
+
+  it("with generatedDir the SDK before is that folder's TypeScript files, as they are, not rendered again", async () => {
+    // The SDK of the catalog before its first sync: the sync of 300 changes it (its queries typed).
+    const generatedDir = join(folder.dir, 'generated-before');
+    const { files } = await renderGenerated({
+      catalog: await loadFixture(),
+      document: openApiDocument(FOLLOWED),
+      archive: {},
+      configFile: join(root, 'package.json'),
+      format: false,
+    });
+    await mkdir(generatedDir);
+    for (const [name, text] of files) await writeFile(join(generatedDir, name), text);
+    await writeFile(join(generatedDir, 'notes.md'), '# not code\n');
+    expect((await runSync(options({ spec: await documentFile(FOLLOWED), build: '300' }))).code).toBe(0);
+    const operations = { ...FOLLOWED, 'GET /lobbies/{lobby_id}': { operationId: 'get_lobby' } };
+    const spec = await documentFile(operations);
+    const rendered = await runSync(options({ spec, build: '301', check: true }));
+    expect(rendered.surface).toEqual([{ method: 'lobbies.get', change: 'added', detail: 'GET /lobbies/{lobby_id}' }]);
+    const given = await runSync(options({ spec, build: '301', check: true, generatedDir }));
+    // Both say the catalog is behind (--check); the SDK before differs.
+    expect([rendered.code, given.code]).toEqual([1, 1]);
+    expect(given.surface).toEqual(expect.arrayContaining([...rendered.surface!]));
+    expect(given.surface!.length).toBeGreaterThan(rendered.surface!.length);
   });
 
   it('a document whose change reaches no method still drafts a release note: a patch', async () => {
