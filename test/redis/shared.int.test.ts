@@ -152,7 +152,10 @@ describe('several Node processes on one Redis', () => {
         const sentWhileWaiting = report.sends.filter((sentAt) =>
           report.globalWaits.some(([at, ms]) => sentAt > at && sentAt < at + ms - 1),
         );
-        expect(sentWhileWaiting, `process ${index}`).toEqual([]);
+        expect(
+          sentWhileWaiting,
+          `process ${index}: ${JSON.stringify({ globalWaits: report.globalWaits, sends: report.sends })}`,
+        ).toEqual([]);
       }
       expect(service.requests.filter((request) => request.status === 200)).toHaveLength(60);
       expectWithinLimits(service);
