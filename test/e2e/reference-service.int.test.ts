@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, RateLimitI64Error, RateLimitUtf8Error, routeKeyOf } from '../../src/index.ts';
 import { undiciFetch } from '../../src/undici/index.ts';
-import { until } from '../support/manual-clock.ts';
+import { untilWithin } from '../support/manual-clock.ts';
 import { startE2E as startWithTransport, type E2E, type Transport } from '../support/e2e.ts';
 
 const CHANNELS = ['81384788765712384', '81384788765712385', '81384788765712386'];
@@ -288,7 +288,8 @@ describe.each(TRANSPORTS)('over %s', (_name, makeTransport) => {
       await expect(post(CHANNELS[1]!)).rejects.toMatchObject({ name: 'TimeoutError' });
       e2e.service.inject({ fault: { kind: 'drop' }, times: 5, bucketKeyPrefix: `ChannelsIdMessages:${CHANNELS[2]}` });
       await expect(post(CHANNELS[2]!)).rejects.toMatchObject({ name: 'NetworkError' });
-      await until(() => e2e.service.inFlight === 0, 'the slow request to be answered', 1_000_000);
+      // The slow answer leaves the service 1.5 s after its request: waited for in real time.
+      await untilWithin(() => e2e.service.inFlight === 0, 'the slow request to be answered', 10_000);
       expect(e2e.service.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
     });
 

@@ -100,6 +100,19 @@ export async function settle(turns = 10): Promise<void> {
   for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Waits until `condition` holds, looking every few ms for at most `ms` of real time: for what a
+ * real timer ends (a server's delayed answer), which a count of turns of the loop bounds by the
+ * machine's speed instead.
+ */
+export async function untilWithin(condition: () => boolean, what: string, ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() >= deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Waits (bounded) until `condition` holds, letting the event loop run in between. */
 export async function until(condition: () => boolean, what: string, turns = 2000): Promise<void> {
   for (let turn = 0; turn < turns; turn++) {
