@@ -78,6 +78,12 @@ describe('withToken', () => {
     expect(() => client.withToken('Bearer secret\u0000')).not.toThrow(/secret/);
   });
 
+  it('says what a token is when none is given, and when one is not a string', () => {
+    const { client } = setup();
+    expect(() => client.withToken(undefined as never)).toThrow('withToken: token must be a string such as "Bearer …"');
+    expect(() => client.withToken(42 as never)).toThrow('withToken: token must be a string such as "Bot …"');
+  });
+
   it('keeps at most maxTokens lanes: the least recently used idle one goes, and comes back on its next call', async () => {
     const { client, store, clock } = setup({ maxTokens: 2 });
     const first = client.withToken('Bearer user-0');
