@@ -16,6 +16,7 @@ import { v10ViewRequest } from '../../src/dialects/v10/index.ts';
 import { parseBucketKey } from '../../src/dialects/v10/route.ts';
 import { v10Settings } from '../../src/dialects/v10/settings.ts';
 import { RedisStore } from '../../src/redis/index.ts';
+import { untilWithin } from '../support/manual-clock.ts';
 import { dropPrefix, REDIS_URL, rawRedis, testPrefix } from '../support/redis.ts';
 
 const TOKEN = 'Bot resubscribe';
@@ -83,14 +84,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Polls `condition` every 20 ms, 5 s at most. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 250; attempt++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
+/** Waits for `condition`, 5 s at most. */
+const until = (condition: () => boolean, what: string) => untilWithin(condition, what, 5_000);
 
 /** A store through the proxy with a view listening, and a store straight to Redis whose settles it hears. */
 async function listening(proxy: RedisProxy) {
